@@ -1,0 +1,60 @@
+/*
+ * cli.h: the hetui command line: a table of subcommands (tmux's cmd_entry)
+ * and the helpers they share for usage errors and error printing.
+ *
+ * Each subcommand lives in src/cli/cmd_NAME.c and exports one
+ * `const struct cli_cmd`.  The CLI is a front end: it parses options,
+ * calls the core, and is the only place besides the TUI that prints.
+ */
+#ifndef HET_CLI_H
+#define HET_CLI_H
+
+#include <stdio.h>
+
+#include "het_error.h"
+
+/* Exit statuses of every hetui command (documented in man/hetui.1). */
+enum cli_exit {
+	CLI_EXIT_OK = 0,		/* success */
+	CLI_EXIT_ERROR = 1,		/* bad file, config or data; I/O error */
+	CLI_EXIT_USAGE = 2,		/* bad command line */
+	CLI_EXIT_NOT_CONVERGED = 3,	/* a fit stopped without converging */
+	CLI_EXIT_GATES_FAILED = 4,	/* sampling finished but failed gates */
+	CLI_EXIT_SHARDS_FAILED = 5	/* too many sampling shards failed */
+};
+
+struct cli_cmd {
+	const char *name;	/* "inspect" */
+	const char *summary;	/* one line for `hetui --help` */
+	const char *usage;	/* "hetui inspect FILE [--json]" */
+	const char *help;	/* the text of `hetui help NAME` */
+	/* Runs the command; argv[0] is the subcommand name. Returns an exit status. */
+	int (*run)(const struct cli_cmd *self, int argc, char **argv);
+};
+
+extern const struct cli_cmd cli_cmd_inspect;
+
+/*
+ * cli_usage_error: print "hetui NAME: MESSAGE" and the usage line to
+ * stderr; returns CLI_EXIT_USAGE.
+ */
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_report: print "hetui NAME: error: MESSAGE" to stderr for an error
+ * record; returns CLI_EXIT_ERROR.
+ */
+int cli_report(const struct cli_cmd *cmd, const struct het_error *err);
+
+/* cli_warn: print "hetui NAME: warning: MESSAGE" to stderr. */
+void cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* cli_print_help: the full help of one subcommand on fp. */
+void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
+
+/* cli_library_init: quiet GSL and HDF5, register the LZF filter. */
+int cli_library_init(struct het_error *err);
+
+#endif /* HET_CLI_H */

@@ -1,0 +1,69 @@
+/*
+ * cli_common.c: what every subcommand shares: usage errors, error and
+ * warning lines, and library start-up.
+ *
+ * Messages go to stderr as "hetui SUBCOMMAND: ..." so a script's log says
+ * which step failed.  Library start-up runs once, from main(), before any
+ * thread exists: GSL's abort-by-default handler is switched off and HDF5's
+ * automatic error printing is silenced (the core turns it off in every
+ * thread it uses as well).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cli.h"
+#include "het_h5.h"
+
+int
+cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hetui %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s\n", cmd->usage);
+	fprintf(stderr, "Try 'hetui help %s' for more information.\n",
+	    cmd->name);
+	return CLI_EXIT_USAGE;
+}
+
+int
+cli_report(const struct cli_cmd *cmd, const struct het_error *err)
+{
+	fprintf(stderr, "hetui %s: error: %s\n", cmd->name,
+	    err->msg[0] != '\0' ? err->msg : het_status_str(err->code));
+	return CLI_EXIT_ERROR;
+}
+
+void
+cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hetui %s: warning: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_print_help(const struct cli_cmd *cmd, FILE *fp)
+{
+	fprintf(fp, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
+	if (cmd->help != NULL)
+		fprintf(fp, "\n%s", cmd->help);
+}
+
+int
+cli_library_init(struct het_error *err)
+{
+	gsl_set_error_handler_off();
+	return het_h5_library_init(err);
+}

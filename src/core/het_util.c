@@ -1,0 +1,190 @@
+/*
+ * het_util.c: overflow-checked allocation, strict number parsing and
+ * atomic file replacement.
+ *
+ * Atomic replacement writes to a hidden temporary file in the target's own
+ * directory (rename(2) is atomic only within one file system), fsyncs it,
+ * then renames it over the target.  A crash leaves either the old file or
+ * the new one, never a half-written result.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "het_util.h"
+
+void *
+het_alloc_array(size_t n, size_t size, const char *what,
+    struct het_error *err)
+{
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size) {
+		het_error_set(err, HET_ENOMEM,
+		    "%s: %zu elements of %zu bytes overflow the address space",
+		    what, n, size);
+		return NULL;
+	}
+	p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size);
+	if (p == NULL)
+		het_error_set(err, HET_ENOMEM,
+		    "%s: cannot allocate %.1f MiB", what,
+		    (double)n * (double)size / 1048576.0);
+	return p;
+}
+
+char *
+het_strdup(const char *s, struct het_error *err)
+{
+	char *d;
+
+	if (s == NULL)
+		return NULL;
+	d = strdup(s);
+	if (d == NULL)
+		het_error_set(err, HET_ENOMEM, "cannot copy a string of %zu bytes",
+		    strlen(s));
+	return d;
+}
+
+int
+het_str_has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+char *
+het_tmp_path(const char *path, struct het_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+	size_t need = strlen(path) + 32;
+	char *tmp;
+
+	tmp = het_alloc_array(need, 1, "temporary file name", err);
+	if (tmp == NULL)
+		return NULL;
+	snprintf(tmp, need, "%.*s.%s.tmp.%ld", (int)dirlen, path,
+	    path + dirlen, (long)getpid());
+	return tmp;
+}
+
+int
+het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
+{
+	int fd;
+
+	fd = open(tmp, O_RDONLY);
+	if (fd >= 0) {
+		/* Data must reach the disk before the name points at it. */
+		(void)fsync(fd);
+		close(fd);
+	}
+	if (rename(tmp, path) != 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return het_error_sys(err, e, "cannot rename %s to %s", tmp,
+		    path);
+	}
+	return HET_OK;
+}
+
+int
+het_write_file_atomic(const char *path, const void *data, size_t len,
+    struct het_error *err)
+{
+	const char *p = data;
+	char *tmp;
+	int fd, rc;
+
+	tmp = het_tmp_path(path, err);
+	if (tmp == NULL)
+		return HET_ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = het_error_sys(err, errno, "cannot create %s", tmp);
+		free(tmp);
+		return rc;
+	}
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = het_error_sys(err, n < 0 ? errno : EIO,
+			    "cannot write %s", tmp);
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+			return rc;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) != 0) {
+		rc = het_error_sys(err, errno, "cannot close %s", tmp);
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	rc = het_commit_tmp(tmp, path, err);
+	free(tmp);
+	return rc;
+}
+
+int
+het_parse_double(const char *s, const char *what, double *out,
+    struct het_error *err)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return het_error_set(err, HET_EINVAL,
+		    "%s: expected a number, got an empty value", what);
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0')
+		return het_error_set(err, HET_EINVAL,
+		    "%s: '%s' is not a number", what, s);
+	if (errno == ERANGE || !isfinite(v))
+		return het_error_set(err, HET_EINVAL,
+		    "%s: '%s' is not a finite number", what, s);
+	*out = v;
+	return HET_OK;
+}
+
+int
+het_parse_long(const char *s, const char *what, long min, long max,
+    long *out, struct het_error *err)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return het_error_set(err, HET_EINVAL,
+		    "%s: expected an integer, got an empty value", what);
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end != '\0')
+		return het_error_set(err, HET_EINVAL,
+		    "%s: '%s' is not an integer", what, s);
+	if (errno == ERANGE || v < min || v > max)
+		return het_error_set(err, HET_EINVAL,
+		    "%s: %s is outside the allowed range [%ld, %ld]", what, s,
+		    min, max);
+	*out = v;
+	return HET_OK;
+}

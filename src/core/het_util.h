@@ -1,0 +1,70 @@
+/*
+ * het_util.h: small helpers shared by the core: overflow-checked
+ * allocation of arrays that scale with the data, string helpers, and
+ * atomic file replacement (write a temporary file, then rename it).
+ *
+ * Everything here returns a status and fills struct het_error; nothing
+ * aborts or prints.  All functions may be called from any thread.
+ */
+#ifndef HET_UTIL_H
+#define HET_UTIL_H
+
+#include <stddef.h>
+
+#include "het_error.h"
+
+#define HET_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * het_alloc_array: calloc(n, size) with an overflow check.
+ *   what   names the array in the error message ("c2 matrix of bin 3").
+ * Returns the zeroed block (caller frees with free()), or NULL with
+ * HET_ENOMEM in err when n*size overflows or memory is exhausted.  A
+ * request for zero elements returns a valid one-byte block.
+ */
+void *het_alloc_array(size_t n, size_t size, const char *what,
+    struct het_error *err);
+
+/*
+ * het_strdup: strdup that reports HET_ENOMEM.  A NULL s returns NULL with
+ * no error.  Caller frees.
+ */
+char *het_strdup(const char *s, struct het_error *err);
+
+/* het_str_has_suffix: non-zero when s ends with suffix. */
+int het_str_has_suffix(const char *s, const char *suffix);
+
+/*
+ * het_tmp_path: the temporary name used while writing `path` atomically:
+ * "DIR/.NAME.tmp.PID" beside the final file, so the rename stays on one
+ * file system.  Returns a malloc'd string (caller frees) or NULL with
+ * HET_ENOMEM.
+ */
+char *het_tmp_path(const char *path, struct het_error *err);
+
+/*
+ * het_commit_tmp: fsync and rename tmp over path.  On failure tmp is
+ * removed and HET_EIO is returned with the reason.
+ */
+int het_commit_tmp(const char *tmp, const char *path, struct het_error *err);
+
+/*
+ * het_write_file_atomic: write len bytes to path through a temporary file
+ * and rename, so readers see either the old file or the complete new one.
+ * Returns HET_OK or HET_EIO (the old file, if any, is left untouched).
+ */
+int het_write_file_atomic(const char *path, const void *data, size_t len,
+    struct het_error *err);
+
+/*
+ * het_parse_double / het_parse_long: strict parsing of a whole string
+ * (no trailing garbage, finite value, range check for long).
+ *   what  names the value in the error message ("--dt").
+ * Returns HET_OK and stores the value, or HET_EINVAL with a message.
+ */
+int het_parse_double(const char *s, const char *what, double *out,
+    struct het_error *err);
+int het_parse_long(const char *s, const char *what, long min, long max,
+    long *out, struct het_error *err);
+
+#endif /* HET_UTIL_H */

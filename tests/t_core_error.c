@@ -1,0 +1,91 @@
+/*
+ * t_core_error.c: struct het_error formatting, truncation, prefixes,
+ * strict number parsing, overflow-checked allocation and atomic writes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "het_error.h"
+#include "het_util.h"
+#include "tap.h"
+
+int
+main(void)
+{
+	struct het_error err;
+	char big[3000], dir[] = "/tmp/hetui-t-error-XXXXXX", path[256];
+	double d = 0;
+	long l = 0;
+	FILE *fp;
+
+	plan(24);
+	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
+	    HET_EINVAL, "set returns its code");
+	is_str(err.msg, "bad x 1", "message formatted");
+	het_error_prefix(&err, "config %s line %d", "a.yaml", 7);
+	is_str(err.msg, "config a.yaml line 7: bad x 1", "prefix added");
+	is_int(het_error_set(NULL, HET_EIO, "ignored"), HET_EIO,
+	    "NULL record still returns the code");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	het_error_set(&err, HET_EDATA, "%s", big);
+	is_int((long long)strlen(err.msg), HET_ERROR_MSG_MAX - 1,
+	    "long message truncated to the buffer");
+	is_str(err.msg + strlen(err.msg) - 3, "...", "truncation is marked");
+	het_error_sys(&err, ENOENT, "cannot open %s", "/nope");
+	is_str(err.msg, "cannot open /nope: No such file or directory",
+	    "sys error appends strerror");
+	is_int(err.sys_errno, ENOENT, "errno kept");
+	is_str(het_status_name(HET_EFORMAT), "HET_EFORMAT", "status name");
+	is_str(het_status_name(999), "HET_UNKNOWN", "unknown status name");
+
+	is_int(het_parse_double("2.385", "--dt", &d, &err), HET_OK, "parse 2.385");
+	is_double(d, 2.385, 0, "parsed value");
+	is_int(het_parse_double("2.3x", "--dt", &d, &err), HET_EINVAL,
+	    "trailing garbage rejected");
+	is_str(err.msg, "--dt: '2.3x' is not a number", "garbage message");
+	is_int(het_parse_double("inf", "--dt", &d, &err), HET_EINVAL,
+	    "infinity rejected");
+	is_int(het_parse_long("12", "--seed", 0, 10, &l, &err), HET_EINVAL,
+	    "range checked");
+	is_str(err.msg, "--seed: 12 is outside the allowed range [0, 10]",
+	    "range message");
+	is_int(het_parse_long("-7", "--n", -10, 10, &l, &err), HET_OK,
+	    "parse -7");
+	is_int(l, -7, "parsed long");
+
+	ok(het_alloc_array((size_t)-1 / 4, 8, "huge", &err) == NULL &&
+	    err.code == HET_ENOMEM, "overflowing allocation refused");
+	like(err.msg, "huge: ", "allocation message names the array");
+
+	if (mkdtemp(dir) == NULL)
+		return exit_status();
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	is_int(het_write_file_atomic(path, "hello\n", 6, &err), HET_OK,
+	    "atomic write");
+	fp = fopen(path, "r");
+	{
+		char buf[16] = { 0 };
+
+		if (fp != NULL) {
+			if (fgets(buf, sizeof(buf), fp) == NULL)
+				buf[0] = '\0';
+			fclose(fp);
+		}
+		is_str(buf, "hello\n", "content written");
+	}
+	snprintf(path, sizeof(path), "%s/missing/out.txt", dir);
+	ok(het_write_file_atomic(path, "x", 1, &err) == HET_EIO &&
+	    strstr(err.msg, "No such file") != NULL,
+	    "atomic write into a missing folder fails with a reason");
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path) != 0)
+		diag("could not remove %s", dir);
+	return exit_status();
+}

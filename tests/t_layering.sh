@@ -1,0 +1,33 @@
+#!/bin/sh
+# t_layering.sh: the layer rules of docs/design.md, enforced on the built
+# objects: the core library references no curses, no printing and no
+# process exit; neither the core nor the engine references curses; the
+# worker binary does not link ncurses; only the hetui binary does.
+. "$top_srcdir/tests/tap.sh"
+plan 7
+
+core="$top_builddir/src/core/libhetcore.a"
+engine="$top_builddir/src/engine/libhetengine.a"
+undef_core=$($NM -u "$core" 2>/dev/null | awk '{print $NF}' | sort -u)
+undef_engine=$($NM -u "$engine" 2>/dev/null | awk '{print $NF}' | sort -u)
+
+[ -n "$undef_core" ]; ok $? "nm lists the core's undefined symbols"
+curses='^(initscr|endwin|newwin|wmove|waddch|wadd_wch|mvwprintw|wrefresh|doupdate|wgetch|getch|printw|setupterm|tigetstr|resizeterm|start_color)$'
+bad=$(printf '%s\n' "$undef_core" | grep -E "$curses")
+[ -z "$bad" ]; ok $? "core references no curses symbol${bad:+: $bad}"
+bad=$(printf '%s\n' "$undef_engine" | grep -E "$curses")
+[ -z "$bad" ]; ok $? "engine references no curses symbol${bad:+: $bad}"
+printing='^(printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|fputc|perror|exit|_exit|abort|H5Eprint2|getenv)$'
+bad=$(printf '%s\n' "$undef_core" | grep -E "$printing" | tr '\n' ' ')
+[ -z "$bad" ]; ok $? "core never prints, exits or reads the environment${bad:+ (uses: $bad)}"
+
+if [ -z "$LDD" ]; then
+	skip 3 "ldd not found"
+else
+	out=$($LDD "$top_builddir/hetui-worker")
+	unlike "$out" 'ncurses|tinfo' "hetui-worker does not link ncurses"
+	like "$out" 'libhdf5' "hetui-worker links the core's HDF5"
+	out=$($LDD "$top_builddir/hetui")
+	like "$out" 'ncurses' "hetui (the workstation) links ncursesw"
+fi
+done_testing
