@@ -1,0 +1,162 @@
+#!/bin/sh
+# t_inspect.sh: `hetui inspect` on fixture files written by tests/mkfixture:
+# the human table (values, alignment, ASCII and UTF-8 symbols), the --json
+# object (valid JSON, values, and keys in exactly the order that the
+# INSPECT JSON section of man/hetui.1.in documents), and the exit statuses:
+# 0 success, 1 a bad file with "hetui inspect: error: ...", 2 usage.
+. "$top_srcdir/tests/tap.sh"
+plan_lazy
+
+fx="$TAP_TMP/fixtures"
+mkdir -p "$fx"
+"$top_builddir/tests/mkfixture" "$fx"
+ok $? "mkfixture writes the fixture files"
+
+# ---- human output -------------------------------------------------------
+run_capture env LC_ALL=C "$HETUI" inspect "$fx/apsu_lzf.hdf"
+is "$RUN_RC" 0 "inspect an APS-U LZF file exits 0"
+is "$RUN_ERR" "" "and prints nothing on stderr"
+like "$RUN_OUT" "^  file       $fx/apsu_lzf.hdf" "header: file"
+like "$RUN_OUT" "  layout     APS-U  /xpcs/twotime/correlation_map" \
+    "header: layout and matrix group"
+like "$RUN_OUT" "  bins       6 matrices on a 2 q x 3 phi map$" \
+    "header: bins and q map (every cell processed)"
+like "$RUN_OUT" "  frames     12 x 12" "header: frames"
+like "$RUN_OUT" "  storage    float32, lzf, chunks 12 x 12" "header: storage"
+like "$RUN_OUT" "  dt         0.00078 s  file: frame_time \\* stride_frame \\* avg_frame = 0.00013 s x 3 x 2" \
+    "header: dt, its source and its factors"
+like "$RUN_OUT" "  energy     12.34 keV  /xpcs/qmap/energy" "header: energy"
+like "$RUN_OUT" "  distance   11.6 m  /xpcs/qmap/detector_distance" \
+    "header: distance"
+line=$(printf '%s\n' "$RUN_OUT" | grep -n 'index  label' | cut -d: -f1)
+hdr=$(printf '%s\n' "$RUN_OUT" | sed -n "${line}p")
+is "$hdr" "  index  label     q [1/A]  phi [deg]  frames  dtype    compression  dataset" \
+    "table header (ASCII symbols in the C locale)"
+row=$(printf '%s\n' "$RUN_OUT" | sed -n "$((line + 4))p")
+is "$row" "      3      4  0.00576136    -120.00      12  float32  lzf          c2_00004" \
+    "table row of bin 3: aligned under the header"
+n=$(printf '%s\n' "$RUN_OUT" | sed -n "$((line + 1)),\$p" | grep -c 'c2_0000')
+is "$n" 6 "one row per bin"
+
+if locale -a 2>/dev/null | grep -qi '^c\.utf-\{0,1\}8$'; then
+	utf=$(locale -a | grep -i '^c\.utf-\{0,1\}8$' | head -n 1)
+	run_capture env LC_ALL="$utf" "$HETUI" inspect "$fx/apsu_lzf.hdf"
+	like "$RUN_OUT" 'q \[Å⁻¹\]' "UTF-8 locale: q in Å⁻¹"
+	like "$RUN_OUT" 'φ \[deg\]' "UTF-8 locale: φ"
+	like "$RUN_OUT" '2 q × 3 φ map' "UTF-8 locale: ×"
+	w1=$(printf '%s\n' "$RUN_OUT" | grep 'index  label' | tr -d '\n' |
+	    LC_ALL="$utf" wc -m)
+	is "$w1" "$(printf '%s' "$hdr" | wc -m)" \
+	    "UTF-8 header has the display width of the ASCII one"
+else
+	skip 4 "no C.UTF-8 locale"
+fi
+
+run_capture env LC_ALL=C "$HETUI" inspect "$fx/apsu_nodt.hdf"
+is "$RUN_RC" 0 "inspect a file without dt exits 0"
+like "$RUN_OUT" "  storage    float64, gzip \\(level 4\\), chunks 12 x 12" \
+    "gzip level shown"
+like "$RUN_OUT" "  dt         unknown  none; set analyzer_parameters.dt in the config or use --dt" \
+    "unknown dt says how to set it"
+like "$RUN_OUT" "  energy     not recorded" "no energy"
+like "$RUN_OUT" "  distance   not recorded" "no distance"
+
+run_capture env LC_ALL=C "$HETUI" inspect "$fx/legacy_partial.hdf"
+is "$RUN_RC" 0 "inspect a partial legacy file exits 0"
+like "$RUN_OUT" "  layout     legacy APS 8-ID-I  /exchange/C2T_all" \
+    "legacy layout"
+like "$RUN_OUT" "3 matrices on a 2 q x 3 phi map  \\(3 of 6 cells processed\\)" \
+    "partial processing is visible"
+like "$RUN_OUT" "  dt         0.02556 s  file: exposure_period \\* stride_frames \\* avg_frames = 0.00213 s x 4 x 3" \
+    "legacy dt"
+like "$RUN_OUT" "  distance   4.9532 m \\(4953.2 mm in the file\\)" \
+    "distance converted from mm"
+like "$RUN_OUT" "      1      5  0.01080000      60.00       9  float32  gzip         g2_00005" \
+    "bin 1 is label 5 with its own q and phi"
+
+# ---- JSON -----------------------------------------------------------------
+run_capture "$HETUI" inspect --json "$fx/apsu_lzf.hdf"
+is "$RUN_RC" 0 "--json exits 0"
+json=$RUN_OUT
+run_capture "$HETUI" inspect "$fx/apsu_lzf.hdf" --json
+is "$RUN_OUT" "$json" "--json after FILE gives the same object"
+
+# Keys in output order: the top level (2 spaces), then the first bin (6).
+keys_json=$(printf '%s\n' "$json" | awk '
+	/^  "[a-z_]*":/ { sub(/^  "/, ""); sub(/".*/, ""); top = top " " $0 }
+	/^    }/ { inbin = 0; done = 1 }
+	/^      "[a-z_]*":/ && !done { sub(/^ *"/, ""); sub(/".*/, ""); bin = bin " " $0 }
+	END { print substr(top bin, 2) }')
+keys_man=$(sed -n '/^\.Sh INSPECT JSON/,/^\.Sh /p' "$top_srcdir/man/hetui.1.in" |
+    sed -n 's/^\.It Li //p' | tr -d ',' | tr -s ' ' | tr '\n' ' ' | sed 's/ $//')
+is "$keys_json" "$keys_man" "JSON keys and their order match man/hetui.1.in INSPECT JSON"
+
+if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then
+	check() {	# check FILE PYTHON-EXPRESSION MESSAGE
+		"$HETUI" inspect --json "$1" | "$PYTHON3" -c '
+import json, sys
+d = json.load(sys.stdin)
+b = d["bins"]
+sys.exit(0 if ('"$2"') else 1)'
+		ok $? "$3"
+	}
+	check "$fx/apsu_lzf.hdf" 'd["format_version"] == 1 and d["layout"] == "aps-u" and d["n_bins"] == 6 and d["n_q"] == 2 and d["n_phi"] == 3 and d["frames"] == 12' \
+	    "JSON: valid, header values"
+	check "$fx/apsu_lzf.hdf" 'abs(d["dt"] - 1.3e-4 * 3 * 2) == 0 and d["dt_source"] == "file: frame_time * stride_frame * avg_frame" and d["energy_kev"] == 12.34 and d["detector_distance_m"] == 11.6' \
+	    "JSON: dt exact to the last bit, energy, distance"
+	check "$fx/apsu_lzf.hdf" '[x["label"] for x in b] == [1, 2, 3, 4, 5, 6] and b[3]["q_index"] == 1 and b[3]["phi_index"] == 0 and b[3]["q"] == d["q_values"][1] and b[3]["phi"] == -120.0' \
+	    "JSON: bins, labels and cells"
+	check "$fx/apsu_lzf.hdf" 'b[0]["dtype"] == "float32" and b[0]["compression"] == "lzf" and b[0]["compression_level"] is None and b[0]["storage"] == "chunked" and b[0]["chunk"] == [12, 12] and b[0]["dataset"] == "/xpcs/twotime/correlation_map/c2_00001"' \
+	    "JSON: storage facts of a bin"
+	check "$fx/apsu_nodt.hdf" 'd["dt"] is None and d["dt_source"] == "none" and d["energy_kev"] is None and d["detector_distance_m"] is None and d["compression"] == "gzip" and b[1]["compression_level"] == 4 and d["dtype"] == "float64"' \
+	    "JSON: nulls for what the file lacks"
+	check "$fx/legacy_partial.hdf" 'd["layout"] == "aps-legacy" and [x["label"] for x in b] == [2, 5, 6] and d["q_values"] == [0.0054, 0.0108] and d["phi_values"] == [0.0, 60.0, 120.0] and abs(d["detector_distance_m"] - 4.9532) < 1e-15 and b[2]["dataset"] == "/exchange/C2T_all/g2_00006"' \
+	    "JSON: partial legacy file"
+else
+	skip 6 "python3 with json is not available"
+fi
+
+# ---- errors and usage -------------------------------------------------------
+run_capture "$HETUI" inspect "$fx/not_hdf5.txt"
+is "$RUN_RC" 1 "a text file exits 1"
+like "$RUN_ERR" "^hetui inspect: error: $fx/not_hdf5.txt: not an HDF5 file" \
+    "and says it is not HDF5"
+is "$RUN_OUT" "" "nothing on stdout"
+run_capture "$HETUI" inspect "$fx/truncated.hdf"
+is "$RUN_RC" 1 "a truncated file exits 1"
+like "$RUN_ERR" "^hetui inspect: error: .*truncated or corrupt" "and says so"
+unlike "$RUN_ERR" "HDF5-DIAG" "without HDF5's own error stack"
+is "$(printf '%s\n' "$RUN_ERR" | wc -l | tr -d ' ')" 1 "in one line"
+run_capture "$HETUI" inspect "$fx/neither.hdf"
+is "$RUN_RC" 1 "an HDF5 file of neither layout exits 1"
+like "$RUN_ERR" "hetui looked for /xpcs/qmap/dynamic_v_list_dim0 and /xpcs/twotime/correlation_map" \
+    "and lists the paths looked for"
+run_capture "$HETUI" inspect --json "$fx/no-such-file.hdf"
+is "$RUN_RC" 1 "a missing file exits 1, with --json too"
+like "$RUN_ERR" "^hetui inspect: error: .*no-such-file.hdf: cannot open the file: No such file or directory" \
+    "and names the file and the reason"
+is "$RUN_OUT" "" "no partial JSON on stdout"
+"$HETUI" inspect "$fx/apsu_lzf.hdf" >/dev/full 2>"$TAP_TMP/full.err"
+is "$?" 1 "a full disk on stdout exits 1"
+like "$(cat "$TAP_TMP/full.err")" "cannot write to standard output" "and says so"
+
+run_capture "$HETUI" inspect
+is "$RUN_RC" 2 "no FILE exits 2"
+like "$RUN_ERR" "^hetui inspect: missing FILE" "and says what is missing"
+like "$RUN_ERR" "usage: hetui inspect FILE \\[--json\\]" "with the usage"
+run_capture "$HETUI" inspect "$fx/apsu_lzf.hdf" "$fx/apsu_nodt.hdf"
+is "$RUN_RC" 2 "two files exit 2"
+like "$RUN_ERR" "one FILE at a time" "and the message says why"
+run_capture "$HETUI" inspect --frobnicate "$fx/apsu_lzf.hdf"
+is "$RUN_RC" 2 "an unknown option exits 2"
+like "$RUN_ERR" "^hetui inspect: unknown option '--frobnicate'" "and names it"
+run_capture "$HETUI" inspect --json=yes "$fx/apsu_lzf.hdf"
+is "$RUN_RC" 2 "--json takes no value"
+run_capture "$HETUI" inspect --help
+is "$RUN_RC" 0 "--help exits 0"
+like "$RUN_OUT" "usage: hetui inspect FILE \\[--json\\]" "--help shows the usage"
+like "$RUN_OUT" "INSPECT JSON" "and points at the JSON documentation"
+run_capture "$HETUI" help inspect
+like "$RUN_OUT" "--json " "help inspect lists --json"
+
+done_testing
