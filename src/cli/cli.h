@@ -33,6 +33,8 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_cmd_inspect;
+extern const struct cli_cmd cli_cmd_simulate;
+extern const struct cli_cmd cli_cmd_config;
 
 /*
  * cli_usage_error: print "hetui NAME: MESSAGE" and the usage line to
