@@ -1,17 +1,448 @@
 /*
- * ui_main.c: the terminal workstation.
+ * ui_main.c: the workstation's event loop.
+ *
+ * Design (docs/design.md, aesthetics-anchors §6.6): one loop thread owns
+ * the terminal and the UI model and sleeps only in poll() on four
+ * descriptors: the keyboard, the signal self-pipe, the engine's event
+ * queue and the captured stderr pipe.  Each iteration drains every ready
+ * source into the model, which only sets dirty bits; the render pass runs
+ * at the end, at most every 50 ms (~20 Hz), so a burst of events or keys
+ * costs one redraw.  Heavy work never runs here: file reads and grids are
+ * requests to the I/O thread (het_io), whose answers come back as events
+ * tagged with generations, so answers to superseded requests are ignored.
+ * Every exit path, including SIGTERM and SIGHUP, restores the terminal
+ * before the process ends.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "ui.h"
 #include "ui_main.h"
+
+#define UI_FRAME_SECONDS 0.05	/* redraw at most ~20 times a second */
+
+static const struct ui_panel_ops *const ui_all_panels[] = {
+	&ui_panel_data,
+	&ui_panel_log,
+};
+
+double
+ui_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void
+ui_dirty(struct ui *ui, int bits)
+{
+	ui->dirty |= bits;
+}
+
+/* Hook for later milestones: fits and samplers report here. */
+int
+ui_work_running(const struct ui *ui)
+{
+	(void)ui;
+	return 0;
+}
+
+void
+ui_open_file(struct ui *ui, const char *path)
+{
+	struct het_error err;
+
+	free(ui->data_path);
+	free(ui->data_error);
+	ui->data_error = NULL;
+	ui->data_path = ui_xstrdup(path);
+	het_error_clear(&err);
+	if (het_io_open(ui->io, path, &ui->open_gen, &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
+		return;
+	}
+	ui->opening = 1;
+	ui_log(ui, UI_LOG_INFO, "opening %s", path);
+	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+static void
+ui_request_quit(struct ui *ui)
+{
+	if (ui_work_running(ui)) {
+		ui->confirm_quit = 1;
+		ui_dirty(ui, UI_DIRTY_STATUS);
+		return;
+	}
+	ui->quit = 1;
+}
+
+static void
+ui_switch(struct ui *ui, size_t to)
+{
+	if (to >= ui->npanels || to == ui->cur)
+		return;
+	ui->cur = to;
+	ui->help = 0;
+	ui_dirty(ui, UI_DIRTY_TABS | UI_DIRTY_BODY | UI_DIRTY_FOOT);
+}
+
+static void
+ui_on_opened(struct ui *ui, struct het_event *ev)
+{
+	struct het_io_meta *m = ev->data;
+	char dt[64];
+
+	if (m->gen != ui->open_gen) {
+		ui_log(ui, UI_LOG_DEBUG, "discarded a stale open result");
+		return;
+	}
+	ev->data = NULL;
+	ui->opening = 0;
+	ui_model_set_meta(ui, m);
+	if (m->dt == m->dt)
+		snprintf(dt, sizeof(dt), "dt %.6g s", m->dt);
+	else
+		snprintf(dt, sizeof(dt), "dt unknown");
+	ui_msg(ui, UI_LOG_INFO, "opened %s: %s, %zu bin%s in %zu ring%s, "
+	    "%zu frames, %s", m->path, het_layout_name(m->layout), m->nbins,
+	    m->nbins == 1 ? "" : "s", ui->nrings, ui->nrings == 1 ? "" : "s",
+	    m->frames, dt);
+}
+
+static void
+ui_on_error(struct ui *ui, struct het_event *ev)
+{
+	struct het_io_failure *f = ev->data;
+
+	if (f->kind != HET_IO_REQ_OPEN)
+		return;		/* views belong to the Data panel */
+	if (f->gen != ui->open_gen)
+		return;
+	ui->opening = 0;
+	free(ui->data_error);
+	ui->data_error = ui_xstrdup(f->err.msg);
+	ui_msg(ui, UI_LOG_ERROR, "%s", f->err.msg);
+	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+static void
+ui_drain_events(struct ui *ui)
+{
+	struct het_event evs[32];
+	size_t n, i, p;
+
+	while ((n = het_evq_drain(ui->evq, evs, 32)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (evs[i].type == HET_IO_EV_OPENED)
+				ui_on_opened(ui, &evs[i]);
+			else if (evs[i].type == HET_IO_EV_ERROR)
+				ui_on_error(ui, &evs[i]);
+			for (p = 0; p < ui->npanels; p++)
+				if (ui->panels[p]->event != NULL)
+					ui->panels[p]->event(ui, ui->pstate[p],
+					    &evs[i]);
+			if (evs[i].data != NULL && evs[i].free_cb != NULL)
+				evs[i].free_cb(evs[i].data);
+		}
+		if (n < 32)
+			break;
+	}
+	ui_dirty(ui, UI_DIRTY_TABS);
+}
+
+static void
+ui_stderr_line(void *arg, const char *line)
+{
+	ui_log(arg, UI_LOG_STDERR, "%s", line);
+}
+
+/* Returns the signal that must end the process, or 0. */
+static int
+ui_drain_signals(struct ui *ui, int fd)
+{
+	unsigned char buf[64];
+	ssize_t n, i;
+	int fatal = 0, status;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++) {
+			switch (buf[i]) {
+			case SIGWINCH:
+				ui_term_resize();
+				ui_layout(ui);
+				break;
+			case SIGCHLD:
+				while (waitpid(-1, &status, WNOHANG) > 0)
+					;
+				break;
+			case SIGINT:
+				ui_request_quit(ui);
+				break;
+			case SIGTERM:
+			case SIGHUP:
+				fatal = buf[i];
+				break;
+			case SIGTSTP:
+			case SIGCONT:
+				/* Stops here until SIGCONT, then repaints. */
+				if (buf[i] == SIGTSTP)
+					ui_term_suspend();
+				ui_term_resume();
+				ui_layout(ui);
+				break;
+			}
+		}
+	}
+	return fatal;
+}
+
+static void
+ui_key(struct ui *ui, int key)
+{
+	const struct ui_panel_ops *p = ui->panels[ui->cur];
+
+	if (key == UI_KEYFN(KEY_RESIZE))
+		return;
+	if (ui->too_small) {
+		if (key == 'q' || key == UI_K_F(10))
+			ui_request_quit(ui);
+		return;
+	}
+	if (key == 0x0c) {	/* Ctrl-L */
+		clearok(curscr, TRUE);
+		ui_dirty(ui, UI_DIRTY_ALL);
+		return;
+	}
+	if (ui->help) {
+		if (key == UI_K_DOWN || key == 'j' || key == UI_K_PGDN)
+			ui->help_scroll += key == UI_K_PGDN ? 10 : 1;
+		else if (key == UI_K_UP || key == 'k' || key == UI_K_PGUP) {
+			ui->help_scroll -= key == UI_K_PGUP ? 10 : 1;
+			if (ui->help_scroll < 0)
+				ui->help_scroll = 0;
+		} else
+			ui->help = 0;
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return;
+	}
+	if (ui->confirm_quit) {
+		ui->confirm_quit = 0;
+		if (key == 'y' || key == 'Y')
+			ui->quit = 1;
+		else
+			ui_msg(ui, UI_LOG_INFO, "quit cancelled");
+		ui_dirty(ui, UI_DIRTY_STATUS);
+		return;
+	}
+	if (ui_prompt_key(ui, key))
+		return;
+	if (ui->status[0] != '\0' && ui->status_until == 0) {
+		ui->status[0] = '\0';	/* a key acknowledges an error */
+		ui_dirty(ui, UI_DIRTY_STATUS);
+	}
+	if (p->key != NULL && p->key(ui, ui->pstate[ui->cur], key))
+		return;
+	switch (key) {
+	case '\t':
+		ui_switch(ui, (ui->cur + 1) % ui->npanels);
+		break;
+	case UI_K_BTAB:
+		ui_switch(ui, (ui->cur + ui->npanels - 1) % ui->npanels);
+		break;
+	case '?':
+	case UI_K_F(1):
+		ui->help = 1;
+		ui->help_scroll = 0;
+		ui_dirty(ui, UI_DIRTY_BODY);
+		break;
+	case 'q':
+	case UI_K_F(10):
+		ui_request_quit(ui);
+		break;
+	default:
+		if (key >= '1' && key <= '9')
+			ui_switch(ui, (size_t)(key - '1'));
+	}
+}
+
+static void
+ui_read_keys(struct ui *ui)
+{
+	wint_t wch;
+	int rc;
+
+	while (!ui->quit && (rc = get_wch(&wch)) != ERR) {
+		if (rc == KEY_CODE_YES)
+			ui_key(ui, UI_KEYFN((int)wch));
+		else
+			ui_key(ui, (int)wch);
+	}
+}
+
+static int
+ui_loop(struct ui *ui, int sigfd, int errfd)
+{
+	struct pollfd pfd[4];
+	double now, last = 0, wait;
+	int timeout, nfd, fatal = 0;
+
+	while (!ui->quit && !fatal) {
+		now = ui_now();
+		if (ui->status[0] != '\0' && ui->status_until > 0 &&
+		    now >= ui->status_until) {
+			ui->status[0] = '\0';
+			ui_dirty(ui, UI_DIRTY_STATUS);
+		}
+		timeout = -1;
+		if (ui->dirty) {
+			if (now - last >= UI_FRAME_SECONDS) {
+				ui_render(ui);
+				last = now;
+			} else
+				timeout = (int)((last + UI_FRAME_SECONDS -
+				    now) * 1000) + 1;
+		}
+		if (ui->status[0] != '\0' && ui->status_until > 0) {
+			wait = (ui->status_until - now) * 1000 + 1;
+			if (timeout < 0 || wait < timeout)
+				timeout = (int)wait;
+		}
+		if (het_io_busy(ui->io) && (timeout < 0 || timeout > 100)) {
+			/* Keep the "reading" indicator honest. */
+			timeout = 100;
+			ui_dirty(ui, UI_DIRTY_TABS);
+		}
+		pfd[0].fd = STDIN_FILENO;
+		pfd[1].fd = sigfd;
+		pfd[2].fd = het_evq_fd(ui->evq);
+		pfd[3].fd = errfd;
+		for (nfd = 0; nfd < 4; nfd++) {
+			pfd[nfd].events = POLLIN;
+			pfd[nfd].revents = 0;
+		}
+		if (poll(pfd, 4, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			ui_fatal("poll failed: %s", strerror(errno));
+		}
+		if (pfd[1].revents & POLLIN)
+			fatal = ui_drain_signals(ui, sigfd);
+		if (pfd[2].revents & POLLIN)
+			ui_drain_events(ui);
+		if (pfd[3].revents & (POLLIN | POLLHUP))
+			ui_term_read_stderr(ui_stderr_line, ui);
+		if (pfd[0].revents & (POLLHUP | POLLERR)) {
+			/* The terminal went away: nobody is left to ask. */
+			fatal = SIGHUP;
+		} else if (pfd[0].revents & POLLIN)
+			ui_read_keys(ui);
+	}
+	return fatal;
+}
+
+static void
+ui_teardown(struct ui *ui)
+{
+	size_t i;
+
+	het_io_free(ui->io);
+	ui->io = NULL;
+	for (i = 0; i < ui->npanels; i++)
+		if (ui->panels[i]->free != NULL)
+			ui->panels[i]->free(ui->pstate[i]);
+	ui_term_fini();
+	het_evq_free(ui->evq);
+	ui_model_clear(ui);
+	ui_log_free(ui);
+	if (ui->log_file != NULL)
+		fclose(ui->log_file);
+	free(ui->data_path);
+	free(ui->data_error);
+	free(ui);
+}
 
 int
 ui_main(const struct ui_options *opts)
 {
-	(void)opts;
-	fprintf(stderr, "hetui: the terminal workstation is not built yet; "
-	    "use 'hetui inspect FILE'\n");
-	return 1;
+	struct het_error err;
+	struct ui *ui;
+	const char *nc, *logp;
+	char msg[512];
+	int sigfd, errfd, fatal, status;
+	size_t i;
+
+	setlocale(LC_ALL, "");
+	ui = ui_xcalloc(1, sizeof(*ui));
+	ui->opts = *opts;
+	nc = getenv("NO_COLOR");
+	logp = getenv("HETUI_LOG");
+	if (logp != NULL && *logp != '\0' &&
+	    (ui->log_file = fopen(logp, "a")) == NULL) {
+		fprintf(stderr, "hetui: cannot append to HETUI_LOG file "
+		    "'%s': %s\n", logp, strerror(errno));
+		free(ui);
+		return 1;
+	}
+	/* Before newterm(): curses must not install its own handlers. */
+	sigfd = ui_term_signals();
+	if (sigfd < 0) {
+		fprintf(stderr, "hetui: cannot set up signal handling: %s\n",
+		    strerror(errno));
+		ui_teardown(ui);
+		return 1;
+	}
+	het_error_clear(&err);
+	if ((ui->evq = het_evq_alloc(&err)) == NULL ||
+	    (ui->io = het_io_alloc(ui->evq, &err)) == NULL ||
+	    het_io_start(ui->io, &err) != HET_OK) {
+		fprintf(stderr, "hetui: %s\n", err.msg);
+		ui_teardown(ui);
+		return 1;
+	}
+	if (ui_term_init(&ui->term, !opts->ascii, !opts->no_color &&
+	    (nc == NULL || *nc == '\0'), &errfd, msg, sizeof(msg)) != 0) {
+		ui_teardown(ui);
+		fprintf(stderr, "hetui: %s\n", msg);
+		return 1;
+	}
+	for (i = 0; i < sizeof(ui_all_panels) / sizeof(ui_all_panels[0]);
+	    i++) {
+		ui->panels[i] = ui_all_panels[i];
+		ui->pstate[i] = ui->panels[i]->init != NULL ?
+		    ui->panels[i]->init(ui) : NULL;
+	}
+	ui->npanels = i;
+	ui_layout(ui);
+	ui_log(ui, UI_LOG_INFO, "%s %s started on a %dx%d terminal (%s, %s)",
+	    PACKAGE_NAME, PACKAGE_VERSION, COLS, LINES,
+	    ui->term.utf8 ? "UTF-8" : "ASCII", ui->term.colors256 ?
+	    "256 colours" : ui->term.color ? "8 colours" : "monochrome");
+	if (opts->config_path != NULL)
+		ui_log(ui, UI_LOG_WARN, "config files are not read yet; "
+		    "ignoring %s", opts->config_path);
+	if (opts->data_path != NULL)
+		ui_open_file(ui, opts->data_path);
+	fatal = ui_loop(ui, sigfd, errfd);
+	status = ui->exit_status;
+	ui_teardown(ui);
+	if (fatal != 0) {
+		/* Die of the same signal, so the parent sees why. */
+		signal(fatal, SIG_DFL);
+		raise(fatal);
+		return 128 + fatal;
+	}
+	return status;
 }

@@ -1,0 +1,164 @@
+/*
+ * het_io.h: the engine's I/O thread.  Every HDF5 read of the workstation
+ * runs here, so the loop thread never blocks on a file.
+ *
+ * Design: one thread serves two request slots, "open a file" and "show a
+ * view of one bin" (read its c2 window, then compute a downsampled grid,
+ * the one-time projection and a far-lag baseline).  Each slot holds only
+ * the latest request: a new view replaces a queued one, and an open drops
+ * a queued view.  Every request gets a generation number from one
+ * increasing counter; a result whose request was superseded while it was
+ * computed is discarded instead of posted, and the consumer compares
+ * generations too, so a stale result can never reach the screen.
+ * Results and errors travel to the loop as het_evq events whose payload
+ * the consumer owns.  The thread blocks every signal, so they land on the
+ * loop thread, and quiets HDF5's error printing for itself.
+ */
+#ifndef HET_IO_H
+#define HET_IO_H
+
+#include <stddef.h>
+
+#include "het_dataset.h"
+#include "het_error.h"
+#include "het_evq.h"
+
+/* het_event.type values posted by the I/O thread (job = 0). */
+enum het_io_event {
+	HET_IO_EV_OPENED = 0x100,	/* data: struct het_io_meta */
+	HET_IO_EV_VIEW,			/* data: struct het_io_view */
+	HET_IO_EV_ERROR			/* data: struct het_io_failure */
+};
+
+/* One bin as the UI needs it (a copy of struct het_bin's facts). */
+struct het_io_bin {
+	long		label;
+	size_t		q_idx, phi_idx;
+	double		q, phi;		/* 1/Angstrom, degrees */
+};
+
+/*
+ * HET_IO_EV_OPENED: an immutable metadata snapshot of the opened file.
+ * Every pointer is owned by the snapshot; free with het_io_meta_free.
+ */
+struct het_io_meta {
+	unsigned long	 gen;
+	char		*path;
+	enum het_layout	 layout;
+	enum het_dtype	 dtype;
+	enum het_compress compression;
+	size_t		 nbins, n_q, n_phi, frames;
+	double		 dt;		/* seconds, NAN if unknown */
+	char		*dt_source;
+	double		 energy_kev;	/* NAN if absent */
+	double		 distance_m;	/* NAN if absent */
+	double		*q_list, *phi_list;
+	struct het_io_bin *bins;	/* nbins */
+};
+
+/* What to show: one bin, a frame window, a grid size. */
+struct het_io_view_req {
+	size_t		bin;		/* 0 <= bin < nbins */
+	long		first, last;	/* 1-based inclusive; 0, 0: all */
+	size_t		rows, cols;	/* grid wanted (>= 1 each) */
+};
+
+/*
+ * HET_IO_EV_VIEW: the computed view.  grid[r * cols + c] is the mean of
+ * c2[i][j] over i in row block r and j in column block c, where block k of
+ * p blocks over n frames is [k*n/p, (k+1)*n/p) (het_io_block).  rows and
+ * cols never exceed n.  g2[k], k = 0..n-1, is the mean along lag k.
+ * Free with het_io_view_free.
+ */
+struct het_io_view {
+	unsigned long	 gen;
+	size_t		 bin;
+	long		 first, last;	/* the resolved window */
+	size_t		 n;		/* frames in the window */
+	size_t		 rows, cols;
+	double		*grid;
+	double		 gmin, gmax;	/* range of grid */
+	double		*g2;		/* n values */
+	double		 baseline;	/* mean c2 at lags >= 3(n-1)/4, i != j */
+	enum het_tri	 tri;		/* how the file stored the window */
+	double		 seconds;	/* time spent reading and computing */
+};
+
+enum het_io_req_kind {
+	HET_IO_REQ_OPEN = 1,
+	HET_IO_REQ_VIEW
+};
+
+/* HET_IO_EV_ERROR: a failed request.  Free with free(). */
+struct het_io_failure {
+	unsigned long	 gen;
+	enum het_io_req_kind kind;
+	size_t		 bin;		/* VIEW only */
+	struct het_error err;
+};
+
+struct het_io;
+
+/*
+ * het_io_alloc: an I/O server posting to q (borrowed; it must outlive the
+ * server).  The thread is not started yet, so requests can be queued
+ * first (tests use this to make supersession deterministic).
+ * Returns NULL with HET_ENOMEM or HET_EINTERNAL in err.  Thread: any.
+ */
+struct het_io *het_io_alloc(struct het_evq *q, struct het_error *err);
+
+/*
+ * het_io_start: block all signals in the new thread (pthread_sigmask
+ * around pthread_create) and start serving.  Returns HET_OK, or
+ * HET_EINTERNAL when the thread cannot be created.  Call once.
+ * Thread: the owner (loop) thread.
+ */
+int het_io_start(struct het_io *io, struct het_error *err);
+
+/*
+ * het_io_open: queue "open path" (copied), dropping any queued request.
+ * The current dataset stays usable until the new one opens.
+ *   gen  on success, the request's generation (may be NULL).
+ * Returns HET_OK or HET_ENOMEM.  Thread: the owner thread.
+ */
+int het_io_open(struct het_io *io, const char *path, unsigned long *gen,
+    struct het_error *err);
+
+/*
+ * het_io_view: queue a view of the open dataset, replacing a queued view.
+ * Returns HET_OK, or HET_EINVAL for a zero grid size.  Without an open
+ * dataset the request fails later with an HET_IO_EV_ERROR event.
+ * Thread: the owner thread.
+ */
+int het_io_view(struct het_io *io, const struct het_io_view_req *req,
+    unsigned long *gen, struct het_error *err);
+
+/*
+ * het_io_busy: non-zero while a request is queued or being served.
+ * Thread: any.
+ */
+int het_io_busy(struct het_io *io);
+
+/*
+ * het_io_free: cancel queued work, ask a running computation to stop at
+ * its next check, join the thread and close the dataset.  A read already
+ * inside HDF5 finishes first.  Events already posted stay in the queue.
+ * NULL is a no-op.  Thread: the owner thread.
+ */
+void het_io_free(struct het_io *io);
+
+/* Payload destructors (NULL is a no-op); usable as het_event.free_cb. */
+void het_io_meta_free(void *meta);
+void het_io_view_free(void *view);
+
+/* het_io_block: the frame range [*lo, *hi) of block k of p over n. */
+void het_io_block(size_t n, size_t p, size_t k, size_t *lo, size_t *hi);
+
+/*
+ * het_io_grid: the block means of an n x n matrix into rows x cols
+ * (rows, cols <= n), with their range.  Exposed for tests.  Thread: any.
+ */
+void het_io_grid(const double *c2, size_t n, size_t rows, size_t cols,
+    double *grid, double *gmin, double *gmax);
+
+#endif /* HET_IO_H */

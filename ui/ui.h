@@ -1,0 +1,207 @@
+/*
+ * ui.h: the workstation's model and the panel interface.
+ *
+ * struct ui is the single UI model, owned by the loop thread: terminal
+ * windows, the panel table, the session log, status messages, the open
+ * dataset's metadata snapshot and the selection (ring, angles, frame
+ * window) that later milestones (Model, Fit, Sampling) consume.
+ *
+ * Panels follow tmux's window_mode: a const table of operations, one file
+ * per panel.  Handlers change the model and set dirty bits; only the
+ * render pass draws (ui_draw.c), at most ~20 times a second.
+ */
+#ifndef HET_UI_H
+#define HET_UI_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "het_evq.h"
+#include "het_io.h"
+#include "ui_main.h"
+#include "ui_term.h"
+
+/* Keys: characters are their code point; function keys are offset. */
+#define UI_KEYFN(k)	(0x110000 + (k))
+#define UI_K_UP		UI_KEYFN(KEY_UP)
+#define UI_K_DOWN	UI_KEYFN(KEY_DOWN)
+#define UI_K_LEFT	UI_KEYFN(KEY_LEFT)
+#define UI_K_RIGHT	UI_KEYFN(KEY_RIGHT)
+#define UI_K_PGUP	UI_KEYFN(KEY_PPAGE)
+#define UI_K_PGDN	UI_KEYFN(KEY_NPAGE)
+#define UI_K_HOME	UI_KEYFN(KEY_HOME)
+#define UI_K_END	UI_KEYFN(KEY_END)
+#define UI_K_BTAB	UI_KEYFN(KEY_BTAB)
+#define UI_K_ENTER	UI_KEYFN(KEY_ENTER)
+#define UI_K_BACKSPACE	UI_KEYFN(KEY_BACKSPACE)
+#define UI_K_F(n)	UI_KEYFN(KEY_F(n))
+#define UI_K_ESC	0x1b
+
+/* Dirty bits: what the next render pass must redraw. */
+#define UI_DIRTY_HEAD	0x01
+#define UI_DIRTY_TABS	0x02
+#define UI_DIRTY_BODY	0x04
+#define UI_DIRTY_STATUS	0x08
+#define UI_DIRTY_FOOT	0x10
+#define UI_DIRTY_ALL	0x1f
+
+/* Message levels (log and status line). */
+enum ui_level {
+	UI_LOG_DEBUG = 0,
+	UI_LOG_INFO,
+	UI_LOG_WARN,
+	UI_LOG_ERROR,
+	UI_LOG_STDERR		/* a line captured from fd 2 */
+};
+
+struct ui_log_line {
+	time_t		 when;
+	enum ui_level	 level;
+	char		*text;
+};
+
+#define UI_LOG_MAX	2000	/* lines kept in the Log panel */
+#define UI_MAX_PANELS	8
+
+struct ui;
+
+/* A footer hint: key (UTF-8 and ASCII spellings) and its label. */
+struct ui_hint {
+	const char	*key;
+	const char	*key_ascii;
+	const char	*label;
+};
+
+/*
+ * A panel.  All hooks run on the loop thread; draw is called only from the
+ * render pass and must not change the model.
+ */
+struct ui_panel_ops {
+	const char	*name;		/* tab title ("Data") */
+	const struct ui_hint *hints;	/* footer hints, NULL-terminated */
+	const char	*help;		/* help overlay text, lines of "key\tdoes" */
+	void	*(*init)(struct ui *);	/* private state, or NULL */
+	void	 (*free)(void *state);
+	void	 (*draw)(struct ui *, void *state, WINDOW *w);
+	/* Returns 1 when the key was consumed. */
+	int	 (*key)(struct ui *, void *state, int key);
+	/* The body window changed size (also called once after init). */
+	void	 (*resize)(struct ui *, void *state, int lines, int cols);
+	/*
+	 * An engine event reached the loop; every panel sees every one.  A
+	 * hook that keeps the payload takes it by setting ev->data to NULL.
+	 */
+	void	 (*event)(struct ui *, void *state, struct het_event *ev);
+};
+
+extern const struct ui_panel_ops ui_panel_data;
+extern const struct ui_panel_ops ui_panel_log;
+
+/* The selection that later milestones consume. */
+struct ui_sel {
+	size_t		 ring;		/* current q ring (0 .. nrings-1) */
+	unsigned char	*bin_on;	/* per bin: selected for analysis */
+	size_t		 cursor;	/* bin under the table cursor */
+	long		 first, last;	/* frame window, 1-based inclusive */
+};
+
+/* The q rings of the open dataset: bins grouped by q_idx, by phi. */
+struct ui_ring {
+	size_t		 q_idx;
+	double		 q;
+	size_t		*bins;		/* bin indices, increasing phi */
+	size_t		 nbins;
+};
+
+struct ui {
+	struct ui_options opts;
+	struct ui_term	 term;
+	int		 lines, cols;	/* current terminal size */
+	int		 too_small;	/* below 80x24: only a message */
+	WINDOW		*w_head, *w_tabs, *w_body, *w_status, *w_foot;
+	int		 dirty;		/* UI_DIRTY_* */
+	int		 quit;		/* leave the loop */
+	int		 exit_status;
+
+	const struct ui_panel_ops *panels[UI_MAX_PANELS];
+	void		*pstate[UI_MAX_PANELS];
+	size_t		 npanels;
+	size_t		 cur;		/* active panel */
+	int		 help;		/* the help overlay is shown */
+	int		 help_scroll;
+
+	/* Inline prompt in the status line. */
+	int		 prompt_on;
+	char		 prompt_label[64];
+	char		 prompt_buf[64];
+	size_t		 prompt_len;
+	void		(*prompt_done)(struct ui *, const char *text);
+	int		 confirm_quit;	/* "quit anyway? y/n" is showing */
+
+	/* Status line message; errors stay until the next key. */
+	char		 status[512];
+	enum ui_level	 status_level;
+	double		 status_until;	/* monotonic seconds; 0: sticky */
+
+	/* Session log (ring buffer of UI_LOG_MAX lines). */
+	struct ui_log_line log[UI_LOG_MAX];
+	size_t		 log_head, log_len;
+	unsigned long	 log_serial;	/* bumps on every append */
+	void		*log_file;	/* FILE * of $HETUI_LOG, or NULL */
+
+	/* Engine. */
+	struct het_evq	*evq;
+	struct het_io	*io;
+	unsigned long	 open_gen;	/* generation of the current open */
+	int		 opening;	/* an open request is in flight */
+
+	/* Dataset (NULL until HET_IO_EV_OPENED) and selection. */
+	struct het_io_meta *meta;
+	char		*data_path;	/* file given or being opened */
+	char		*data_error;	/* last open failure, or NULL */
+	struct ui_ring	*rings;
+	size_t		 nrings;
+	struct ui_sel	 sel;
+};
+
+/* ui_main.c */
+double	ui_now(void);
+void	ui_dirty(struct ui *, int bits);
+int	ui_work_running(const struct ui *);
+void	ui_open_file(struct ui *, const char *path);
+
+/* ui_log.c: messages go to the Log panel; msg also to the status line. */
+void	ui_log(struct ui *, enum ui_level, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	ui_msg(struct ui *, enum ui_level, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	ui_log_free(struct ui *);
+const struct ui_log_line *ui_log_get(const struct ui *, size_t i);
+
+/* ui_model.c: dataset snapshot, rings and selection. */
+void	ui_model_set_meta(struct ui *, struct het_io_meta *meta);
+void	ui_model_clear(struct ui *);
+const struct ui_ring *ui_model_ring(const struct ui *);
+size_t	ui_model_ring_selected(const struct ui *, size_t ring);
+int	ui_model_set_window(struct ui *, const char *text, char *why,
+	    size_t whylen);
+
+/* ui_draw.c: render pass and drawing helpers. */
+void	ui_layout(struct ui *);
+void	ui_render(struct ui *);
+void	ui_prompt_open(struct ui *, const char *label, const char *init,
+	    void (*done)(struct ui *, const char *));
+int	ui_prompt_key(struct ui *, int key);
+int	ui_put(WINDOW *w, int y, int x, int maxw, attr_t attr,
+	    const char *utf8);
+int	ui_put_trunc(WINDOW *w, int y, int x, int maxw, attr_t attr,
+	    const char *utf8);
+int	ui_putf(WINDOW *w, int y, int x, int maxw, attr_t attr,
+	    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int	ui_strwidth(const char *utf8);
+size_t	ui_wrap(const char *utf8, int width);
+int	ui_put_wrapped(WINDOW *w, int y, int x, int width, int maxlines,
+	    attr_t attr, const char *utf8);
+void	ui_fill(WINDOW *w, int y, int x, int n, attr_t attr);
+
+#endif /* HET_UI_H */

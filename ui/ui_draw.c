@@ -1,0 +1,631 @@
+/*
+ * ui_draw.c: layout and the render pass.
+ *
+ * Design: the screen is five windows (header, tab bar, panel body, status
+ * line, key-hint footer) plus the help overlay.  The render pass redraws
+ * only the windows whose dirty bit is set, each with werase() (never
+ * wclear(), which would repaint the whole terminal and flicker), queues
+ * them with wnoutrefresh() and sends everything with one doupdate().
+ * Text goes through ui_put(), which truncates by display width (UTF-8
+ * aware) so columns stay aligned and nothing wraps.  Below 80x24 the
+ * windows are not drawn at all and a centred message says why.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "ui.h"
+
+#define UI_MIN_COLS	80
+#define UI_MIN_LINES	24
+
+static const struct ui_hint global_head[] = {
+	{ "?", "?", "Help" },
+	{ "Tab", "Tab", "Panel" },
+	{ NULL, NULL, NULL }
+};
+static const struct ui_hint global_tail = { "q", "q", "Quit" };
+
+static const char global_help[] =
+    "Tab  S-Tab\tnext / previous panel\n"
+    "1 .. 9\tgo to panel N\n"
+    "?\tthis help (any key closes it)\n"
+    "q  F10\tquit (asks first while work runs)\n"
+    "Ctrl-Z\tsuspend to the shell (fg resumes)\n"
+    "Ctrl-L\trepaint the screen\n";
+
+int
+ui_strwidth(const char *s)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int w = 0, cw;
+
+	memset(&st, 0, sizeof(st));
+	while (*s != '\0') {
+		if (!ui_term_get()->utf8) {
+			s++;
+			w++;
+			continue;
+		}
+		n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			s++;
+			w++;
+			continue;
+		}
+		cw = wcwidth(wc);
+		w += cw > 0 ? cw : 0;
+		s += n;
+	}
+	return w;
+}
+
+/*
+ * ui_wrap: the number of bytes of s that fill at most width columns,
+ * ending after the last space that fits when the rest does not.
+ */
+size_t
+ui_wrap(const char *s, int width)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n, at = 0, brk = 0;
+	int used = 0, cw;
+
+	memset(&st, 0, sizeof(st));
+	while (s[at] != '\0') {
+		if (!ui_term_get()->utf8) {
+			n = 1;
+			cw = 1;
+		} else {
+			n = mbrtowc(&wc, s + at, MB_CUR_MAX, &st);
+			if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
+				memset(&st, 0, sizeof(st));
+				n = 1;
+				cw = 1;
+			} else {
+				cw = wcwidth(wc);
+				if (cw < 0)
+					cw = 1;
+			}
+		}
+		if (used + cw > width)
+			return brk > 0 ? brk : (at > 0 ? at : n);
+		if (s[at] == ' ')
+			brk = at + 1;
+		used += cw;
+		at += n;
+	}
+	return at;
+}
+
+/* ui_put_wrapped: word-wrapped text; returns the lines used. */
+int
+ui_put_wrapped(WINDOW *w, int y, int x, int width, int maxlines,
+    attr_t attr, const char *s)
+{
+	char line[1024];
+	size_t n;
+	int lines = 0;
+
+	while (*s != '\0' && lines < maxlines) {
+		n = ui_wrap(s, width);
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, s, n);
+		line[n] = '\0';
+		ui_put(w, y + lines, x, width, attr, line);
+		lines++;
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
+}
+
+int
+ui_put(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *s)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int used = 0, cw;
+
+	if (maxw <= 0 || y < 0 || x < 0 || y >= getmaxy(w) ||
+	    x >= getmaxx(w))
+		return 0;
+	if (maxw > getmaxx(w) - x)
+		maxw = getmaxx(w) - x;
+	wattrset(w, attr);
+	wmove(w, y, x);
+	memset(&st, 0, sizeof(st));
+	while (*s != '\0' && used < maxw) {
+		if (!ui_term_get()->utf8) {
+			waddch(w, (unsigned char)*s >= 0x80 ||
+			    (unsigned char)*s < 0x20 ? '?' : (chtype)*s);
+			s++;
+			used++;
+			continue;
+		}
+		n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			waddch(w, '?');
+			s++;
+			used++;
+			continue;
+		}
+		cw = wcwidth(wc);
+		if (cw < 0 || wc < 0x20) {
+			waddch(w, '?');
+			cw = 1;
+		} else if (used + cw > maxw)
+			break;
+		else
+			waddnstr(w, s, (int)n);
+		used += cw;
+		s += n;
+	}
+	wattrset(w, A_NORMAL);
+	return used;
+}
+
+/* ui_put_trunc: like ui_put, ending in an ellipsis when cut short. */
+int
+ui_put_trunc(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *s)
+{
+	const char *ell = ui_term_get()->g->ellipsis;
+	char buf[1024];
+	size_t n;
+	int ew = ui_strwidth(ell);
+
+	if (ui_strwidth(s) <= maxw || maxw <= ew)
+		return ui_put(w, y, x, maxw, attr, s);
+	n = ui_wrap(s, maxw - ew);
+	/* ui_wrap prefers a space; a hard cut keeps more of the text. */
+	while (s[n] != '\0' && ui_strwidth(s) > 0) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)n + 1, s);
+		if (ui_strwidth(buf) > maxw - ew)
+			break;
+		n++;
+	}
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)n, s, ell);
+	return ui_put(w, y, x, maxw, attr, buf);
+}
+
+int
+ui_putf(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *fmt,
+    ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return ui_put(w, y, x, maxw, attr, buf);
+}
+
+void
+ui_fill(WINDOW *w, int y, int x, int n, attr_t attr)
+{
+	int i;
+
+	if (y < 0 || y >= getmaxy(w))
+		return;
+	wattrset(w, attr);
+	for (i = 0; i < n && x + i < getmaxx(w); i++)
+		mvwaddch(w, y, x + i, ' ');
+	wattrset(w, A_NORMAL);
+}
+
+static void
+win_free(WINDOW **w)
+{
+	if (*w != NULL)
+		delwin(*w);
+	*w = NULL;
+}
+
+void
+ui_layout(struct ui *ui)
+{
+	size_t i;
+	int body;
+
+	ui->lines = LINES;
+	ui->cols = COLS;
+	win_free(&ui->w_head);
+	win_free(&ui->w_tabs);
+	win_free(&ui->w_body);
+	win_free(&ui->w_status);
+	win_free(&ui->w_foot);
+	werase(stdscr);
+	wnoutrefresh(stdscr);
+	ui->too_small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
+	ui_dirty(ui, UI_DIRTY_ALL);
+	if (ui->too_small)
+		return;
+	body = LINES - 4;
+	ui->w_head = newwin(1, COLS, 0, 0);
+	ui->w_tabs = newwin(1, COLS, 1, 0);
+	ui->w_body = newwin(body, COLS, 2, 0);
+	ui->w_status = newwin(1, COLS, LINES - 2, 0);
+	ui->w_foot = newwin(1, COLS, LINES - 1, 0);
+	if (ui->w_head == NULL || ui->w_tabs == NULL || ui->w_body == NULL ||
+	    ui->w_status == NULL || ui->w_foot == NULL)
+		ui_fatal("cannot create the screen windows (%dx%d)", COLS,
+		    LINES);
+	for (i = 0; i < ui->npanels; i++)
+		if (ui->panels[i]->resize != NULL)
+			ui->panels[i]->resize(ui, ui->pstate[i], body, COLS);
+}
+
+/* Header: program, file, layout, ring, selection, window; size right. */
+static void
+draw_head(struct ui *ui)
+{
+	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_ring *ring = ui_model_ring(ui);
+	WINDOW *w = ui->w_head;
+	attr_t bg = ui_color_attr(UI_C_HEADER);
+	attr_t lab = ui_color_attr(UI_C_HEADER_KEY);
+	attr_t val = ui_color_attr(UI_C_HEADER_VAL);
+	char size[32], v[5][160], file[512];
+	const char *l[5] = { NULL, NULL, NULL, NULL, NULL };
+	const char *base;
+	int x, need, room, i, n = 0, fw;
+
+	ui_fill(w, 0, 0, COLS, bg);
+	snprintf(size, sizeof(size), "%dx%d", COLS, LINES);
+	x = 1;
+	x += ui_put(w, 0, x, COLS, val, PACKAGE_NAME) + 1;
+	x += ui_put(w, 0, x, COLS, lab, PACKAGE_VERSION) + 3;
+	base = ui->meta != NULL ? ui->meta->path : ui->data_path;
+	if (base != NULL && strrchr(base, '/') != NULL)
+		base = strrchr(base, '/') + 1;
+	if (ui->meta != NULL && ring != NULL) {
+		l[n] = "";
+		snprintf(v[n++], sizeof(v[0]), "%s",
+		    het_layout_name(ui->meta->layout));
+		l[n] = "ring ";
+		snprintf(v[n++], sizeof(v[0]), "%zu/%zu q=%.4g", ui->sel.ring +
+		    1, ui->nrings, ring->q);
+		l[n] = "sel ";
+		snprintf(v[n++], sizeof(v[0]), "%zu/%zu %s",
+		    ui_model_ring_selected(ui, ui->sel.ring), ring->nbins,
+		    g->phi);
+		l[n] = "frames ";
+		snprintf(v[n++], sizeof(v[0]), "%ld%s%ld", ui->sel.first,
+		    g->dash, ui->sel.last);
+	}
+	/* Drop the least important fields until the file name fits. */
+	for (;;) {
+		need = 0;
+		for (i = 0; i < n; i++)
+			need += ui_strwidth(l[i]) + ui_strwidth(v[i]) + 2;
+		room = COLS - x - need - (int)strlen(size) - 2;
+		if (room >= 16 || n == 0)
+			break;
+		n--;
+	}
+	if (base != NULL && room > 0) {
+		fw = ui_strwidth(base);
+		if (fw > room - 2 && room > 4) {
+			/* Keep the end of the name: it tells runs apart. */
+			while (ui_strwidth(base) > room - 3 && *base != '\0')
+				base++;
+			snprintf(file, sizeof(file), "%s%s", g->ellipsis, base);
+		} else
+			snprintf(file, sizeof(file), "%s", base);
+		x += ui_put(w, 0, x, room, ui->data_error != NULL &&
+		    ui->meta == NULL ? ui_color_attr(UI_C_ERROR) : val, file);
+		x += 2;
+	}
+	for (i = 0; i < n; i++) {
+		x += ui_put(w, 0, x, COLS - x, lab, l[i]);
+		x += ui_put(w, 0, x, COLS - x, val, v[i]) + 2;
+	}
+	ui_put(w, 0, COLS - (int)strlen(size) - 1, (int)strlen(size), val,
+	    size);
+}
+
+static void
+draw_tabs(struct ui *ui)
+{
+	WINDOW *w = ui->w_tabs;
+	char t[64];
+	size_t i;
+	int x = 1;
+
+	for (i = 0; i < ui->npanels; i++) {
+		snprintf(t, sizeof(t), " %zu %s ", i + 1, ui->panels[i]->name);
+		x += ui_put(w, 0, x, COLS - x, i == ui->cur ?
+		    ui_color_attr(UI_C_TAB_ACTIVE) : ui_color_attr(UI_C_TAB),
+		    t) + 1;
+	}
+	if (ui->io != NULL && het_io_busy(ui->io))
+		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
+		    "  reading  ");
+}
+
+static void
+draw_status(struct ui *ui)
+{
+	WINDOW *w = ui->w_status;
+	static const enum ui_color lc[] = { UI_C_DIM, UI_C_INFO, UI_C_WARN,
+	    UI_C_ERROR, UI_C_WARN };
+	int x;
+
+	if (ui->prompt_on) {
+		x = ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_PROMPT),
+		    ui->prompt_label);
+		x += 1 + ui_put(w, 0, x + 2, COLS - x - 4, A_NORMAL,
+		    ui->prompt_buf);
+		ui_put(w, 0, x + 2, 1, A_REVERSE, " ");
+		ui_put(w, 0, x + 4, COLS - x - 5, ui_color_attr(UI_C_DIM),
+		    "Enter accepts, Esc cancels");
+		return;
+	}
+	if (ui->confirm_quit) {
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_WARN),
+		    "Work is still running. Quit anyway and stop it? (y/n)");
+		return;
+	}
+	if (ui->status[0] != '\0') {
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(lc[ui->status_level]),
+		    ui->status);
+		return;
+	}
+	if (ui->opening)
+		ui_putf(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
+		    "opening %s ...", ui->data_path);
+	else if (ui->meta == NULL && ui->data_error == NULL)
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
+		    "No file open. Start hetui with a result file: "
+		    "hetui run42_results.hdf");
+	else if (ui->meta != NULL)
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM), "Ready.");
+}
+
+static int
+hint_width(const struct ui_hint *h, int ascii)
+{
+	return ui_strwidth(ascii ? h->key_ascii : h->key) +
+	    ui_strwidth(h->label) + 3;
+}
+
+static int
+draw_hint(WINDOW *w, int x, const struct ui_hint *h, int ascii)
+{
+	char lab[64];
+
+	x += ui_put(w, 0, x, COLS - x, ui_color_attr(UI_C_FOOT_KEY),
+	    ascii ? h->key_ascii : h->key);
+	snprintf(lab, sizeof(lab), " %s  ", h->label);
+	x += ui_put(w, 0, x, COLS - x, ui_color_attr(UI_C_FOOT_LABEL), lab);
+	return x;
+}
+
+static void
+draw_foot(struct ui *ui)
+{
+	const struct ui_hint *ph = ui->panels[ui->cur]->hints;
+	WINDOW *w = ui->w_foot;
+	int ascii = !ui->term.utf8, x = 0, room, i;
+
+	room = COLS - hint_width(&global_tail, ascii);
+	for (i = 0; global_head[i].key != NULL; i++)
+		x = draw_hint(w, x, &global_head[i], ascii);
+	for (i = 0; ph != NULL && ph[i].key != NULL; i++) {
+		if (x + hint_width(&ph[i], ascii) > room)
+			break;
+		x = draw_hint(w, x, &ph[i], ascii);
+	}
+	x = draw_hint(w, x, &global_tail, ascii);
+	ui_fill(w, 0, x, COLS - x, ui_color_attr(UI_C_FOOT_LABEL));
+}
+
+/* Count lines of a help text. */
+static int
+help_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int
+help_block(WINDOW *w, int y, int top, int bottom, int width,
+    const char *text)
+{
+	char key[64], what[256];
+	const char *p = text, *tab, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		tab = memchr(p, '\t', (size_t)(nl - p));
+		if (tab == NULL)
+			tab = nl;
+		snprintf(key, sizeof(key), "%.*s", (int)(tab - p), p);
+		snprintf(what, sizeof(what), "%.*s", tab < nl ?
+		    (int)(nl - tab - 1) : 0, tab < nl ? tab + 1 : "");
+		if (y >= top && y < bottom) {
+			ui_put(w, y, 3, 14, ui_color_attr(UI_C_OVERLAY_KEY),
+			    key);
+			ui_put(w, y, 18, width - 20,
+			    ui_color_attr(UI_C_OVERLAY), what);
+		}
+		y++;
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return y;
+}
+
+static void
+draw_help(struct ui *ui)
+{
+	const struct ui_panel_ops *p = ui->panels[ui->cur];
+	int h, wd, total, y, bl = getmaxy(ui->w_body);
+	attr_t a = ui_color_attr(UI_C_OVERLAY);
+	WINDOW *w;
+	char title[64];
+
+	total = help_lines(p->help) + help_lines(global_help) + 3;
+	wd = COLS - 8 < 76 ? COLS - 8 : 76;
+	h = total + 2 < bl ? total + 2 : bl;
+	w = newwin(h, wd, 2 + (bl - h) / 2, (COLS - wd) / 2);
+	if (w == NULL)
+		return;
+	if (ui->help_scroll > total - (h - 2))
+		ui->help_scroll = total - (h - 2) > 0 ? total - (h - 2) : 0;
+	wbkgdset(w, ' ' | a);
+	werase(w);
+	wattrset(w, a);
+	if (ui->term.utf8)
+		box(w, 0, 0);
+	else
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	snprintf(title, sizeof(title), " Help: %s ", p->name);
+	ui_put(w, 0, 2, wd - 4, a | A_BOLD, title);
+	y = 1 - ui->help_scroll;
+	y = help_block(w, y, 1, h - 1, wd, p->help);
+	y++;
+	if (y >= 1 && y < h - 1)
+		ui_put(w, y, 3, wd - 6, a | A_BOLD, "Everywhere");
+	y = help_block(w, y + 1, 1, h - 1, wd, global_help);
+	ui_put(w, h - 1, wd - 22, 20, a, y > h - 1 ?
+	    " more: Down/PgDn " : " any key closes ");
+	wnoutrefresh(w);
+	delwin(w);
+}
+
+static void
+draw_too_small(struct ui *ui)
+{
+	char l1[128], l2[128];
+	const char *l3 = "Enlarge the window, or press q to quit.";
+	int y = LINES / 2 - 1;
+
+	snprintf(l1, sizeof(l1), "Terminal too small: %dx%d", COLS, LINES);
+	snprintf(l2, sizeof(l2), "hetui needs at least %dx%d.", UI_MIN_COLS,
+	    UI_MIN_LINES);
+	werase(stdscr);
+	ui_put(stdscr, y, (COLS - (int)strlen(l1)) / 2, COLS,
+	    ui_color_attr(UI_C_WARN), l1);
+	ui_put(stdscr, y + 1, (COLS - (int)strlen(l2)) / 2, COLS, A_NORMAL,
+	    l2);
+	ui_put(stdscr, y + 2, (COLS - (int)strlen(l3)) / 2, COLS,
+	    ui_color_attr(UI_C_DIM), l3);
+	wnoutrefresh(stdscr);
+}
+
+void
+ui_render(struct ui *ui)
+{
+	const struct ui_panel_ops *p;
+
+	if (ui->dirty == 0)
+		return;
+	if (ui->too_small) {
+		draw_too_small(ui);
+		ui->dirty = 0;
+		doupdate();
+		return;
+	}
+	if (ui->dirty & UI_DIRTY_HEAD) {
+		werase(ui->w_head);
+		draw_head(ui);
+		wnoutrefresh(ui->w_head);
+	}
+	if (ui->dirty & UI_DIRTY_TABS) {
+		werase(ui->w_tabs);
+		draw_tabs(ui);
+		wnoutrefresh(ui->w_tabs);
+	}
+	if (ui->dirty & UI_DIRTY_BODY) {
+		p = ui->panels[ui->cur];
+		werase(ui->w_body);
+		p->draw(ui, ui->pstate[ui->cur], ui->w_body);
+		wnoutrefresh(ui->w_body);
+		if (ui->help)
+			draw_help(ui);
+	}
+	if (ui->dirty & UI_DIRTY_STATUS) {
+		werase(ui->w_status);
+		draw_status(ui);
+		wnoutrefresh(ui->w_status);
+	}
+	if (ui->dirty & UI_DIRTY_FOOT) {
+		werase(ui->w_foot);
+		draw_foot(ui);
+		wnoutrefresh(ui->w_foot);
+	}
+	ui->dirty = 0;
+	doupdate();
+}
+
+void
+ui_prompt_open(struct ui *ui, const char *label, const char *init,
+    void (*done)(struct ui *, const char *))
+{
+	snprintf(ui->prompt_label, sizeof(ui->prompt_label), "%s", label);
+	snprintf(ui->prompt_buf, sizeof(ui->prompt_buf), "%s",
+	    init != NULL ? init : "");
+	ui->prompt_len = strlen(ui->prompt_buf);
+	ui->prompt_done = done;
+	ui->prompt_on = 1;
+	ui_dirty(ui, UI_DIRTY_STATUS);
+}
+
+int
+ui_prompt_key(struct ui *ui, int key)
+{
+	void (*done)(struct ui *, const char *);
+	char text[sizeof(ui->prompt_buf)];
+
+	if (!ui->prompt_on)
+		return 0;
+	ui_dirty(ui, UI_DIRTY_STATUS);
+	switch (key) {
+	case UI_K_ESC:
+		ui->prompt_on = 0;
+		ui_msg(ui, UI_LOG_INFO, "%s cancelled", ui->prompt_label);
+		return 1;
+	case '\r':
+	case '\n':
+	case UI_K_ENTER:
+		ui->prompt_on = 0;
+		snprintf(text, sizeof(text), "%s", ui->prompt_buf);
+		done = ui->prompt_done;
+		done(ui, text);
+		return 1;
+	case UI_K_BACKSPACE:
+	case 0x7f:
+	case 0x08:
+		if (ui->prompt_len > 0)
+			ui->prompt_buf[--ui->prompt_len] = '\0';
+		return 1;
+	case 0x15:	/* Ctrl-U */
+		ui->prompt_len = 0;
+		ui->prompt_buf[0] = '\0';
+		return 1;
+	}
+	if (key >= 0x20 && key < 0x7f &&
+	    ui->prompt_len + 1 < sizeof(ui->prompt_buf)) {
+		ui->prompt_buf[ui->prompt_len++] = (char)key;
+		ui->prompt_buf[ui->prompt_len] = '\0';
+	}
+	return 1;
+}

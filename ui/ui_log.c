@@ -1,0 +1,104 @@
+/*
+ * ui_log.c: the session log and the status line.
+ *
+ * Design: every message is a timestamped line in a fixed ring of
+ * UI_LOG_MAX lines (the oldest is dropped), shown by the Log panel and
+ * appended to $HETUI_LOG when that is set.  ui_msg() also puts the line in
+ * the status line: information fades after a few seconds, warnings and
+ * errors stay until the next key, so they are never missed.  Lines
+ * captured from fd 2 arrive here as UI_LOG_STDERR.  Loop thread only.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define UI_STATUS_SECONDS 6.0
+
+static void
+ui_log_append(struct ui *ui, enum ui_level level, const char *text)
+{
+	static const char *const lvname[] = { "debug", "info", "warn",
+	    "error", "stderr" };
+	struct ui_log_line *l;
+	struct tm tm;
+	char stamp[32];
+	size_t slot;
+
+	if (ui->log_len == UI_LOG_MAX) {
+		l = &ui->log[ui->log_head];
+		free(l->text);
+		ui->log_head = (ui->log_head + 1) % UI_LOG_MAX;
+		ui->log_len--;
+	}
+	slot = (ui->log_head + ui->log_len) % UI_LOG_MAX;
+	l = &ui->log[slot];
+	l->when = time(NULL);
+	l->level = level;
+	l->text = ui_xstrdup(text);
+	ui->log_len++;
+	ui->log_serial++;
+	if (ui->log_file != NULL) {
+		localtime_r(&l->when, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+		fprintf(ui->log_file, "%s %-6s %s\n", stamp, lvname[level],
+		    text);
+		fflush(ui->log_file);
+	}
+	if (ui->panels[ui->cur] == &ui_panel_log)
+		ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+void
+ui_log(struct ui *ui, enum ui_level level, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ui_log_append(ui, level, buf);
+}
+
+void
+ui_msg(struct ui *ui, enum ui_level level, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ui_log_append(ui, level, buf);
+	/* The status line shows the start; the log keeps the whole line. */
+	buf[sizeof(ui->status) - 1] = '\0';
+	memcpy(ui->status, buf, sizeof(ui->status));
+	ui->status_level = level;
+	ui->status_until = level >= UI_LOG_WARN ? 0 :
+	    ui_now() + UI_STATUS_SECONDS;
+	ui_dirty(ui, UI_DIRTY_STATUS);
+}
+
+const struct ui_log_line *
+ui_log_get(const struct ui *ui, size_t i)
+{
+	if (i >= ui->log_len)
+		return NULL;
+	return &ui->log[(ui->log_head + i) % UI_LOG_MAX];
+}
+
+void
+ui_log_free(struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; i < ui->log_len; i++)
+		free(ui->log[(ui->log_head + i) % UI_LOG_MAX].text);
+	ui->log_len = 0;
+	ui->log_head = 0;
+}

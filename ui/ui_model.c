@@ -1,0 +1,178 @@
+/*
+ * ui_model.c: the dataset snapshot and the selection.
+ *
+ * Design: when the I/O thread reports an opened file, its metadata
+ * snapshot becomes ui->meta (owned by the UI from then on) and the bins
+ * are grouped into q rings (bins sharing q_idx, ordered by phi).  The
+ * selection starts as "first ring, every angle, every frame"; the Data
+ * panel edits it and later panels read it.  Frame windows are validated
+ * here with messages that say what is allowed; nothing is clamped
+ * silently.  Loop thread only.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+static const struct het_io_meta *sort_meta;
+
+static int
+cmp_phi(const void *a, const void *b)
+{
+	double pa = sort_meta->bins[*(const size_t *)a].phi;
+	double pb = sort_meta->bins[*(const size_t *)b].phi;
+
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+void
+ui_model_clear(struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; i < ui->nrings; i++)
+		free(ui->rings[i].bins);
+	free(ui->rings);
+	ui->rings = NULL;
+	ui->nrings = 0;
+	free(ui->sel.bin_on);
+	memset(&ui->sel, 0, sizeof(ui->sel));
+	het_io_meta_free(ui->meta);
+	ui->meta = NULL;
+}
+
+void
+ui_model_set_meta(struct ui *ui, struct het_io_meta *m)
+{
+	size_t i, k, nq = 0, *qslot, r;
+
+	ui_model_clear(ui);
+	ui->meta = m;
+	/* Rings in q_idx order; q_idx < n_q by the data layer's contract. */
+	qslot = ui_xcalloc(m->n_q + 1, sizeof(*qslot));
+	for (k = 0; k < m->nbins; k++)
+		if (m->bins[k].q_idx < m->n_q && qslot[m->bins[k].q_idx]++ == 0)
+			nq++;
+	ui->rings = ui_xcalloc(nq + 1, sizeof(*ui->rings));
+	for (i = 0, r = 0; i < m->n_q; i++) {
+		if (qslot[i] == 0)
+			continue;
+		ui->rings[r].q_idx = i;
+		ui->rings[r].q = m->q_list[i];
+		ui->rings[r].bins = ui_xcalloc(qslot[i], sizeof(size_t));
+		for (k = 0; k < m->nbins; k++)
+			if (m->bins[k].q_idx == i)
+				ui->rings[r].bins[ui->rings[r].nbins++] = k;
+		sort_meta = m;
+		qsort(ui->rings[r].bins, ui->rings[r].nbins, sizeof(size_t),
+		    cmp_phi);
+		r++;
+	}
+	ui->nrings = r;
+	free(qslot);
+	ui->sel.bin_on = ui_xcalloc(m->nbins + 1, 1);
+	for (k = 0; k < m->nbins; k++)
+		ui->sel.bin_on[k] = 1;
+	ui->sel.ring = 0;
+	ui->sel.cursor = ui->nrings > 0 ? ui->rings[0].bins[0] : 0;
+	ui->sel.first = 1;
+	ui->sel.last = (long)m->frames;
+	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+const struct ui_ring *
+ui_model_ring(const struct ui *ui)
+{
+	if (ui->meta == NULL || ui->sel.ring >= ui->nrings)
+		return NULL;
+	return &ui->rings[ui->sel.ring];
+}
+
+size_t
+ui_model_ring_selected(const struct ui *ui, size_t ring)
+{
+	size_t i, n = 0;
+
+	if (ui->meta == NULL || ring >= ui->nrings)
+		return 0;
+	for (i = 0; i < ui->rings[ring].nbins; i++)
+		n += ui->sel.bin_on[ui->rings[ring].bins[i]] != 0;
+	return n;
+}
+
+static int
+parse_frame(const char **p, long *out)
+{
+	char *end;
+
+	while (isspace((unsigned char)**p))
+		(*p)++;
+	if (!isdigit((unsigned char)**p) && **p != '-' && **p != '+')
+		return -1;
+	errno = 0;
+	*out = strtol(*p, &end, 10);
+	if (end == *p || errno != 0)
+		return -1;
+	*p = end;
+	while (isspace((unsigned char)**p))
+		(*p)++;
+	return 0;
+}
+
+int
+ui_model_set_window(struct ui *ui, const char *text, char *why,
+    size_t whylen)
+{
+	const char *p = text;
+	long first, last, frames;
+
+	if (ui->meta == NULL) {
+		snprintf(why, whylen, "frame window: no file is open");
+		return -1;
+	}
+	frames = (long)ui->meta->frames;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strcmp(p, "all") == 0) {
+		ui->sel.first = 1;
+		ui->sel.last = frames;
+		ui_dirty(ui, UI_DIRTY_ALL);
+		return 0;
+	}
+	if (parse_frame(&p, &first) != 0 || *p++ != ',' ||
+	    parse_frame(&p, &last) != 0 || *p != '\0') {
+		snprintf(why, whylen, "frame window '%s' rejected: write two "
+		    "frame numbers as first,last (e.g. 1,%ld) or 'all'", text,
+		    frames);
+		return -1;
+	}
+	if (first < 1) {
+		snprintf(why, whylen, "frame window %ld,%ld rejected: first "
+		    "must be at least 1 (frames are numbered 1..%ld)", first,
+		    last, frames);
+		return -1;
+	}
+	if (last > frames) {
+		snprintf(why, whylen, "frame window %ld,%ld rejected: last "
+		    "must be at most %ld (the file has %ld frames)", first,
+		    last, frames, frames);
+		return -1;
+	}
+	if (first >= last) {
+		snprintf(why, whylen, "frame window %ld,%ld rejected: first "
+		    "must be below last (a window needs at least 2 frames)",
+		    first, last);
+		return -1;
+	}
+	ui->sel.first = first;
+	ui->sel.last = last;
+	ui_dirty(ui, UI_DIRTY_ALL);
+	return 0;
+}

@@ -1,0 +1,758 @@
+/*
+ * ui_p_data.c: the Data panel: file summary, the bins of one q ring, the
+ * c2 heatmap of the bin under the cursor and its one-time projection.
+ *
+ * Design: the left column is the file summary and the bins table of the
+ * current ring; the right column is the heatmap with its legend, the
+ * cursor read-out and the g2(tau) sparkline.  The panel never reads the
+ * file: whenever the wanted view (bin, frame window, grid size) differs
+ * from the last request it asks the I/O thread for a new one and keeps
+ * showing the previous picture until the answer arrives; answers whose
+ * generation is not the latest are dropped.  The heatmap cursor lives in
+ * frame coordinates, so it stays on the same frames when the grid is
+ * resized or another bin of the ring is shown.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+#include "ui_heat.h"
+
+#define LEFT_MIN	40	/* left column width at 80 columns */
+#define SUMMARY_ROWS	6
+#define VALUE_ROWS	2
+#define SPARK_ROWS	3
+#define LEGEND_COLS	2
+#define LEGEND_LABEL	11
+
+struct data_state {
+	int		 rows, cols;	/* body size */
+	int		 left;		/* left column width */
+	int		 heat;		/* the heatmap has the focus */
+	size_t		 top;		/* first table row shown (ring index) */
+	/* Heatmap geometry (body coordinates) and the grid it wants. */
+	int		 hy, hx, hh, hw;
+	size_t		 want_rows, want_cols;
+	/* Last request and the view on screen (owned). */
+	unsigned long	 gen;
+	size_t		 req_bin, req_rows, req_cols;
+	long		 req_first, req_last;
+	int		 requested;
+	struct het_io_view *view;
+	char		*error;		/* last view failure */
+	/* Scale and levels of the view. */
+	int		 logscale;
+	struct ui_heat_scale sc;
+	unsigned char	*lvl;
+	/* Cursor in window frame indices (0 .. n-1). */
+	size_t		 ci, cj;
+};
+
+static const struct ui_hint data_hints[] = {
+	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Bin" },
+	{ "Spc", "Spc", "Select" },
+	{ "[]", "[]", "Ring" },
+	{ "\xe2\x8f\x8e", "Enter", "Heatmap" },
+	{ "w", "w", "Window" },
+	{ "L", "L", "Log" },
+	{ "a", "a", "All" },
+	{ NULL, NULL, NULL }
+};
+
+static const char data_help[] =
+    "Up Down  j k\tmove through the bins of the ring\n"
+    "PgUp PgDn\tmove a page; Home End: first, last bin\n"
+    "Space\tselect or deselect the angle under the cursor\n"
+    "a\tselect every angle of the ring (again: none)\n"
+    "[  ]\tprevious / next q ring\n"
+    "w\tset the frame window as first,last (1-based,\n"
+    "\tinclusive; 'all' resets it)\n"
+    "L\tcolour scale: linear c2, or log10(c2 - baseline)\n"
+    "\twith the baseline taken at the far lags\n"
+    "Enter\tmove the focus to the heatmap and back\n"
+    "h j k l\tin the heatmap: move the cursor (arrows too);\n"
+    "\tthe line below shows c2 and the frames under it\n"
+    "Esc\tleave the heatmap\n"
+    "\tThe heatmap shows block means of c2(t1, t2) with\n"
+    "\tt1 across and t2 up; the chart is the one-time\n"
+    "\tprojection g2(tau), the mean along each lag, on a\n"
+    "\tlog tau axis.\n";
+
+static void data_request(struct ui *, struct data_state *);
+
+static void *
+data_init(struct ui *ui)
+{
+	(void)ui;
+	return ui_xcalloc(1, sizeof(struct data_state));
+}
+
+static void
+data_free(void *state)
+{
+	struct data_state *s = state;
+
+	if (s == NULL)
+		return;
+	het_io_view_free(s->view);
+	free(s->lvl);
+	free(s->error);
+	free(s);
+}
+
+static void
+data_resize(struct ui *ui, void *state, int lines, int cols)
+{
+	struct data_state *s = state;
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	int rw, avail;
+
+	s->rows = lines;
+	s->cols = cols;
+	s->left = LEFT_MIN + (cols - 80) / 4;
+	if (s->left > 52)
+		s->left = 52;
+	rw = cols - s->left - 1;
+	s->hy = 1;
+	s->hx = s->left + 2;
+	s->hh = lines - 1 - VALUE_ROWS - 1 - SPARK_ROWS;
+	avail = rw - 2 - 1 - LEGEND_COLS - 1 - LEGEND_LABEL;
+	/* Square pixels: a half block is as wide as half its height. */
+	s->hw = 2 * s->hh;	/* half blocks and shades alike */
+	if (s->hw > avail) {
+		s->hw = avail;
+		s->hh = s->hw / 2;
+	}
+	if (s->hh < 1)
+		s->hh = 1;
+	if (s->hw < 2)
+		s->hw = 2;
+	s->want_rows = mode == UI_HEAT_HALF ? 2 * (size_t)s->hh :
+	    (size_t)s->hh;
+	s->want_cols = (size_t)s->hw;
+	data_request(ui, s);
+}
+
+/* Block of index i among p blocks over n (inverse of het_io_block). */
+static size_t
+block_of(size_t i, size_t p, size_t n)
+{
+	return ((i + 1) * p - 1) / n;
+}
+
+static void
+data_levels(struct ui *ui, struct data_state *s)
+{
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	size_t n;
+
+	if (s->view == NULL)
+		return;
+	n = s->view->rows * s->view->cols;
+	free(s->lvl);
+	s->lvl = ui_xcalloc(n, 1);
+	s->sc.nlev = mode == UI_HEAT_HALF ? ui->term.ramp_n :
+	    ui_heat_shade_levels();
+	s->sc.logscale = s->logscale;
+	s->sc.offset = s->view->baseline;
+	ui_heat_levels(s->view->grid, n, &s->sc, s->lvl);
+}
+
+static void
+data_request(struct ui *ui, struct data_state *s)
+{
+	struct het_io_view_req rq;
+	struct het_error err;
+
+	if (ui->meta == NULL || ui->io == NULL || s->want_rows == 0)
+		return;
+	rq.bin = ui->sel.cursor;
+	rq.first = ui->sel.first;
+	rq.last = ui->sel.last;
+	rq.rows = s->want_rows;
+	rq.cols = s->want_cols;
+	if (s->requested && rq.bin == s->req_bin && rq.first ==
+	    s->req_first && rq.last == s->req_last && rq.rows ==
+	    s->req_rows && rq.cols == s->req_cols)
+		return;
+	het_error_clear(&err);
+	if (het_io_view(ui->io, &rq, &s->gen, &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
+		return;
+	}
+	s->requested = 1;
+	s->req_bin = rq.bin;
+	s->req_first = rq.first;
+	s->req_last = rq.last;
+	s->req_rows = rq.rows;
+	s->req_cols = rq.cols;
+	ui_dirty(ui, UI_DIRTY_TABS | UI_DIRTY_BODY);
+}
+
+static void
+data_event(struct ui *ui, void *state, struct het_event *ev)
+{
+	struct data_state *s = state;
+	struct het_io_view *v;
+	struct het_io_failure *f;
+	int same;
+
+	switch (ev->type) {
+	case HET_IO_EV_OPENED:
+		if (ev->data != NULL || ui->meta == NULL)
+			return;	/* not taken by the model: stale */
+		het_io_view_free(s->view);
+		s->view = NULL;
+		free(s->error);
+		s->error = NULL;
+		s->requested = 0;
+		s->top = 0;
+		data_request(ui, s);
+		break;
+	case HET_IO_EV_VIEW:
+		v = ev->data;
+		if (v->gen != s->gen) {
+			ui_log(ui, UI_LOG_DEBUG, "dropped a stale view of bin "
+			    "%zu", v->bin);
+			return;
+		}
+		ev->data = NULL;
+		same = s->view != NULL && s->view->n == v->n;
+		het_io_view_free(s->view);
+		s->view = v;
+		free(s->error);
+		s->error = NULL;
+		if (!same || s->ci >= v->n || s->cj >= v->n)
+			s->ci = s->cj = v->n / 2;
+		data_levels(ui, s);
+		ui_log(ui, UI_LOG_DEBUG, "bin #%zu frames %ld-%ld: %zux%zu "
+		    "grid in %.3f s", v->bin + 1, v->first, v->last, v->rows,
+		    v->cols, v->seconds);
+		ui_dirty(ui, UI_DIRTY_BODY | UI_DIRTY_TABS);
+		break;
+	case HET_IO_EV_ERROR:
+		f = ev->data;
+		if (f->kind != HET_IO_REQ_VIEW || f->gen != s->gen)
+			return;
+		free(s->error);
+		s->error = ui_xstrdup(f->err.msg);
+		ui_msg(ui, UI_LOG_ERROR, "%s", f->err.msg);
+		ui_dirty(ui, UI_DIRTY_BODY);
+		break;
+	}
+}
+
+/* Position of the cursor bin inside the current ring. */
+static size_t
+ring_pos(const struct ui *ui)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	size_t i;
+
+	for (i = 0; r != NULL && i < r->nbins; i++)
+		if (r->bins[i] == ui->sel.cursor)
+			return i;
+	return 0;
+}
+
+static void
+fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (v != v)
+		snprintf(buf, len, "n/a");
+	else if (a != 0 && (a < 1e-3 || a >= 1e5))
+		snprintf(buf, len, "%.3e", v);
+	else
+		snprintf(buf, len, "%.5g", v);
+}
+
+static void
+field(WINDOW *w, int y, int x, int wd, const char *label, const char *val,
+    attr_t va)
+{
+	ui_put(w, y, x, 9, ui_color_attr(UI_C_LABEL), label);
+	ui_put(w, y, x + 9, wd - 9, va, val);
+}
+
+static void
+draw_summary(struct ui *ui, struct data_state *s, WINDOW *w)
+{
+	const struct het_io_meta *m = ui->meta;
+	const struct ui_glyphs *g = ui->term.g;
+	attr_t v = ui_color_attr(UI_C_VALUE), d = ui_color_attr(UI_C_DIM);
+	const char *base = strrchr(m->path, '/');
+	int wd = s->left - 2, x;
+	char buf[256], e[32], dist[32];
+
+	ui_fill(w, 0, 0, s->left, ui_color_attr(UI_C_TITLE));
+	ui_put(w, 0, 1, s->left - 1, ui_color_attr(UI_C_TITLE), "File");
+	ui_put(w, 1, 1, 9, ui_color_attr(UI_C_LABEL), "file");
+	ui_put_trunc(w, 1, 10, wd - 9, v, base != NULL ? base + 1 : m->path);
+	snprintf(buf, sizeof(buf), "%s %s %s %s %s",
+	    het_layout_name(m->layout), g->vline,
+	    het_compress_name(m->compression), g->vline,
+	    het_dtype_name(m->dtype));
+	field(w, 2, 1, wd, "layout", buf, v);
+	if (m->dt == m->dt)
+		snprintf(buf, sizeof(buf), "%.6g s", m->dt);
+	else
+		snprintf(buf, sizeof(buf), "unknown (set analyzer dt)");
+	field(w, 3, 1, wd, "dt", buf, m->dt == m->dt ? v :
+	    ui_color_attr(UI_C_WARN));
+	ui_put_trunc(w, 4, 10, wd - 9, d, m->dt_source);
+	fmt_num(e, sizeof(e), m->energy_kev);
+	fmt_num(dist, sizeof(dist), m->distance_m);
+	snprintf(buf, sizeof(buf), "%s%s", e, m->energy_kev == m->energy_kev ?
+	    " keV" : "");
+	field(w, 5, 1, wd, "energy", buf, v);
+	ui_put(w, 5, 22, 5, ui_color_attr(UI_C_LABEL), "dist");
+	snprintf(buf, sizeof(buf), "%s%s", dist,
+	    m->distance_m == m->distance_m ? " m" : "");
+	ui_put(w, 5, 27, s->left - 28, v, buf);
+	snprintf(buf, sizeof(buf), "%zu", m->frames);
+	field(w, 6, 1, wd, "frames", buf, v);
+	x = 10 + ui_strwidth(buf) + 3;
+	x += ui_put(w, 6, x, 5, ui_color_attr(UI_C_LABEL), "bins ");
+	snprintf(buf, sizeof(buf), "%zu = %zu q %s %zu %s", m->nbins, m->n_q,
+	    g->times, m->n_phi, g->phi);
+	ui_put_trunc(w, 6, x, s->left - x - 1, v, buf);
+}
+
+static void
+draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	const struct ui_glyphs *g = ui->term.g;
+	const struct het_io_bin *b;
+	int y0 = SUMMARY_ROWS + 3, nrows = s->rows - y0, y;
+	size_t pos = ring_pos(ui), i, k;
+	attr_t a, cur;
+	char buf[128], head[128];
+
+	snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  q %.5g %s  %zu/%zu "
+	    "selected", ui->sel.ring + 1, ui->nrings, r->q, g->inv_angstrom,
+	    ui_model_ring_selected(ui, ui->sel.ring), r->nbins);
+	if (ui_strwidth(buf) > s->left - 2)	/* the header has q */
+		snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  %zu/%zu "
+		    "selected", ui->sel.ring + 1, ui->nrings,
+		    ui_model_ring_selected(ui, ui->sel.ring), r->nbins);
+	ui_fill(w, SUMMARY_ROWS + 1, 0, s->left, ui_color_attr(UI_C_TITLE));
+	ui_put(w, SUMMARY_ROWS + 1, 1, s->left - 1,
+	    ui_color_attr(UI_C_TITLE), buf);
+	snprintf(head, sizeof(head), "%-2s%4s %5s %8s %7s%s %6s", "", "#",
+	    "label", "q", g->phi, ui->term.utf8 ? " " : "", "frames");
+	ui_put(w, SUMMARY_ROWS + 2, 1, s->left - 1,
+	    ui_color_attr(UI_C_LABEL) | A_BOLD, head);
+	if (nrows < 1)
+		return;
+	if (pos < s->top)
+		s->top = pos;
+	if (pos >= s->top + (size_t)nrows)
+		s->top = pos - (size_t)nrows + 1;
+	cur = ui_color_attr(s->heat ? UI_C_CURSOR_DIM : UI_C_CURSOR);
+	for (y = 0; y < nrows && s->top + (size_t)y < r->nbins; y++) {
+		i = s->top + (size_t)y;
+		k = r->bins[i];
+		b = &ui->meta->bins[k];
+		a = i == pos ? cur : A_NORMAL;
+		if (i == pos)
+			ui_fill(w, y0 + y, 0, s->left, cur);
+		ui_put(w, y0 + y, 1, 2, i == pos ? cur :
+		    ui->sel.bin_on[k] ? ui_color_attr(UI_C_MARK) :
+		    ui_color_attr(UI_C_DIM), ui->sel.bin_on[k] ? g->mark_on :
+		    g->mark_off);
+		snprintf(buf, sizeof(buf), "%4zu %5ld %8.5f %7.2f %6zu",
+		    k + 1, b->label, b->q, b->phi, ui->meta->frames);
+		ui_put(w, y0 + y, 3, s->left - 3, a, buf);
+	}
+	if (r->nbins > (size_t)nrows) {
+		snprintf(buf, sizeof(buf), " %zu-%zu of %zu ", s->top + 1,
+		    s->top + (size_t)y, r->nbins);
+		ui_put(w, s->rows - 1, s->left - (int)strlen(buf) - 1,
+		    (int)strlen(buf), ui_color_attr(UI_C_DIM), buf);
+	}
+}
+
+static void
+draw_readout(struct ui *ui, struct data_state *s, WINDOW *w, int y, int x,
+    int wd)
+{
+	const struct het_io_view *v = s->view;
+	const struct ui_glyphs *g = ui->term.g;
+	size_t r = block_of(s->ci, v->rows, v->n);
+	size_t c = block_of(s->cj, v->cols, v->n);
+	size_t rlo, rhi, clo, chi, lag;
+	double val = v->grid[r * v->cols + c], dt = ui->meta->dt;
+	char buf[256], t1[48], t2[48], num[32];
+	int used;
+
+	het_io_block(v->n, v->rows, r, &rlo, &rhi);
+	het_io_block(v->n, v->cols, c, &clo, &chi);
+	if (chi - clo > 1)
+		snprintf(t1, sizeof(t1), "%ld%s%ld", v->first + (long)clo,
+		    g->dash, v->first + (long)chi - 1);
+	else
+		snprintf(t1, sizeof(t1), "%ld", v->first + (long)clo);
+	if (rhi - rlo > 1)
+		snprintf(t2, sizeof(t2), "%ld%s%ld", v->first + (long)rlo,
+		    g->dash, v->first + (long)rhi - 1);
+	else
+		snprintf(t2, sizeof(t2), "%ld", v->first + (long)rlo);
+	fmt_num(num, sizeof(num), val);
+	snprintf(buf, sizeof(buf), "c2 = %s", num);
+	used = ui_put(w, y, x, wd, ui_color_attr(UI_C_VALUE), buf);
+	snprintf(buf, sizeof(buf), "  at t1 %s, t2 %s", t1, t2);
+	ui_put(w, y, x + used, wd - used, A_NORMAL, buf);
+	lag = (clo + chi) / 2 > (rlo + rhi) / 2 ? (clo + chi) / 2 -
+	    (rlo + rhi) / 2 : (rlo + rhi) / 2 - (clo + chi) / 2;
+	if (dt == dt)
+		snprintf(buf, sizeof(buf), "lag %zu fr = %.4g s", lag,
+		    (double)lag * dt);
+	else
+		snprintf(buf, sizeof(buf), "lag %zu frames", lag);
+	if (chi - clo > 1 || rhi - rlo > 1) {
+		snprintf(num, sizeof(num), "  mean of %zu%s%zu", chi - clo,
+		    g->times, rhi - rlo);
+		strncat(buf, num, sizeof(buf) - strlen(buf) - 1);
+	}
+	ui_put(w, y + 1, x, wd, ui_color_attr(UI_C_DIM), buf);
+}
+
+static void
+draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
+{
+	const struct het_io_view *v = s->view;
+	const struct ui_glyphs *g = ui->term.g;
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	int x0 = s->left + 1, rw = s->cols - x0, lx, ly, sy;
+	attr_t ta = ui_color_attr(UI_C_TITLE);
+	char buf[256], lo[32], hi[32];
+	const struct het_io_bin *b;
+
+	if (s->heat)	/* the focus shows in the title bar's colour */
+		ta = ui_color_attr(UI_C_CURSOR);
+	ui_fill(w, 0, x0, rw, ta);
+	b = &ui->meta->bins[ui->sel.cursor];
+	snprintf(buf, sizeof(buf), "c2 #%zu  q %.4g  %s %.1f%s  %s",
+	    ui->sel.cursor + 1, b->q, g->phi, b->phi, g->deg,
+	    s->logscale ? "log" : "lin");
+	if (s->heat && ui_strwidth(buf) + 8 < rw - 1)
+		strncat(buf, "  cursor", sizeof(buf) - strlen(buf) - 1);
+	ui_put(w, 0, x0 + 1, rw - 1, ta, buf);
+	if (s->error != NULL && (v == NULL || v->bin != ui->sel.cursor)) {
+		ui_put(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_ERROR),
+		    "Cannot show this bin:");
+		ui_put_wrapped(w, 3, s->hx, rw - 3, s->rows - 4, A_NORMAL,
+		    s->error);
+		return;
+	}
+	if (v == NULL) {
+		ui_putf(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_DIM),
+		    "reading c2 of bin #%zu ...", ui->sel.cursor + 1);
+		return;
+	}
+	ui_heat_draw(w, s->hy, s->hx, s->hh, s->hw, mode, s->lvl, v->rows,
+	    v->cols, s->sc.nlev, (long)block_of(s->ci, v->rows, v->n),
+	    (long)block_of(s->cj, v->cols, v->n));
+	lx = s->hx + s->hw + 1;
+	ui_heat_legend(w, s->hy, lx, s->hh, LEGEND_COLS, mode, s->sc.nlev);
+	fmt_num(hi, sizeof(hi), s->sc.vhi);
+	fmt_num(lo, sizeof(lo), s->sc.vlo);
+	ui_put(w, s->hy, lx + LEGEND_COLS + 1, LEGEND_LABEL, A_NORMAL, hi);
+	ui_put(w, s->hy + s->hh - 1, lx + LEGEND_COLS + 1, LEGEND_LABEL,
+	    A_NORMAL, lo);
+	if (s->hh >= 5) {
+		ui_put(w, s->hy + 1, lx + LEGEND_COLS + 1, LEGEND_LABEL,
+		    ui_color_attr(UI_C_DIM), "max");
+		ui_put(w, s->hy + s->hh - 2, lx + LEGEND_COLS + 1,
+		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), "min");
+	}
+	if (s->logscale && s->hh >= 7) {
+		ui_put(w, s->hy + s->hh / 2, lx + LEGEND_COLS + 1,
+		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), "c2-base");
+		fmt_num(lo, sizeof(lo), s->sc.offset);
+		ui_put(w, s->hy + s->hh / 2 + 1, lx + LEGEND_COLS + 1,
+		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), lo);
+	}
+	if (v->bin != ui->sel.cursor || v->first != ui->sel.first ||
+	    v->last != ui->sel.last)
+		ui_putf(w, s->hy + s->hh, s->hx, rw - 3, ui_color_attr(
+		    UI_C_WARN), "reading bin #%zu ...", ui->sel.cursor + 1);
+	else
+		draw_readout(ui, s, w, s->hy + s->hh, s->hx, s->cols - s->hx -
+		    1);
+	/* The one-time projection, lags 1 .. n-1 on a log axis. */
+	sy = s->hy + s->hh + VALUE_ROWS;
+	ly = sy + 1;
+	if (v->n >= 2) {
+		double gmin = INFINITY, gmax = -INFINITY;
+		size_t k;
+
+		for (k = 1; k < v->n; k++) {
+			if (v->g2[k] < gmin)
+				gmin = v->g2[k];
+			if (v->g2[k] > gmax)
+				gmax = v->g2[k];
+		}
+		snprintf(buf, sizeof(buf), "g2(%s) one-time  lag 1%s%zu fr, "
+		    "log", g->tau, g->dash, v->n - 1);
+		ui_put(w, sy, s->hx, s->cols - s->hx - 1,
+		    ui_color_attr(UI_C_LABEL), buf);
+		ui_spark(w, ly, s->hx, SPARK_ROWS, s->hw, v->g2 + 1, v->n - 1,
+		    gmin, gmax);
+		fmt_num(hi, sizeof(hi), gmax);
+		fmt_num(lo, sizeof(lo), gmin);
+		ui_put(w, ly, lx, LEGEND_LABEL + 3, A_NORMAL, hi);
+		ui_put(w, ly + SPARK_ROWS - 1, lx, LEGEND_LABEL + 3, A_NORMAL,
+		    lo);
+	}
+}
+
+static void
+draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
+{
+	int x = 3, wd = s->cols - 6, y = 2;
+
+	ui_fill(w, 0, 0, s->cols, ui_color_attr(UI_C_TITLE));
+	ui_put(w, 0, 1, s->cols - 1, ui_color_attr(UI_C_TITLE), "Data");
+	if (ui->opening) {
+		ui_putf(w, y, x, wd, A_NORMAL, "Opening %s ...",
+		    ui->data_path);
+		return;
+	}
+	if (ui->data_error != NULL) {
+		ui_putf(w, y++, x, wd, ui_color_attr(UI_C_ERROR),
+		    " Cannot open %s ", ui->data_path);
+		y++;
+		y += ui_put_wrapped(w, y, x, wd, 6, A_NORMAL, ui->data_error);
+		y++;
+	} else
+		ui_put(w, y++, x, wd, ui_color_attr(UI_C_VALUE),
+		    "No file open.");
+	y++;
+	y += ui_put_wrapped(w, y, x, wd, 2, A_NORMAL, "To open a file, quit "
+	    "(q) and start hetui with an XPCS two-time result file:");
+	ui_put(w, y++, x + 4, wd - 4, ui_color_attr(UI_C_VALUE),
+	    "hetui run42_results.hdf");
+	y++;
+	ui_put_wrapped(w, y, x, wd, 4, ui_color_attr(UI_C_DIM), "Readable "
+	    "layouts: APS-U nexus (/xpcs/twotime/correlation_map) and legacy "
+	    "APS 8-ID-I (/exchange/C2T_all). 'hetui inspect FILE' describes "
+	    "a file without opening the workstation.");
+}
+
+static void
+data_draw(struct ui *ui, void *state, WINDOW *w)
+{
+	struct data_state *s = state;
+	int y;
+
+	if (ui->meta == NULL) {
+		draw_empty(ui, s, w);
+		return;
+	}
+	draw_summary(ui, s, w);
+	draw_table(ui, s, w);
+	wattrset(w, ui_color_attr(UI_C_DIM));
+	for (y = 1; y < s->rows; y++)
+		ui_put(w, y, s->left, 1, ui_color_attr(UI_C_DIM),
+		    ui->term.g->vline);
+	draw_heat(ui, s, w);
+}
+
+static void
+move_bin(struct ui *ui, struct data_state *s, long delta)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	long pos = (long)ring_pos(ui) + delta;
+
+	if (pos < 0)
+		pos = 0;
+	if (pos >= (long)r->nbins)
+		pos = (long)r->nbins - 1;
+	ui->sel.cursor = r->bins[pos];
+	data_request(ui, s);
+	ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+static void
+change_ring(struct ui *ui, struct data_state *s, int delta)
+{
+	size_t pos = ring_pos(ui);
+	const struct ui_ring *r;
+
+	if (ui->nrings < 2) {
+		ui_msg(ui, UI_LOG_INFO, "this file has a single q ring");
+		return;
+	}
+	ui->sel.ring = (ui->sel.ring + (delta > 0 ? 1 : ui->nrings - 1)) %
+	    ui->nrings;
+	r = ui_model_ring(ui);
+	ui->sel.cursor = r->bins[pos < r->nbins ? pos : r->nbins - 1];
+	s->top = 0;
+	data_request(ui, s);
+	ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
+}
+
+static void
+window_done(struct ui *ui, const char *text)
+{
+	char why[256];
+	size_t i;
+
+	if (ui_model_set_window(ui, text, why, sizeof(why)) != 0) {
+		ui_msg(ui, UI_LOG_ERROR, "%s", why);
+		return;
+	}
+	ui_msg(ui, UI_LOG_INFO, "frame window set to %ld,%ld (%ld frames)",
+	    ui->sel.first, ui->sel.last, ui->sel.last - ui->sel.first + 1);
+	for (i = 0; i < ui->npanels; i++)
+		if (ui->panels[i] == &ui_panel_data)
+			data_request(ui, ui->pstate[i]);
+}
+
+static int
+heat_key(struct ui *ui, struct data_state *s, int key)
+{
+	const struct het_io_view *v = s->view;
+	size_t r, c, lo, hi;
+
+	if (v == NULL)
+		return 0;
+	r = block_of(s->ci, v->rows, v->n);
+	c = block_of(s->cj, v->cols, v->n);
+	switch (key) {
+	case 'h':
+	case UI_K_LEFT:
+		c = c > 0 ? c - 1 : 0;
+		break;
+	case 'l':
+	case UI_K_RIGHT:
+		c = c + 1 < v->cols ? c + 1 : c;
+		break;
+	case 'k':
+	case UI_K_UP:
+		r = r + 1 < v->rows ? r + 1 : r;
+		break;
+	case 'j':
+	case UI_K_DOWN:
+		r = r > 0 ? r - 1 : 0;
+		break;
+	case UI_K_HOME:
+		r = c = 0;
+		break;
+	default:
+		return 0;
+	}
+	het_io_block(v->n, v->rows, r, &lo, &hi);
+	s->ci = (lo + hi - 1) / 2;
+	het_io_block(v->n, v->cols, c, &lo, &hi);
+	s->cj = (lo + hi - 1) / 2;
+	ui_dirty(ui, UI_DIRTY_BODY);
+	return 1;
+}
+
+static int
+data_key(struct ui *ui, void *state, int key)
+{
+	struct data_state *s = state;
+	const struct ui_ring *r = ui_model_ring(ui);
+	char init[64];
+	size_t i, on;
+
+	if (ui->meta == NULL || r == NULL)
+		return 0;
+	if (s->heat) {
+		if (key == '\r' || key == '\n' || key == ' ' ||
+		    key == UI_K_ENTER || key == UI_K_ESC) {
+			s->heat = 0;
+			ui_dirty(ui, UI_DIRTY_BODY);
+			return 1;
+		}
+		if (heat_key(ui, s, key))
+			return 1;
+	}
+	switch (key) {
+	case UI_K_UP:
+	case 'k':
+		move_bin(ui, s, -1);
+		return 1;
+	case UI_K_DOWN:
+	case 'j':
+		move_bin(ui, s, 1);
+		return 1;
+	case UI_K_PGUP:
+		move_bin(ui, s, -(long)(s->rows - SUMMARY_ROWS - 3));
+		return 1;
+	case UI_K_PGDN:
+		move_bin(ui, s, s->rows - SUMMARY_ROWS - 3);
+		return 1;
+	case UI_K_HOME:
+		move_bin(ui, s, -(long)r->nbins);
+		return 1;
+	case UI_K_END:
+		move_bin(ui, s, (long)r->nbins);
+		return 1;
+	case ' ':
+		ui->sel.bin_on[ui->sel.cursor] ^= 1;
+		ui_log(ui, UI_LOG_INFO, "bin #%zu (%s %.2f) %s",
+		    ui->sel.cursor + 1, ui->term.g->phi,
+		    ui->meta->bins[ui->sel.cursor].phi,
+		    ui->sel.bin_on[ui->sel.cursor] ? "selected" :
+		    "deselected");
+		ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
+		return 1;
+	case 'a':
+		on = ui_model_ring_selected(ui, ui->sel.ring) < r->nbins;
+		for (i = 0; i < r->nbins; i++)
+			ui->sel.bin_on[r->bins[i]] = (unsigned char)on;
+		ui_msg(ui, UI_LOG_INFO, "%s angles of ring %zu selected",
+		    on ? "all" : "no", ui->sel.ring + 1);
+		ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
+		return 1;
+	case '[':
+		change_ring(ui, s, -1);
+		return 1;
+	case ']':
+		change_ring(ui, s, 1);
+		return 1;
+	case '\r':
+	case '\n':
+	case UI_K_ENTER:
+		s->heat = s->view != NULL;
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case 'L':
+		s->logscale = !s->logscale;
+		data_levels(ui, s);
+		ui_msg(ui, UI_LOG_INFO, "colour scale: %s", s->logscale ?
+		    "log10(c2 - far-lag baseline)" : "linear c2");
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case 'w':
+		snprintf(init, sizeof(init), "%ld,%ld", ui->sel.first,
+		    ui->sel.last);
+		ui_prompt_open(ui, "Frame window (first,last):", init,
+		    window_done);
+		return 1;
+	}
+	return 0;
+}
+
+const struct ui_panel_ops ui_panel_data = {
+	.name = "Data",
+	.hints = data_hints,
+	.help = data_help,
+	.init = data_init,
+	.free = data_free,
+	.draw = data_draw,
+	.key = data_key,
+	.resize = data_resize,
+	.event = data_event,
+};
