@@ -1,0 +1,161 @@
+#!/bin/sh
+# t_simulate.sh: `hetui simulate` end to end.  Noise-free files of a
+# heterodyne and a homodyne golden case must reproduce the golden c2
+# matrices (to 1e-12, read back with h5py as the reference loaders do);
+# the same seed must write the same bytes; every usage and config error
+# must say what is wrong.
+. "$top_srcdir/tests/tap.sh"
+plan_lazy
+
+dir="$TAP_TMP"
+golden_het="$top_srcdir/tests/golden/heterodyne_c2.h5"
+golden_hom="$top_srcdir/tests/golden/homodyne_c2.h5"
+
+# Heterodyne golden case 000: typical two_component, q 0.01, dt 0.1, 40 frames.
+cat >"$dir/het.yaml" <<'YAML'
+analysis_mode: two_component
+analyzer_parameters:
+  dt: 0.1
+  start_frame: 1
+  end_frame: 40
+  scattering:
+    wavevector_q: 0.01
+    phi_angles: [30.0]
+parameters:
+  reference:
+    D0_ref: {value: 1000.0}
+    alpha_ref: {value: 0.0}
+    D_offset_ref: {value: 10.0}
+  sample:
+    D0_sample: {value: 3000.0}
+    alpha_sample: {value: -0.2}
+    D_offset_sample: {value: 5.0}
+  velocity:
+    v0: {value: 50.0}
+    beta: {value: 0.0}
+    v_offset: {value: 5.0}
+  fraction:
+    f0: {value: 0.3}
+    f1: {value: 0.05}
+    f2: {value: 15.0}
+    f3: {value: 0.2}
+  angle:
+    phi0: {value: 5.0}
+  scaling:
+    contrast: {value: 0.3}
+    offset: {value: 1.0}
+YAML
+
+# Homodyne golden case 003: laminar typical, q 0.01, dt 0.1, 40 frames.
+cat >"$dir/hom.yaml" <<'YAML'
+analysis_mode: laminar_flow
+analyzer_parameters:
+  dt: 0.1
+  start_frame: 1
+  end_frame: 40
+  scattering:
+    wavevector_q: 0.01
+  geometry:
+    stator_rotor_gap: 2000000.0
+initial_parameters:
+  parameter_names: [D0, alpha, D_offset, gamma_dot_t0, beta, gamma_dot_t_offset, phi0]
+  values: [1000.0, 0.5, 10.0, 0.01, 0.0, 0.0, 0.0]
+  per_angle_scaling: {contrast: [0.3], offset: [1.0]}
+YAML
+
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/het.h5"
+is "$RUN_RC" 0 "simulate a heterodyne config"
+like "$RUN_OUT" "wrote .*het.h5: two_component model, 1 angle, 40 frames" "summary line"
+run_capture "$HETUI" inspect "$dir/het.h5"
+is "$RUN_RC" 0 "the file is readable by hetui inspect"
+like "$RUN_OUT" "dt +0\\.1 s" "inspect finds dt = frame_time"
+
+run_capture "$HETUI" simulate -q -c "$dir/hom.yaml" -o "$dir/hom.h5" --phi 30
+is "$RUN_RC" 0 "simulate a homodyne laminar_flow config"
+is "$RUN_OUT" "" "--quiet prints nothing"
+
+if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import h5py, numpy' 2>/dev/null; then
+	check() {
+		"$PYTHON3" - "$1" "$2" "$3" <<'PY'
+import sys, h5py, numpy as np
+sim, gold, case = sys.argv[1], sys.argv[2], sys.argv[3]
+with h5py.File(sim, "r") as f:
+    m = f["xpcs/twotime/correlation_map/c2_00001"][()]
+    lower = np.tril(m, -1)
+    full = m + m.T - np.diag(np.diag(m))
+with h5py.File(gold, "r") as g:
+    c2 = g["cases"][case]["c2"][()]
+iu = np.triu_indices(c2.shape[0])
+print("%.3e %.3e" % (np.max(np.abs(full[iu] - c2[iu])), np.max(np.abs(lower))))
+PY
+	}
+	set -- $(check "$dir/het.h5" "$golden_het" 000)
+	ok "$(awk -v e="$1" 'BEGIN { print (e <= 1e-12) ? 0 : 1 }')" \
+	    "heterodyne file equals golden case 000 (max |diff| $1)"
+	is "$2" "0.000e+00" "heterodyne file stores the upper triangle only"
+	"$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/het-lzf.h5" --lzf
+	set -- $(check "$dir/het-lzf.h5" "$golden_het" 000)
+	ok "$(awk -v e="$1" 'BEGIN { print (e <= 1e-12) ? 0 : 1 }')" \
+	    "h5py reads hetui's LZF file and finds golden case 000 (max |diff| $1)"
+	set -- $(check "$dir/hom.h5" "$golden_hom" 003)
+	ok "$(awk -v e="$1" 'BEGIN { print (e <= 1e-12) ? 0 : 1 }')" \
+	    "homodyne file equals golden case 003 (max |diff| $1)"
+else
+	skip 4 "python3 with h5py and numpy not found"
+fi
+
+# Same seed, same bytes; another seed, other bytes.
+"$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/a.h5" --noise 0.01 --seed 7 --float32 --lzf
+"$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/b.h5" --noise 0.01 --seed 7 --float32 --lzf
+"$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/c.h5" --noise 0.01 --seed 8 --float32 --lzf
+cmp -s "$dir/a.h5" "$dir/b.h5"; ok $? "the same seed writes the same file"
+cmp -s "$dir/a.h5" "$dir/c.h5"; ok $((1 - $?)) "another seed writes another file"
+run_capture "$HETUI" inspect "$dir/a.h5"
+like "$RUN_OUT" "float32, lzf" "--float32 --lzf gives an LZF float32 file"
+
+# Options override the config.
+run_capture "$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/o.h5" --frames 25 --dt 0.02 --q 0.006 --phi -10,80,170
+is "$RUN_RC" 0 "overrides accepted"
+run_capture "$HETUI" inspect --json "$dir/o.h5"
+like "$RUN_OUT" '"frames": 25' "--frames sets the matrix size"
+like "$RUN_OUT" '"dt": 0.02' "--dt sets frame_time"
+like "$RUN_OUT" '"n_bins": 3' "--phi sets the angles"
+
+# Errors.
+run_capture "$HETUI" simulate -o "$dir/x.h5"
+is "$RUN_RC" 2 "missing -c is a usage error"
+like "$RUN_ERR" "a config is required" "and says so"
+run_capture "$HETUI" simulate -c "$dir/het.yaml"
+is "$RUN_RC" 2 "missing -o is a usage error"
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/x.h5" --phi 10,abc
+is "$RUN_RC" 2 "a bad angle list is a usage error"
+like "$RUN_ERR" "--phi: 'abc' is not a number" "naming the bad value"
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/x.h5" --noise -1
+is "$RUN_RC" 2 "negative noise is refused"
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/x.h5" --frames 1
+is "$RUN_RC" 2 "one frame is refused"
+like "$RUN_ERR" "--frames: 1 is outside the allowed range" "with the range"
+run_capture "$HETUI" simulate -c "$dir/missing.yaml" -o "$dir/x.h5"
+is "$RUN_RC" 1 "a missing config is an error"
+like "$RUN_ERR" "^hetui simulate: error: .*missing.yaml" "naming the file"
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/no/such/dir/x.h5"
+is "$RUN_RC" 1 "an unwritable output is an error"
+like "$RUN_ERR" "no/such/dir" "naming the path"
+sed 's/end_frame: 40/end_frame: -1/' "$dir/het.yaml" >"$dir/noframes.yaml"
+run_capture "$HETUI" simulate -c "$dir/noframes.yaml" -o "$dir/x.h5"
+is "$RUN_RC" 1 "an unknown frame count is an error"
+like "$RUN_ERR" "pass --frames N" "that says how to fix it"
+cat >>"$dir/het2.yaml" <<'YAML'
+analysis_mode: two_component
+analyzer_parameters: {dt: 0.1, end_frame: 20, scattering: {wavevector_q: 0.01, phi_angles: [0, 90]}}
+initial_parameters:
+  per_angle_scaling: {contrast: [0.2, 0.3, 0.4]}
+YAML
+run_capture "$HETUI" simulate -c "$dir/het2.yaml" -o "$dir/x.h5"
+is "$RUN_RC" 1 "per-angle contrast count must match the angles"
+like "$RUN_ERR" "has 3 values but 2 angles" "and the message counts both"
+[ ! -e "$dir/x.h5" ]; ok $? "no output file is left behind by failed runs"
+left=$(ls -A "$dir" | grep '\.tmp\.')
+is "$left" "" "and no temporary file either"
+
+done_testing
