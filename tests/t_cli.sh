@@ -14,7 +14,7 @@ is "$RUN_OUT" "hetui $version" "--version prints the configured version"
 run_capture "$HETUI" --help
 is "$RUN_RC" 0 "--help exits 0"
 like "$RUN_OUT" '^usage: hetui' "--help starts with usage"
-for sub in inspect help; do
+for sub in inspect config simulate help; do
 	like "$RUN_OUT" "  $sub " "--help lists '$sub'"
 done
 
