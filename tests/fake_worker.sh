@@ -1,0 +1,97 @@
+#!/bin/sh
+# fake_worker.sh [MODE]: a stand-in for hetui-worker that misbehaves on
+# purpose, for tests/t_engine_proc.c.  It speaks docs/wire-protocol.md
+# just well enough: hello first, then one reaction per shard record.
+#
+# Modes:
+#   ok          hello; per shard: heartbeat, progress, result; exit 0 on EOF
+#   exit-early  hello; exit 3 when the shard arrives
+#   hang        hello; on the shard, sleep without heartbeats
+#   hang-noterm like hang, but SIGTERM is ignored (needs SIGKILL)
+#   beat        hello; heartbeats every 0.1 s, never a result
+#   garbage     hello; then a line that is not a record
+#   sigkill     hello; on the shard, half a record, then SIGKILL itself
+#   partial     hello; on the shard, half a record, then exit 0
+#   slow        hello byte by byte; on the shard a 3 KiB result record in
+#               1 KiB pieces and a progress record byte by byte, with
+#               pauses (what srun does to output)
+#   badversion  hello hetui-wire 2
+#   grandchild  like ok, but first starts a background `sleep` in its
+#               process group and writes its pid to $FAKE_PIDFILE
+# MODE defaults to $FAKE_MODE, then ok.  Everything it says on stderr
+# goes to the worker log.
+mode=${1:-${FAKE_MODE:-ok}}
+echo "fake_worker: mode $mode, pid $$" >&2
+
+# slowly FILE BS: copy FILE to stdout BS bytes at a time, pausing between.
+slowly() {
+	size=$(wc -c <"$1")
+	i=0
+	while [ $((i * $2)) -lt "$size" ]; do
+		dd if="$1" bs="$2" skip=$i count=1 2>/dev/null
+		sleep 0.01
+		i=$((i + 1))
+	done
+}
+
+shard_id() {
+	echo "$1" | sed -n 's/.*"shard":\([0-9][0-9]*\).*/\1/p'
+}
+
+tmp=${TMPDIR:-/tmp}/fake_worker.$$
+trap 'rm -f "$tmp"' EXIT
+
+case $mode in
+badversion)
+	echo "hello hetui-wire 2"
+	read -r line
+	exit 0 ;;
+slow)
+	printf 'hello hetui-wire 1\n' >"$tmp"
+	slowly "$tmp" 1 ;;
+grandchild)
+	sleep 300 &
+	echo $! >"$FAKE_PIDFILE"
+	echo "hello hetui-wire 1" ;;
+hang-noterm)
+	trap '' TERM
+	echo "hello hetui-wire 1" ;;
+*)
+	echo "hello hetui-wire 1" ;;
+esac
+
+while read -r line; do
+	case $line in
+	shard*) ;;
+	bye*) echo 'bye {}'; exit 0 ;;
+	*) continue ;;
+	esac
+	id=$(shard_id "$line")
+	case $mode in
+	ok|grandchild)
+		echo "heartbeat {\"shard\":$id}"
+		echo "progress {\"shard\":$id,\"phase\":\"sampling\",\"chain\":1,\"iteration\":10,\"step_size\":0.25,\"accept\":0.875,\"divergences\":2,\"rhat\":1.015625}"
+		echo "result {\"shard\":$id,\"note\":\"fake\"}" ;;
+	exit-early)
+		exit 3 ;;
+	hang|hang-noterm)
+		while :; do sleep 1; done ;;
+	beat)
+		while :; do echo "heartbeat {\"shard\":$id}"; sleep 0.1; done ;;
+	garbage)
+		echo "this is not a wire record" ;;
+	sigkill)
+		printf 'progress {"shard":%s,"pha' "$id"
+		kill -9 $$ ;;
+	partial)
+		printf 'result {"shard":%s' "$id"
+		exit 0 ;;
+	slow)
+		pad=$(printf '%03000d' 0)
+		printf 'result {"shard":%s,"pad":"%s"}\n' "$id" "$pad" >"$tmp"
+		slowly "$tmp" 1024
+		printf 'progress {"shard":%s,"phase":"warmup","chain":0,"iteration":1,"step_size":1,"accept":0.5,"divergences":0,"rhat":null}\n' "$id" >"$tmp"
+		slowly "$tmp" 1 ;;
+	esac
+done
+exit 0
