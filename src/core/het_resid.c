@@ -391,6 +391,18 @@ het_resid_scratch_free(struct het_resid_scratch *scr)
 	free(scr);
 }
 
+const struct het_pair *
+het_resid_pairs(const struct het_resid *r)
+{
+	return r->pairs;
+}
+
+const struct het_scaling *
+het_resid_scaling(const struct het_resid *r)
+{
+	return r->sc;
+}
+
 double
 het_resid_weight(const struct het_resid *r, size_t k)
 {

@@ -214,6 +214,14 @@ void het_resid_eval_compact(const struct het_resid_eval *ev,
 void het_resid_eval_model(const struct het_resid_eval *ev, size_t first,
     size_t n, double *c2);
 
+/*
+ * het_resid_pairs / het_resid_scaling: the pair list (ndata entries) and
+ * the scaling the problem was built with (borrowed from the caller of
+ * het_resid_alloc; the NLSQ engine groups its sums by angle with them).
+ */
+const struct het_pair *het_resid_pairs(const struct het_resid *r);
+const struct het_scaling *het_resid_scaling(const struct het_resid *r);
+
 /* het_resid_weight: w_k of datum k (1 when the problem has no weights). */
 double het_resid_weight(const struct het_resid *r, size_t k);
 

@@ -1,0 +1,75 @@
+/*
+ * het_nlsq_impl.h: the workspace of the trust-region solver, shared by
+ * het_nlsq.c (init, iterate, tests) and het_nlsq_step.c (trust-region
+ * subproblem and step selection).  Not a public header.
+ */
+#ifndef HET_NLSQ_IMPL_H
+#define HET_NLSQ_IMPL_H
+
+#include <lapacke.h>
+
+#include "het_nlsq.h"
+
+struct het_nlsq {
+	size_t		 p;
+	size_t		 n;		/* residuals (rank test) */
+	het_nlsq_eval_fn fn;
+	void		*ctx;
+	struct het_nlsq_params par;
+	int		 ready;		/* init succeeded */
+	double		*x;		/* current point */
+	double		*lo, *hi;	/* bounds */
+	double		*acc;		/* accumulator at a trial point */
+	double		*jtj;		/* p*p full symmetric J^T J at x */
+	double		*g;		/* J^T f at x */
+	double		*scale;		/* x_scale */
+	double		*scale_inv;	/* 1 / x_scale (jac: column norms) */
+	double		*v, *dv;	/* Coleman-Li scaling vector and sign */
+	double		*d;		/* v^(1/2) scale */
+	double		*diag_h;	/* g dv scale */
+	double		*g_h;		/* d g */
+	double		*A;		/* p*p augmented scaled normal matrix */
+	double		*M;		/* p*p copy of A destroyed by dsyevr */
+	double		*lam;		/* eigenvalues of A, ascending */
+	double		*Z;		/* p*p eigenvectors (column-major) */
+	double		*s;		/* sqrt(lam), 0 when truncated */
+	double		*suf;		/* V^T g_h, 0 when truncated */
+	unsigned char	*keep;		/* eigen-direction kept */
+	double		*p_h, *pst;	/* TR step (hat / original space) */
+	double		*r_h, *rst;	/* reflected step */
+	double		*ag_h, *ag;	/* gradient step */
+	double		*tmp, *tmp2;	/* scratch p vectors */
+	double		*step, *step_h;	/* chosen step */
+	double		*x_new;
+	double		*work;		/* dsyevr */
+	lapack_int	*iwork, *isuppz;
+	lapack_int	 lwork, liwork;
+	double		 cost;		/* F at x */
+	double		 rss;		/* sum r^2 at x */
+	double		 Delta;		/* trust radius */
+	double		 alpha;		/* LM parameter */
+	double		 step_norm;
+	double		 reduction;
+	double		 g_norm;
+	long		 iter, nfev, njev, max_nfev;
+	enum het_nlsq_reason reason;
+};
+
+/* ||a||_2 of p values. */
+double nlsq_norm2(size_t p, const double *a);
+
+/*
+ * nlsq_solve_tr: SciPy's solve_lsq_trust_region on the eigen-quantities
+ * (w->s, w->suf, w->Z, w->keep): the step into w->p_h, updating
+ * w->alpha.
+ */
+void nlsq_solve_tr(struct het_nlsq *w, int full_rank);
+
+/*
+ * nlsq_select_step: SciPy's select_step: the best of the step-back
+ * trust-region step, its reflection and the gradient step into w->step
+ * and w->step_h; returns the predicted reduction.
+ */
+double nlsq_select_step(struct het_nlsq *w, double theta);
+
+#endif /* HET_NLSQ_IMPL_H */

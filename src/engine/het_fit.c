@@ -1,0 +1,775 @@
+/*
+ * het_fit.c: the NLSQ fit driver: starts, the iteration loop with
+ * cancellation and progress, multistart on the pool, per-angle fits, and
+ * the result with its quality report.
+ *
+ * Design.  One problem (joint, or one angle) is a struct fit_prob
+ * (het_fit_acc.c).  Each start runs the core solver (het_nlsq) step by
+ * step through run_start: before every iteration the job's cancel flag
+ * is read, after it the progress callback gets the iteration record.
+ * A single start accumulates on the whole pool; several starts run
+ * concurrently, one per pool thread, each accumulating serially with the
+ * same chunks, so every start is bit-identical to a lone run of it and
+ * the whole result does not depend on the thread count.  The chosen
+ * point is evaluated once more (normal equations, per-angle sums) to
+ * build the report, so the reported cost always belongs to the reported
+ * x, also after a cancel.
+ */
+#include "config.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "het_fit_impl.h"
+#include "het_util.h"
+
+/* Resources of one concurrently running start. */
+struct fit_slot {
+	struct fit_eval	 fe;
+	struct het_nlsq	*w;
+};
+
+/* Everything the starts of one problem share. */
+struct fit_run {
+	const struct fit_prob	*fp;
+	const struct het_fit_options *opt;
+	struct het_nlsq_params	 par;
+	double			*xs;		/* p x_scale values or NULL */
+	size_t			 nstarts;
+	double			*X0;		/* nstarts * p starts */
+	struct het_fit_start	*starts;
+	struct het_error	*serr;		/* nstarts error records */
+	struct fit_slot		*slots;
+	size_t			 nslots;
+	pthread_mutex_t		 mu;		/* serialises progress */
+	double			 sig2;		/* sigma^2 in use, 0: none */
+	long			 dof;
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void
+het_fit_default_options(struct het_fit_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->nlsq.method = HET_NLSQ_TRF;
+	opt->nlsq.loss = HET_LOSS_SOFT_L1;
+	opt->nlsq.f_scale = 1.0;
+	opt->nlsq.ftol = 1e-8;
+	opt->nlsq.xtol = 1e-8;
+	opt->nlsq.gtol = 1e-8;
+	opt->nlsq.x_scale_jac = 1;
+	opt->nlsq.x_scale = 1.0;
+	opt->nlsq.max_nfev = 0;
+	opt->nlsq.max_iterations = 1000;
+	opt->nlsq.multistart = 0;
+	opt->nlsq.multistart_n = 10;
+	opt->nlsq.seed = 42;
+	opt->noise_sigma = 0.0;
+	opt->chunk = 0;
+}
+
+void
+het_fit_result_free(struct het_fit_result *res)
+{
+	size_t k;
+
+	if (res == NULL)
+		return;
+	for (k = 0; res->names != NULL && k < res->p; k++)
+		free(res->names[k]);
+	free(res->names);
+	free(res->x);
+	free(res->x0);
+	free(res->lo);
+	free(res->hi);
+	free(res->cov);
+	free(res->corr);
+	free(res->unc);
+	het_nlsq_warnings_free(res->warnings, res->nwarnings);
+	for (k = 0; res->starts != NULL && k < res->nstarts; k++) {
+		free(res->starts[k].x0);
+		free(res->starts[k].x);
+	}
+	free(res->starts);
+	free(res);
+}
+
+void
+het_fit_results_free(struct het_fit_result **res, size_t n)
+{
+	size_t k;
+
+	if (res == NULL)
+		return;
+	for (k = 0; k < n; k++)
+		het_fit_result_free(res[k]);
+	free(res);
+}
+
+/* ------------------------------------------------------------------ */
+/* Starts. */
+
+/*
+ * Latin hypercube starts 1 .. n-1 inside the bounds (start 0 is x0):
+ * per dimension a random permutation of the n-1 strata plus a uniform
+ * jitter.  A range over three decades with lo > 0 is sampled in log
+ * space; an infinite bound is replaced by x0 -+ 10 % (at least 0.1).
+ */
+static int
+lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
+    double *X, struct het_error *err)
+{
+	size_t m = n - 1, i, j, p = fp->p, *perm;
+	double l, h, u, v, d;
+	gsl_rng *rng;
+
+	memcpy(X, fp->x0, p * sizeof(double));
+	if (m == 0)
+		return HET_OK;
+	if ((perm = het_alloc_array(m, sizeof(size_t), "multistart",
+	    err)) == NULL)
+		return HET_ENOMEM;
+	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
+		free(perm);
+		return het_error_set(err, HET_ENOMEM, "multistart: out of "
+		    "memory for the random generator");
+	}
+	gsl_rng_set(rng, seed);
+	for (j = 0; j < p; j++) {
+		for (i = 0; i < m; i++)
+			perm[i] = i;
+		gsl_ran_shuffle(rng, perm, m, sizeof(size_t));
+		d = 0.1 * fmax(fabs(fp->x0[j]), 1.0);
+		l = isfinite(fp->lo[j]) ? fp->lo[j] : fp->x0[j] - d;
+		h = isfinite(fp->hi[j]) ? fp->hi[j] : fp->x0[j] + d;
+		for (i = 0; i < m; i++) {
+			u = ((double)perm[i] + gsl_rng_uniform(rng)) /
+			    (double)m;
+			if (l > 0 && h / l > 1e3)
+				v = exp(log(l) + u * (log(h) - log(l)));
+			else
+				v = l + u * (h - l);
+			if (v < fp->lo[j])
+				v = fp->lo[j];
+			if (v > fp->hi[j])
+				v = fp->hi[j];
+			X[(i + 1) * p + j] = v;
+		}
+	}
+	gsl_rng_free(rng);
+	free(perm);
+	return HET_OK;
+}
+
+static void
+report(struct fit_run *run, size_t k, const struct het_nlsq *w)
+{
+	const struct het_fit_options *opt = run->opt;
+	struct het_fit_progress pr;
+	struct het_nlsq_info info;
+
+	if (opt->progress == NULL)
+		return;
+	het_nlsq_info(w, &info);
+	memset(&pr, 0, sizeof(pr));
+	pr.angle = run->fp->angle;
+	pr.start = k;
+	pr.nstarts = run->nstarts;
+	pr.iter = info.iter;
+	pr.nfev = info.nfev;
+	pr.njev = info.njev;
+	pr.cost = info.cost;
+	pr.chi2_red = info.rss / (run->sig2 > 0 ? run->sig2 : 1.0) /
+	    (double)run->dof;
+	pr.radius = info.radius;
+	pr.lambda = info.lambda;
+	pr.step_norm = info.step_norm;
+	pr.g_norm = info.g_norm;
+	pr.p = run->fp->p;
+	pr.x = het_nlsq_x(w);
+	pthread_mutex_lock(&run->mu);
+	opt->progress(opt->progress_ctx, &pr);
+	pthread_mutex_unlock(&run->mu);
+}
+
+/*
+ * Run start k to its end on a slot, accumulating on `pool` (NULL:
+ * serially on this thread).  Fills run->starts[k]; returns its status.
+ */
+static int
+run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
+    struct het_pool *pool)
+{
+	const struct fit_prob *fp = run->fp;
+	const atomic_int *cancel = run->opt->cancel;
+	struct het_fit_start *st = &run->starts[k];
+	struct het_error *err = &run->serr[k];
+	struct het_nlsq_info info;
+	int rc, cancelled = 0;
+
+	slot->fe.pool = pool;
+	slot->fe.cancel = cancel;
+	het_error_clear(err);
+	rc = het_nlsq_init(slot->w, fit_eval_cb, &slot->fe, fp->n, st->x0,
+	    fp->lo, fp->hi, &run->par, err);
+	if (rc != HET_OK) {
+		st->status = rc;
+		st->reason = rc == HET_ECANCEL ? HET_NLSQ_CANCELLED :
+		    HET_NLSQ_FAILED;
+		return rc;
+	}
+	report(run, k, slot->w);
+	while (het_nlsq_test(slot->w) == HET_CONTINUE) {
+		if (cancel != NULL && atomic_load(cancel)) {
+			cancelled = 1;
+			break;
+		}
+		rc = het_nlsq_iterate(slot->w, err);
+		if (rc == HET_ECANCEL) {
+			cancelled = 1;
+			break;
+		}
+		if (rc != HET_OK)
+			break;
+		report(run, k, slot->w);
+	}
+	het_nlsq_info(slot->w, &info);
+	memcpy(st->x, het_nlsq_x(slot->w), fp->p * sizeof(double));
+	st->cost = info.cost;
+	st->chi2_red = info.rss / (run->sig2 > 0 ? run->sig2 : 1.0) /
+	    (double)run->dof;
+	st->iterations = info.iter;
+	st->nfev = info.nfev;
+	st->njev = info.njev;
+	if (cancelled) {
+		st->reason = HET_NLSQ_CANCELLED;
+		st->status = HET_ECANCEL;
+	} else if (rc != HET_OK) {
+		st->reason = HET_NLSQ_FAILED;
+		st->status = rc;
+	} else {
+		st->reason = het_nlsq_reason(slot->w);
+		st->status = HET_OK;
+	}
+	return st->status;
+}
+
+/* het_pool_run chunk function: one whole start per chunk. */
+static int
+start_chunk(void *ctx, size_t chunk, size_t worker, struct het_error *err)
+{
+	struct fit_run *run = ctx;
+
+	(void)err;
+	run_start(run, chunk, &run->slots[worker], NULL);
+	return HET_OK;		/* a failed start is a result */
+}
+
+/* ------------------------------------------------------------------ */
+/* One problem: starts, best, report. */
+
+static void
+run_fini(struct fit_run *run)
+{
+	size_t k;
+
+	for (k = 0; run->slots != NULL && k < run->nslots; k++) {
+		fit_eval_fini(&run->slots[k].fe);
+		het_nlsq_free(run->slots[k].w);
+	}
+	free(run->slots);
+	for (k = 0; run->starts != NULL && k < run->nstarts; k++) {
+		free(run->starts[k].x0);
+		free(run->starts[k].x);
+	}
+	free(run->starts);
+	free(run->serr);
+	free(run->X0);
+	free(run->xs);
+	pthread_mutex_destroy(&run->mu);
+}
+
+/* Validate the start and bounds by name; set sigma^2 and the dof. */
+static int
+run_check(struct fit_run *run, struct het_error *err)
+{
+	const struct fit_prob *fp = run->fp;
+	const struct het_fit_options *opt = run->opt;
+	double s, sum = 0.0;
+	size_t c, a;
+
+	for (c = 0; c < fp->p; c++) {
+		if (isnan(fp->lo[c]) || isnan(fp->hi[c]) ||
+		    !(fp->lo[c] < fp->hi[c]))
+			return het_error_set(err, HET_EINVAL, "fit: the bounds "
+			    "[%g, %g] of %s are empty; the lower bound must "
+			    "be below the upper one", fp->lo[c], fp->hi[c],
+			    fp->names[c]);
+		if (!(fp->x0[c] >= fp->lo[c] && fp->x0[c] <= fp->hi[c]))
+			return het_error_set(err, HET_EINVAL, "fit: the start "
+			    "value %g of %s is outside its bounds [%g, %g]; "
+			    "move it inside or widen the bounds", fp->x0[c],
+			    fp->names[c], fp->lo[c], fp->hi[c]);
+	}
+	if ((unsigned)opt->nlsq.method >= HET_NLSQ_METHOD_COUNT)
+		return het_error_set(err, HET_EINVAL, "fit: unknown NLSQ "
+		    "method %d", (int)opt->nlsq.method);
+	if (opt->nlsq.multistart && opt->nlsq.multistart_n < 1)
+		return het_error_set(err, HET_EINVAL, "fit: multistart_n is "
+		    "%ld; it must be at least 1", opt->nlsq.multistart_n);
+	run->dof = fp->n > fp->p ? (long)(fp->n - fp->p) : 1;
+	run->sig2 = 0.0;
+	if (opt->noise_sigma_angle != NULL) {
+		for (a = 0; a < fp->na; a++) {
+			if (fp->npa[a] == 0)
+				continue;
+			s = opt->noise_sigma_angle[a];
+			if (!(s > 0) || !isfinite(s))
+				return het_error_set(err, HET_EINVAL, "fit: the "
+				    "noise sigma of angle %zu is %g; it must "
+				    "be a finite number > 0", a, s);
+			sum += (double)fp->npa[a] * s * s;
+		}
+		run->sig2 = sum / (double)fp->n;
+	} else if (opt->noise_sigma > 0 && isfinite(opt->noise_sigma))
+		run->sig2 = opt->noise_sigma * opt->noise_sigma;
+	else if (opt->noise_sigma < 0 || isinf(opt->noise_sigma))
+		return het_error_set(err, HET_EINVAL, "fit: the noise sigma "
+		    "is %g; give a finite number > 0, or 0 when unknown",
+		    opt->noise_sigma);
+	return HET_OK;
+}
+
+static int
+run_setup(struct fit_run *run, const struct fit_prob *fp,
+    struct het_pool *pool, const struct het_fit_options *opt,
+    struct het_error *err)
+{
+	size_t k, nth = het_pool_nthreads(pool), p = fp->p;
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	pthread_mutex_init(&run->mu, NULL);
+	run->fp = fp;
+	run->opt = opt;
+	if ((rc = run_check(run, err)) != HET_OK)
+		return rc;
+	het_nlsq_params_from_config(&run->par, &opt->nlsq);
+	if (!opt->nlsq.x_scale_jac) {
+		if ((run->xs = het_alloc_array(p, sizeof(double), "fit",
+		    err)) == NULL)
+			return HET_ENOMEM;
+		for (k = 0; k < p; k++)
+			run->xs[k] = opt->x_scale != NULL &&
+			    opt->x_scale[fp->rcol[k]] > 0 ?
+			    opt->x_scale[fp->rcol[k]] : opt->nlsq.x_scale;
+		run->par.x_scale = run->xs;
+	}
+	run->nstarts = opt->nlsq.multistart ? (size_t)opt->nlsq.multistart_n :
+	    1;
+	run->nslots = run->nstarts > 1 && nth > 1 ? nth : 1;
+	run->X0 = het_alloc_array(run->nstarts * p, sizeof(double), "fit",
+	    err);
+	run->starts = het_alloc_array(run->nstarts, sizeof(*run->starts),
+	    "fit", err);
+	run->serr = het_alloc_array(run->nstarts, sizeof(*run->serr), "fit",
+	    err);
+	run->slots = het_alloc_array(run->nslots, sizeof(*run->slots), "fit",
+	    err);
+	if (run->X0 == NULL || run->starts == NULL || run->serr == NULL ||
+	    run->slots == NULL)
+		return HET_ENOMEM;
+	if ((rc = lhs_starts(fp, opt->nlsq.seed, run->nstarts, run->X0,
+	    err)) != HET_OK)
+		return rc;
+	for (k = 0; k < run->nstarts; k++) {
+		struct het_fit_start *st = &run->starts[k];
+
+		st->x0 = het_alloc_array(p, sizeof(double), "fit", err);
+		st->x = het_alloc_array(p, sizeof(double), "fit", err);
+		if (st->x0 == NULL || st->x == NULL)
+			return HET_ENOMEM;
+		memcpy(st->x0, run->X0 + k * p, p * sizeof(double));
+		memcpy(st->x, st->x0, p * sizeof(double));
+		st->cost = INFINITY;
+		st->chi2_red = NAN;
+		st->status = HET_ECANCEL;	/* until it runs */
+		st->reason = HET_NLSQ_CANCELLED;
+	}
+	/* Slot 0 also serves the pooled single start and the final pass,
+	   so it has scratch for every pool thread. */
+	for (k = 0; k < run->nslots; k++) {
+		if ((rc = fit_eval_init(&run->slots[k].fe, fp, k == 0 ? nth :
+		    1, err)) != HET_OK)
+			return rc;
+		if ((run->slots[k].w = het_nlsq_alloc(p, err)) == NULL)
+			return err != NULL ? err->code : HET_ENOMEM;
+	}
+	return HET_OK;
+}
+
+/*
+ * The driver's own warnings.  status: 1 for the sentences about how the
+ * fit ended (listed first), 0 for the rest (listed after the quality
+ * warnings).
+ */
+static int
+engine_warnings(const struct fit_run *run, struct het_fit_result *res,
+    int status, struct het_error *err)
+{
+	const struct het_fit_options *opt = run->opt;
+	double rms = sqrt(res->rss / (double)res->n), lim;
+	size_t k, nfail = 0;
+	int rc = HET_OK;
+
+#define ADD(...) do { if (rc == HET_OK) rc = het_nlsq_warning_add( \
+	&res->warnings, &res->nwarnings, err, __VA_ARGS__); } while (0)
+	if (status) {
+		if (res->reason == HET_NLSQ_CANCELLED)
+			ADD("The fit was cancelled after %ld iterations; the "
+			    "values are those of the last accepted step, not "
+			    "an optimum.", res->iterations);
+		else if (!res->converged)
+			ADD("The fit did not converge: %s Raise max_nfev or "
+			    "max_iterations, or start closer to the "
+			    "solution.", het_nlsq_reason_text(res->reason));
+		return rc;
+	}
+	if (res->sigma == 0)
+		ADD("No noise sigma was given: the reduced chi-square is the "
+		    "raw residual variance sum r^2 / dof = %.6g, and the "
+		    "uncertainties are scaled by it.", res->chi2_red);
+	lim = 1.0 + fmax(0.05, 5.0 * sqrt(2.0 / (double)res->dof));
+	if (res->sigma > 0 && res->converged && res->chi2_red > lim)
+		ADD("The reduced chi-square is %.4f, clearly above 1 at a "
+		    "converged point: the fit may sit in a local minimum (the "
+		    "two-component model has several) or the noise sigma is "
+		    "too small; try multistart.", res->chi2_red);
+	if (opt->nlsq.method == HET_NLSQ_LM)
+		ADD("Method lm runs the same bounded trust-region "
+		    "Levenberg-Marquardt iteration as trf in hetui.");
+	if (opt->nlsq.loss != HET_LOSS_LINEAR && rms < 0.1 * opt->nlsq.f_scale)
+		ADD("The robust loss %s acts like the linear loss here: the "
+		    "residuals (RMS %.3g) are far below f_scale = %g; set "
+		    "f_scale near the noise level to make it robust.",
+		    het_config_loss_name(opt->nlsq.loss), rms,
+		    opt->nlsq.f_scale);
+	for (k = 0; k < res->nstarts; k++)
+		if (res->starts[k].status != HET_OK &&
+		    res->starts[k].status != HET_ECANCEL)
+			nfail++;
+	for (k = 0; k < res->nstarts && nfail > 0; k++)
+		if (res->starts[k].status != HET_OK &&
+		    res->starts[k].status != HET_ECANCEL)
+			ADD("Start %zu of %zu failed: %s", k, run->nstarts,
+			    run->serr[k].msg);
+#undef ADD
+	return rc;
+}
+
+/* Build the result of a finished run around start `best`. */
+static int
+make_result(struct fit_run *run, size_t best, const double *acc,
+    double t0, struct het_fit_result **out, struct het_error *err)
+{
+	const struct fit_prob *fp = run->fp;
+	const struct het_fit_options *opt = run->opt;
+	const struct het_fit_start *bs = &run->starts[best];
+	struct het_fit_result *res;
+	struct het_nlsq_quality q;
+	const double *ca = run->slots[0].fe.cacc, *J;
+	double *jtj = NULL, s2;
+	size_t p = fp->p, i, j, a;
+	int rc = HET_ENOMEM;
+
+	memset(&q, 0, sizeof(q));
+	if ((res = calloc(1, sizeof(*res))) == NULL)
+		return het_error_set(err, HET_ENOMEM, "fit: out of memory");
+	res->angle = fp->angle;
+	res->p = p;
+	res->n = fp->n;
+	res->names = het_alloc_array(p, sizeof(char *), "fit", err);
+	res->x = het_alloc_array(p, sizeof(double), "fit", err);
+	res->x0 = het_alloc_array(p, sizeof(double), "fit", err);
+	res->lo = het_alloc_array(p, sizeof(double), "fit", err);
+	res->hi = het_alloc_array(p, sizeof(double), "fit", err);
+	jtj = het_alloc_array(p * p, sizeof(double), "fit", err);
+	if (res->names == NULL || res->x == NULL || res->x0 == NULL ||
+	    res->lo == NULL || res->hi == NULL || jtj == NULL)
+		goto fail;
+	for (i = 0; i < p; i++)
+		if ((res->names[i] = het_strdup(fp->names[i], err)) == NULL)
+			goto fail;
+	memcpy(res->x, bs->x, p * sizeof(double));
+	memcpy(res->x0, bs->x0, p * sizeof(double));
+	memcpy(res->lo, fp->lo, p * sizeof(double));
+	memcpy(res->hi, fp->hi, p * sizeof(double));
+	res->cost = acc[HET_NLSQ_ACC_COST];
+	res->rss = acc[HET_NLSQ_ACC_RSS];
+	res->dof = run->dof;
+	res->sigma = sqrt(run->sig2);
+	if (opt->noise_sigma_angle != NULL) {
+		res->chi2 = 0.0;
+		for (a = 0; a < fp->na; a++)
+			if (fp->npa[a] > 0)
+				res->chi2 += ca[1 + a] /
+				    (opt->noise_sigma_angle[a] *
+				    opt->noise_sigma_angle[a]);
+	} else
+		res->chi2 = run->sig2 > 0 ? res->rss / run->sig2 : res->rss;
+	res->chi2_red = res->chi2 / (double)res->dof;
+	res->iterations = bs->iterations;
+	res->nfev = bs->nfev;
+	res->njev = bs->njev;
+	res->reason = bs->reason;
+	res->converged = het_nlsq_reason_converged(bs->reason);
+	if (run->nstarts > 1)
+		snprintf(res->message, sizeof(res->message), "%s (best of %zu "
+		    "starts: start %zu)", het_nlsq_reason_text(bs->reason),
+		    run->nstarts, best);
+	else
+		snprintf(res->message, sizeof(res->message), "%s",
+		    het_nlsq_reason_text(bs->reason));
+	/* Quality from the full symmetric J^T J at x. */
+	J = acc + het_nlsq_acc_jtj(p);
+	for (i = 0; i < p; i++)
+		for (j = i; j < p; j++)
+			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
+	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
+	if ((rc = het_nlsq_quality(p, jtj, s2, res->x, res->lo, res->hi,
+	    fp->names, &q, err)) != HET_OK)
+		goto fail;
+	res->cov = q.cov;
+	res->corr = q.corr;
+	res->unc = q.unc;
+	res->rank = q.rank;
+	q.cov = q.corr = q.unc = NULL;
+	res->starts = run->starts;	/* ownership moves to the result */
+	res->nstarts = run->nstarts;
+	res->best = best;
+	run->starts = NULL;
+	/* Warnings: how it ended, then quality, then the rest. */
+	if ((rc = engine_warnings(run, res, 1, err)) != HET_OK)
+		goto fail;
+	for (i = 0; i < q.nwarnings; i++)
+		if ((rc = het_nlsq_warning_add(&res->warnings,
+		    &res->nwarnings, err, "%s", q.warnings[i])) != HET_OK)
+			goto fail;
+	het_nlsq_quality_fini(&q);
+	if ((rc = engine_warnings(run, res, 0, err)) != HET_OK)
+		goto fail;
+	res->wall_time = now_s() - t0;
+	free(jtj);
+	*out = res;
+	return HET_OK;
+fail:
+	het_nlsq_quality_fini(&q);
+	het_fit_result_free(res);
+	free(jtj);
+	return rc;
+}
+
+/* Fit one problem (joint or one angle). */
+static int
+fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, double t0,
+    struct het_fit_result **out, struct het_error *err)
+{
+	struct fit_run run;
+	double *acc = NULL, best_cost = INFINITY;
+	size_t k, best = 0;
+	int rc, any = 0, cancelled = 0;
+
+	*out = NULL;
+	if ((rc = run_setup(&run, fp, pool, opt, err)) != HET_OK)
+		goto out;
+	if (run.nslots > 1) {
+		rc = het_pool_run(pool, run.nstarts, start_chunk, &run,
+		    opt->cancel, NULL, err);
+		if (rc != HET_OK && rc != HET_ECANCEL)
+			goto out;
+	} else
+		for (k = 0; k < run.nstarts; k++) {
+			if (opt->cancel != NULL && atomic_load(opt->cancel))
+				break;
+			run_start(&run, k, &run.slots[0], pool);
+		}
+	/* Best by cost among the starts that have a point. */
+	for (k = 0; k < run.nstarts; k++) {
+		if (run.starts[k].status == HET_ECANCEL)
+			cancelled = 1;
+		if (run.starts[k].cost < best_cost) {
+			best_cost = run.starts[k].cost;
+			best = k;
+			any = 1;
+		}
+	}
+	if (!any && !cancelled) {
+		/* Every start failed: report the first start's error. */
+		if (err != NULL)
+			*err = run.serr[0];
+		rc = run.serr[0].code != HET_OK ? run.serr[0].code :
+		    HET_EINTERNAL;
+		goto out;
+	}
+	/* The chosen point once more, on the whole pool, uncancellable
+	   (one pass), so that cost, sums and covariance belong to x. */
+	if ((acc = het_alloc_array(het_nlsq_acc_len(fp->p), sizeof(double),
+	    "fit", err)) == NULL) {
+		rc = HET_ENOMEM;
+		goto out;
+	}
+	run.slots[0].fe.pool = pool;
+	run.slots[0].fe.cancel = NULL;
+	if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1, acc,
+	    err)) != HET_OK)
+		goto out;
+	if ((rc = make_result(&run, best, acc, t0, out, err)) != HET_OK)
+		goto out;
+	rc = cancelled || (*out)->reason == HET_NLSQ_CANCELLED ? HET_ECANCEL :
+	    HET_OK;
+	if (rc == HET_ECANCEL)
+		het_error_set(err, HET_ECANCEL, "fit: cancelled; the result "
+		    "holds the last accepted point of each start");
+out:
+	free(acc);
+	run_fini(&run);
+	return rc;
+}
+
+static int
+full_vectors(const struct het_resid *r, const double *x0, const double *lo,
+    const double *hi, double **X0, double **L, double **H,
+    struct het_error *err)
+{
+	size_t P = het_resid_nparams(r);
+
+	*X0 = het_alloc_array(P, sizeof(double), "fit", err);
+	*L = het_alloc_array(P, sizeof(double), "fit", err);
+	*H = het_alloc_array(P, sizeof(double), "fit", err);
+	if (P > 0 && (*X0 == NULL || *L == NULL || *H == NULL))
+		return HET_ENOMEM;
+	if (x0 != NULL)
+		memcpy(*X0, x0, P * sizeof(double));
+	else
+		het_resid_x0(r, *X0);
+	het_resid_bounds(r, *L, *H);
+	if (lo != NULL)
+		memcpy(*L, lo, P * sizeof(double));
+	if (hi != NULL)
+		memcpy(*H, hi, P * sizeof(double));
+	return HET_OK;
+}
+
+int
+het_fit_run(struct het_pool *pool, const struct het_resid *r,
+    const double *x0, const double *lo, const double *hi,
+    const struct het_fit_options *opt, struct het_fit_result **out,
+    struct het_error *err)
+{
+	struct fit_prob fp;
+	double *X0 = NULL, *L = NULL, *H = NULL, t0 = now_s();
+	int rc;
+
+	*out = NULL;
+	if (r == NULL || opt == NULL)
+		return het_error_set(err, HET_EINVAL, "fit: a problem and "
+		    "options are required");
+	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) == HET_OK &&
+	    (rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) == HET_OK) {
+		rc = fit_problem(pool, &fp, opt, t0, out, err);
+		fit_prob_fini(&fp);
+	}
+	free(X0);
+	free(L);
+	free(H);
+	return rc;
+}
+
+int
+het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
+    const double *x0, const double *lo, const double *hi,
+    const struct het_fit_options *opt, struct het_fit_result ***out,
+    size_t *nout, struct het_error *err)
+{
+	struct het_fit_options o;
+	struct het_fit_result **res = NULL;
+	struct fit_prob fp;
+	double *X0 = NULL, *L = NULL, *H = NULL, sig;
+	size_t a, na;
+	int rc, cancelled = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (r == NULL || opt == NULL)
+		return het_error_set(err, HET_EINVAL, "fit: a problem and "
+		    "options are required");
+	na = het_scaling_nangles(het_resid_scaling(r));
+	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) != HET_OK)
+		goto fail;
+	if ((res = het_alloc_array(na, sizeof(*res), "fit", err)) == NULL) {
+		rc = HET_ENOMEM;
+		goto fail;
+	}
+	for (a = 0; a < na; a++) {
+		if (opt->cancel != NULL && atomic_load(opt->cancel)) {
+			cancelled = 1;
+			break;
+		}
+		/* Each angle restarts from x0 and uses its own sigma. */
+		o = *opt;
+		if (opt->noise_sigma_angle != NULL) {
+			sig = opt->noise_sigma_angle[a];
+			o.noise_sigma_angle = NULL;
+			o.noise_sigma = sig;
+			if (!(sig > 0) || !isfinite(sig)) {
+				rc = het_error_set(err, HET_EINVAL, "fit: the "
+				    "noise sigma of angle %zu is %g; it must "
+				    "be a finite number > 0", a, sig);
+				goto fail;
+			}
+		}
+		if ((rc = fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
+		    err)) != HET_OK)
+			goto fail;
+		rc = fit_problem(pool, &fp, &o, now_s(), &res[a], err);
+		fit_prob_fini(&fp);
+		if (rc == HET_ECANCEL) {
+			cancelled = 1;
+			break;
+		}
+		if (rc != HET_OK) {
+			het_error_prefix(err, "angle %zu", a);
+			goto fail;
+		}
+	}
+	free(X0);
+	free(L);
+	free(H);
+	*out = res;
+	*nout = na;
+	if (cancelled)
+		return het_error_set(err, HET_ECANCEL, "fit: cancelled at "
+		    "angle %zu of %zu", a, na);
+	return HET_OK;
+fail:
+	het_fit_results_free(res, na);
+	free(X0);
+	free(L);
+	free(H);
+	return rc;
+}

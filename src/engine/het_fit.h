@@ -1,0 +1,230 @@
+/*
+ * het_fit.h: the NLSQ fit driver of the engine: a joint multi-angle
+ * bounded trust-region fit (het_nlsq.h) whose normal equations are
+ * accumulated on the thread pool, with multistart, per-angle mode,
+ * cancellation, per-iteration progress and the quality report.
+ *
+ * Design:
+ *   - The data are the upper-triangle pairs of a struct het_resid (the
+ *     problem built by the data-assembly layer).  They are cut into
+ *     chunks of a fixed number of pairs (opt->chunk, default
+ *     HET_FIT_CHUNK) that does not depend on the thread count.  For each
+ *     chunk a pool thread evaluates residuals and the compact Jacobian in
+ *     blocks (het_resid_eval_compact), applies the robust loss per row
+ *     and accumulates J^T J and J^T r with BLAS: the physics block with
+ *     dsyrk, and per angle only the 2 x 2 (contrast, offset) block, the
+ *     physics x 2 cross block and 2 gradient entries; the scaling columns
+ *     of every mode are fixed combinations of those two (het_scaling_rows),
+ *     so the dense p x p matrix is assembled once per evaluation after
+ *     the reduction.  The full Jacobian is never stored: memory beyond
+ *     the data is per-thread scratch plus a fixed number of partial sums.
+ *   - Partial sums are folded in chunk order by het_pool_reduce, so a fit
+ *     is bit-identical for any thread count.  OpenBLAS must be
+ *     single-threaded for that (call het_pool_blas_single_threaded() in
+ *     main(), or set OPENBLAS_NUM_THREADS=1): a threaded OpenBLAS rounds
+ *     differently even in the small LAPACK calls of the solver.
+ *   - The solver is driven iteration by iteration; between iterations the
+ *     cancel flag is read and the progress callback is called.
+ *   - Multistart: start 0 is the given x0, starts 1 .. n-1 a Latin
+ *     hypercube inside the bounds (gsl_rng mt19937 seeded with
+ *     nlsq.seed; infinite bounds fall back to x0 +- 10 % there).  The
+ *     starts run concurrently, one per pool thread (het_pool_run with one
+ *     chunk per start), each accumulating serially in the same chunk
+ *     order, so every start's result equals the same start run alone.
+ *     The best is the lowest cost; all starts are reported.
+ *   - Per-angle mode fits each angle alone (physics plus that angle's
+ *     contrast and offset; the other angles' columns are ignored), one
+ *     after the other, each from the same x0 (heterodyne-spec §8 l.12).
+ */
+#ifndef HET_FIT_H
+#define HET_FIT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "het_config.h"
+#include "het_error.h"
+#include "het_nlsq.h"
+#include "het_pool.h"
+#include "het_resid.h"
+
+/* Pairs per accumulation chunk when the options say 0. */
+#define HET_FIT_CHUNK 4096
+
+/* One iteration record, passed to the progress callback. */
+struct het_fit_progress {
+	long		 angle;		/* -1 for a joint fit, else the angle
+					   of a per-angle fit */
+	size_t		 start;		/* multistart index, 0 without */
+	size_t		 nstarts;	/* 1 without multistart */
+	long		 iter;		/* completed iterations (0: the start) */
+	long		 nfev;		/* cost evaluations so far */
+	long		 njev;		/* normal-equation evaluations so far */
+	double		 cost;		/* loss cost F = 1/2 sum rho */
+	double		 chi2_red;	/* sum r^2 / sigma^2 / dof, or sum
+					   r^2 / dof when no sigma is given */
+	double		 radius;	/* trust radius (scaled variables) */
+	double		 lambda;	/* Levenberg-Marquardt parameter */
+	double		 step_norm;	/* ||dx|| of this iteration, 0 when
+					   it accepted no step */
+	double		 g_norm;	/* ||scaled gradient||_inf */
+	size_t		 p;		/* length of x */
+	const double	*x;		/* current parameters, borrowed for
+					   the duration of the call */
+};
+
+/*
+ * The progress callback.  Called once after the start is evaluated and
+ * once after every iteration, on the thread running that fit: the caller
+ * of het_fit_run, or a pool thread for concurrent multistart starts.
+ * het_fit serialises the calls with a mutex, so the callback never runs
+ * twice at once, but it must not block for long (post an event to
+ * het_evq and return) and must not call back into the pool.
+ */
+typedef void (*het_fit_progress_fn)(void *ctx,
+    const struct het_fit_progress *pr);
+
+struct het_fit_options {
+	/* method, loss, f_scale, ftol/xtol/gtol, x_scale_jac/x_scale,
+	   max_nfev, max_iterations, multistart, multistart_n, seed.
+	   method "lm" runs the same trust-region Levenberg-Marquardt
+	   iteration (the result's warnings say so). */
+	struct het_config_nlsq nlsq;
+	/* NULL, or p per-parameter scales (x_scale_map) used when
+	   nlsq.x_scale_jac is 0; entries <= 0 mean nlsq.x_scale. */
+	const double	*x_scale;
+	/*
+	 * Noise sigma of the observed c2 (the far-lag estimate), in the
+	 * units of the residuals: chi2 = sum r^2 / sigma^2.  0 (or NaN):
+	 * unknown; then chi2_red is the raw sum r^2 / dof, the covariance
+	 * is scaled by sum r^2 / dof (curve_fit's default) and a warning
+	 * says so.  Pass 1 when the problem's weights already are
+	 * 1 / sigma_k.
+	 */
+	double		 noise_sigma;
+	/* NULL, or n_angles per-angle sigmas overriding noise_sigma (the
+	   joint chi2 sums each angle's sum r^2 / sigma_a^2). */
+	const double	*noise_sigma_angle;
+	size_t		 chunk;		/* pairs per chunk, 0: HET_FIT_CHUNK */
+	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
+	het_fit_progress_fn progress;	/* NULL, or see above */
+	void		*progress_ctx;
+};
+
+/* One multistart start (also filled, as a single start, without). */
+struct het_fit_start {
+	double		*x0;		/* p start values */
+	double		*x;		/* p final values */
+	double		 cost;		/* final loss cost */
+	double		 chi2_red;	/* as in het_fit_result */
+	long		 iterations;
+	long		 nfev, njev;	/* cost and normal-equation passes */
+	enum het_nlsq_reason reason;
+	int		 status;	/* HET_OK; HET_ECANCEL (cancelled, or
+					   never started: cost +inf, x = x0);
+					   or the error that stopped it (its
+					   sentence is among the warnings) */
+};
+
+struct het_fit_result {
+	long		 angle;		/* -1 joint, else the fitted angle */
+	size_t		 p;		/* fitted parameters */
+	size_t		 n;		/* data: unique upper-triangle pairs */
+	char		**names;	/* p parameter names (owned) */
+	double		*x;		/* p fitted values (best start) */
+	double		*x0;		/* p start values of the best start */
+	double		*lo, *hi;	/* p bounds used */
+	double		 cost;		/* final loss cost F = 1/2 sum rho */
+	double		 rss;		/* sum r^2 (raw residuals) */
+	double		 chi2;		/* sum r^2 / sigma^2 (rss when no
+					   sigma) */
+	double		 chi2_red;	/* chi2 / dof */
+	double		 sigma;		/* the noise sigma used, 0: unknown */
+	long		 dof;		/* n - p, at least 1 */
+	long		 iterations;	/* of the best start */
+	long		 nfev, njev;	/* of the best start */
+	double		 wall_time;	/* s, the whole call */
+	enum het_nlsq_reason reason;	/* of the best start */
+	int		 converged;	/* het_nlsq_reason_converged(reason) */
+	char		 message[256];	/* one sentence on how it ended */
+	/*
+	 * From s^2 (J^T J)^+ at x (loss-scaled J, as SciPy's curve_fit),
+	 * s^2 = sigma^2, or rss / dof without sigma.  A parameter with a
+	 * zero Jacobian column (no effect at x) has NaN in its unc entry
+	 * and its cov / corr rows and columns: writers must map NaN to
+	 * null.  Exactly degenerate combinations are dropped by the
+	 * pseudo-inverse (rank < p) and named in a warning.
+	 */
+	double		*cov;		/* p * p */
+	double		*corr;		/* p * p */
+	double		*unc;		/* p one-sigma uncertainties */
+	size_t		 rank;		/* identifiable directions */
+	char		**warnings;	/* nwarnings sentences (owned) */
+	size_t		 nwarnings;
+	struct het_fit_start *starts;	/* nstarts, in start order */
+	size_t		 nstarts;
+	size_t		 best;		/* index of the best start */
+};
+
+/*
+ * het_fit_default_options: nlsq from the configuration defaults
+ * (trf, soft_l1, f_scale 1, tolerances 1e-8, x_scale jac, max_nfev auto,
+ * max_iterations 1000, no multistart, 10 starts, seed 42); no sigma,
+ * default chunk, no cancel flag, no progress.  Thread: any.
+ */
+void het_fit_default_options(struct het_fit_options *opt);
+
+/*
+ * het_fit_run: fit a problem jointly (all angles at once).
+ *   pool   the pool to accumulate on, or NULL to run on the calling
+ *          thread.  Not one of the pool's own threads.
+ *   r      the problem (borrowed; must not change during the call).
+ *   x0     NULL (het_resid_x0) or p start values inside [lo, hi].
+ *   lo,hi  NULL (het_resid_bounds) or p bounds each (configured bounds).
+ *   opt    options (copied; the pointers in it are borrowed).
+ *   out    on HET_OK or HET_ECANCEL, a result owned by the caller
+ *          (het_fit_result_free); otherwise NULL.
+ * Returns
+ *   HET_OK       the fit ran to a stopping test: converged, or stopped by
+ *                max_nfev / max_iterations (result->converged = 0 and a
+ *                warning say so; non-convergence is a result);
+ *   HET_ECANCEL  *opt->cancel was set: *out holds the last accepted point
+ *                of every start (x inside the bounds, cost = F(x)) with
+ *                reason HET_NLSQ_CANCELLED;
+ *   HET_EINVAL   a bad option, start or bound (the message names it), or
+ *                fewer data than parameters;
+ *   HET_EDATA    the cost at the start is not finite;
+ *   HET_ENOMEM, HET_EINTERNAL, or a pool error.
+ * Thread: a job thread (it blocks); never the loop thread.
+ */
+int het_fit_run(struct het_pool *pool, const struct het_resid *r,
+    const double *x0, const double *lo, const double *hi,
+    const struct het_fit_options *opt, struct het_fit_result **out,
+    struct het_error *err);
+
+/*
+ * het_fit_run_per_angle: fit every angle on its own, like the reference
+ * packages: angle a uses its pairs only and the parameters physics +
+ * that angle's contrast/offset columns (scaling columns of other angles
+ * are not part of its result).  Needs individual or constant scaling and
+ * the pairs grouped by angle (each angle's pairs contiguous), which is
+ * how the data layer builds them; otherwise HET_EINVAL.
+ *   x0, lo, hi  as for het_fit_run, in the joint layout of r.
+ *   out         on HET_OK / HET_ECANCEL an array of *nout = n_angles
+ *               results (free with het_fit_results_free); result a has
+ *               angle = a and its own p, names and vectors.  After a
+ *               cancel, angles not started have NULL entries.
+ * Returns as het_fit_run (HET_ECANCEL if any angle was cancelled).
+ * Thread: as het_fit_run.
+ */
+int het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
+    const double *x0, const double *lo, const double *hi,
+    const struct het_fit_options *opt, struct het_fit_result ***out,
+    size_t *nout, struct het_error *err);
+
+/* Free a result / an array of n results (NULL and NULL entries are
+   fine). */
+void het_fit_result_free(struct het_fit_result *res);
+void het_fit_results_free(struct het_fit_result **res, size_t n);
+
+#endif /* HET_FIT_H */
