@@ -35,6 +35,7 @@ struct cli_cmd {
 extern const struct cli_cmd cli_cmd_inspect;
 extern const struct cli_cmd cli_cmd_simulate;
 extern const struct cli_cmd cli_cmd_config;
+extern const struct cli_cmd cli_cmd_fit;
 
 /*
  * cli_usage_error: print "hetui NAME: MESSAGE" and the usage line to

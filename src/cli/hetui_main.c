@@ -21,6 +21,7 @@ static const struct cli_cmd *const cli_commands[] = {
 	&cli_cmd_inspect,
 	&cli_cmd_simulate,
 	&cli_cmd_config,
+	&cli_cmd_fit,
 };
 #define CLI_NCOMMANDS (sizeof(cli_commands) / sizeof(cli_commands[0]))
 

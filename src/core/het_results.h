@@ -1,0 +1,143 @@
+/*
+ * het_results.h: the results files of an NLSQ fit.
+ *
+ * het_results_write() writes, into an output directory (created if
+ * missing):
+ *   hetui_results.h5       everything: the config echo, the data
+ *                          selection, every parameter with bounds and
+ *                          flags, covariance and correlation, the
+ *                          iteration history, every multistart start,
+ *                          the fitted c2 and the residual matrix of each
+ *                          angle (N x N float64), all warnings;
+ *   nlsq_parameters.json   and
+ *   nlsq_metadata.json     the files of the heterodyne package
+ *                          (heterodyne-spec.md §5.9), with its keys in
+ *                          its order, so its tools read hetui's fit.
+ * The layout of every dataset and key is in man hetui(1), OUTPUT FILES;
+ * the mapping of hetui's joint fit onto the reference's per-phi files is
+ * stated there too.  In short: a joint fit writes one nlsq_parameters.json
+ * whose parameters are the fit's free parameters (physics, then scaling
+ * such as "contrast[2]"), as the reference lists its varying parameters;
+ * a per-angle fit with several angles writes nlsq_phi<int(phi)>_*.json
+ * per angle (a suffix _<bin label> when two angles truncate to the same
+ * integer, which the reference would silently overwrite).  NaN values
+ * (a degenerate uncertainty) are written as JSON null, where the
+ * reference would fail.
+ *
+ * Atomicity: every file is first written completely to a temporary name
+ * beside its final name (het_tmp_path); only when all of them are
+ * complete are they renamed over the old files, one after the other.  A
+ * write that fails therefore removes its temporary files and leaves the
+ * old results as they were.  (Between the renames a reader could see a
+ * new HDF5 file next to an old JSON file for an instant; each file by
+ * itself is always complete.)
+ *
+ * The writer takes a core-level description of the fit (struct
+ * het_results_fit), filled by the front end from the engine's result, so
+ * the core does not depend on the engine.  All pointers are borrowed.
+ * Thread: any thread (HDF5 calls are serialised by libhdf5); one writer
+ * per directory at a time.
+ */
+#ifndef HET_RESULTS_H
+#define HET_RESULTS_H
+
+#include <stddef.h>
+
+#include "het_config.h"
+#include "het_error.h"
+#include "het_problem.h"
+
+#define HET_RESULTS_H5		"hetui_results.h5"
+#define HET_RESULTS_FORMAT	"hetui-nlsq-results"
+#define HET_RESULTS_VERSION	1
+
+/* One iteration of one fit, as the progress callback saw it. */
+struct het_results_iter {
+	long	 angle;		/* -1 joint, else the angle of a per-angle fit */
+	long	 start;		/* multistart index */
+	long	 iter;		/* completed iterations, 0 = the start */
+	long	 nfev;
+	double	 cost;
+	double	 chi2_red;
+	double	 radius;
+	double	 step_norm;
+};
+
+/* One multistart start. */
+struct het_results_start {
+	const double	*x0;		/* p values */
+	const double	*x;		/* p values */
+	double		 cost;
+	double		 chi2_red;
+	long		 iterations;
+	long		 nfev;
+	const char	*reason;	/* "gtol", "max_nfev", ... */
+	int		 status;	/* HET_OK or the error of this start */
+};
+
+/* One fit: the joint fit, or one angle of a per-angle fit. */
+struct het_results_fit {
+	long		 angle;		/* -1 joint, else the problem's angle */
+	size_t		 p;		/* free parameters */
+	const char *const *names;	/* p names, as het_resid_param_name */
+	const double	*x, *x0;	/* p fitted and start values */
+	const double	*unc;		/* p one-sigma uncertainties (NaN ok) */
+	const double	*lo, *hi;	/* p bounds used */
+	const double	*cov, *corr;	/* p * p, or NULL */
+	double		 cost, rss, chi2, chi2_red, sigma;
+	long		 dof;
+	long		 iterations, nfev, njev;
+	double		 wall_time;	/* s */
+	const char	*reason;	/* het_nlsq_reason_name */
+	int		 converged;
+	const char	*message;
+	size_t		 rank;
+	const char *const *warnings;	/* the fit's own warnings */
+	size_t		 nwarnings;
+	const struct het_results_start *starts;
+	size_t		 nstarts;
+	size_t		 best;
+};
+
+/* Everything het_results_write needs. */
+struct het_results {
+	const struct het_config	 *cfg;	/* echoed as YAML */
+	const struct het_problem *pb;	/* selection, data, model */
+	const char	*optimizer;	/* "local" or "multistart" */
+	int		 per_angle;	/* fits are per angle */
+	const struct het_results_fit *fits;	/* 1 joint, or nangles */
+	size_t		 nfits;
+	const struct het_results_iter *history;
+	size_t		 nhistory;
+	const char *const *warnings;	/* run-level warnings (the problem's
+					   are added by the writer) */
+	size_t		 nwarnings;
+	const char	*status;	/* "converged", "not_converged",
+					   "cancelled" */
+	double		 wall_time;	/* s, the whole run */
+	long		 threads;
+	const char	*creator;	/* "hetui 0.1" */
+	const char	*timestamp;	/* ISO 8601; NULL: local time now */
+};
+
+/*
+ * het_results_write: write the results files into dir (see above).
+ * Returns HET_OK; HET_EINVAL for an inconsistent description (a fit
+ * whose parameter names are not parameters of the problem, a missing
+ * array; the message names it); HET_EIO when the directory cannot be
+ * created or a file cannot be written (the old files are left intact and
+ * no temporary file remains); HET_ENOMEM.
+ * Thread: see the top of this file.
+ */
+int het_results_write(const char *dir, const struct het_results *res,
+    struct het_error *err);
+
+/*
+ * het_results_json_prefix: the prefix of the JSON files of fit k
+ * ("nlsq" for a joint fit or a single angle, "nlsq_phi45" per angle)
+ * into buf.  Thread: any.
+ */
+void het_results_json_prefix(const struct het_results *res, size_t k,
+    char *buf, size_t len);
+
+#endif /* HET_RESULTS_H */
