@@ -24,9 +24,36 @@ save data-log-cursor
 tui_keys Escape '?'
 wait_for 'Help: Data' || exit 1
 save data-help
-tui_keys x Tab
+tui_keys x 3
 wait_for 'Session log' || exit 1
 save log
+tui_keys q
+tui_wait_exit 10
+
+# The Model panel with the demo configuration (the data file given too).
+cfg=$top_srcdir/data/demo.yaml
+tui_start 100 30 -- -c "$cfg" "$fx"
+wait_for 'c2 = ' || exit 1
+tui_keys 2
+wait_for 'Model +config demo\.yaml' || exit 1
+save model
+tui_keys l l Enter
+wait_for 'D0_ref max:' || exit 1
+tui_text '5000'
+tui_keys Enter
+wait_for 'refused: D0_ref\.value' || exit 1
+save model-refused
+tui_keys m
+wait_for 'Analysis mode' || exit 1
+save model-modes
+tui_keys q
+tui_wait_exit 10
+
+tui_start 80 24 -- --ascii -c "$cfg" "$fx"
+wait_for 'c2 = ' || exit 1
+tui_keys 2
+wait_for 'Model +config' || exit 1
+save model-80x24-ascii
 tui_keys q
 tui_wait_exit 10
 

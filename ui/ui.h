@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "het_config.h"
 #include "het_evq.h"
 #include "het_io.h"
 #include "ui_main.h"
@@ -95,6 +96,7 @@ struct ui_panel_ops {
 };
 
 extern const struct ui_panel_ops ui_panel_data;
+extern const struct ui_panel_ops ui_panel_model;
 extern const struct ui_panel_ops ui_panel_log;
 
 /* The selection that later milestones consume. */
@@ -133,8 +135,10 @@ struct ui {
 	/* Inline prompt in the status line. */
 	int		 prompt_on;
 	char		 prompt_label[64];
-	char		 prompt_buf[64];
+	char		 prompt_buf[1024];
 	size_t		 prompt_len;
+	int		 prompt_sel;	/* the initial text is selected: the
+					   first character typed replaces it */
 	void		(*prompt_done)(struct ui *, const char *text);
 	int		 confirm_quit;	/* "quit anyway? y/n" is showing */
 
@@ -162,6 +166,18 @@ struct ui {
 	struct ui_ring	*rings;
 	size_t		 nrings;
 	struct ui_sel	 sel;
+
+	/*
+	 * Configuration: never NULL after start-up (defaults without -c).
+	 * cfg_saved is the state last loaded or saved; cfg_dirty says cfg
+	 * differs from it.  cfg_serial bumps whenever another configuration
+	 * is loaded, so panels can drop what referred to the old one.
+	 */
+	struct het_config *cfg;
+	struct het_config *cfg_saved;
+	char		*cfg_path;	/* its file, or NULL (defaults) */
+	int		 cfg_dirty;
+	unsigned long	 cfg_serial;
 };
 
 /* ui_main.c */
@@ -185,11 +201,30 @@ const struct ui_ring *ui_model_ring(const struct ui *);
 size_t	ui_model_ring_selected(const struct ui *, size_t ring);
 int	ui_model_set_window(struct ui *, const char *text, char *why,
 	    size_t whylen);
+void	ui_model_apply_config(struct ui *, const struct het_config *cfg);
+
+/* ui_p_data.c: ask for the heatmap the current selection needs. */
+void	ui_data_refresh(struct ui *);
+
+/*
+ * ui_config.c: the configuration of the session.  ui_config_start runs
+ * once at start-up (defaults, or -c CONFIG); ui_config_load reads another
+ * file (0, or -1 with the reason in the status line and the Log);
+ * ui_config_save writes cfg atomically; ui_config_replace installs cfg
+ * (taking it) and returns the previous one (the caller owns it).
+ */
+void	ui_config_start(struct ui *);
+int	ui_config_load(struct ui *, const char *path, int open_data);
+int	ui_config_save(struct ui *, const char *path);
+struct het_config *ui_config_replace(struct ui *, struct het_config *cfg);
+void	ui_config_free(struct ui *);
 
 /* ui_draw.c: render pass and drawing helpers. */
 void	ui_layout(struct ui *);
 void	ui_render(struct ui *);
 void	ui_prompt_open(struct ui *, const char *label, const char *init,
+	    void (*done)(struct ui *, const char *));
+void	ui_prompt_open_sel(struct ui *, const char *label, const char *init,
 	    void (*done)(struct ui *, const char *));
 int	ui_prompt_key(struct ui *, int key);
 int	ui_put(WINDOW *w, int y, int x, int maxw, attr_t attr,

@@ -22,6 +22,7 @@
 
 #define UI_MIN_COLS	80
 #define UI_MIN_LINES	24
+#define UI_MODIFIED	"config modified"
 
 static const struct ui_hint global_head[] = {
 	{ "?", "?", "Help" },
@@ -34,7 +35,8 @@ static const char global_help[] =
     "Tab  S-Tab\tnext / previous panel\n"
     "1 .. 9\tgo to panel N\n"
     "?\tthis help (any key closes it)\n"
-    "q  F10\tquit (asks first while work runs)\n"
+    "q  F10\tquit (asks first while work runs or the\n"
+    "\tconfiguration has unsaved edits)\n"
     "Ctrl-Z\tsuspend to the shell (fg resumes)\n"
     "Ctrl-L\trepaint the screen\n";
 
@@ -281,10 +283,12 @@ draw_head(struct ui *ui)
 	char size[32], v[5][160], file[512];
 	const char *l[5] = { NULL, NULL, NULL, NULL, NULL };
 	const char *base;
-	int x, need, room, i, n = 0, fw;
+	int x, need, room, i, n = 0, fw, mw;
 
 	ui_fill(w, 0, 0, COLS, bg);
 	snprintf(size, sizeof(size), "%dx%d", COLS, LINES);
+	/* Unsaved configuration edits: never dropped for space. */
+	mw = ui->cfg_dirty ? (int)strlen(UI_MODIFIED) + 2 : 0;
 	x = 1;
 	x += ui_put(w, 0, x, COLS, val, PACKAGE_NAME) + 1;
 	x += ui_put(w, 0, x, COLS, lab, PACKAGE_VERSION) + 3;
@@ -311,7 +315,7 @@ draw_head(struct ui *ui)
 		need = 0;
 		for (i = 0; i < n; i++)
 			need += ui_strwidth(l[i]) + ui_strwidth(v[i]) + 2;
-		room = COLS - x - need - (int)strlen(size) - 2;
+		room = COLS - x - need - (int)strlen(size) - 2 - mw;
 		if (room >= 16 || n == 0)
 			break;
 		n--;
@@ -333,6 +337,9 @@ draw_head(struct ui *ui)
 		x += ui_put(w, 0, x, COLS - x, lab, l[i]);
 		x += ui_put(w, 0, x, COLS - x, val, v[i]) + 2;
 	}
+	if (mw > 0)
+		ui_put(w, 0, COLS - (int)strlen(size) - 1 - mw, mw - 2,
+		    ui_color_attr(UI_C_WARN) | A_BOLD, UI_MODIFIED);
 	ui_put(w, 0, COLS - (int)strlen(size) - 1, (int)strlen(size), val,
 	    size);
 }
@@ -362,21 +369,30 @@ draw_status(struct ui *ui)
 	WINDOW *w = ui->w_status;
 	static const enum ui_color lc[] = { UI_C_DIM, UI_C_INFO, UI_C_WARN,
 	    UI_C_ERROR, UI_C_WARN };
-	int x;
+	const char *text;
+	int x, room;
 
 	if (ui->prompt_on) {
 		x = ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_PROMPT),
 		    ui->prompt_label);
-		x += 1 + ui_put(w, 0, x + 2, COLS - x - 4, A_NORMAL,
-		    ui->prompt_buf);
+		/* A long text shows its end, where the typing happens. */
+		room = COLS - x - 6;
+		text = ui->prompt_buf;
+		while (ui_strwidth(text) > room && *text != '\0')
+			text++;
+		x += 1 + ui_put(w, 0, x + 2, room, ui->prompt_sel ? A_REVERSE :
+		    A_NORMAL, text);
 		ui_put(w, 0, x + 2, 1, A_REVERSE, " ");
 		ui_put(w, 0, x + 4, COLS - x - 5, ui_color_attr(UI_C_DIM),
-		    "Enter accepts, Esc cancels");
+		    ui->prompt_sel ? "Enter accepts, typing replaces, Esc "
+		    "cancels" : "Enter accepts, Esc cancels");
 		return;
 	}
 	if (ui->confirm_quit) {
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_WARN),
-		    "Work is still running. Quit anyway and stop it? (y/n)");
+		    ui_work_running(ui) ? "Work is still running. Quit "
+		    "anyway and stop it? (y/n)" : "The configuration has "
+		    "unsaved edits (S saves them). Quit anyway? (y/n)");
 		return;
 	}
 	if (ui->status[0] != '\0') {
@@ -586,7 +602,17 @@ ui_prompt_open(struct ui *ui, const char *label, const char *init,
 	ui->prompt_len = strlen(ui->prompt_buf);
 	ui->prompt_done = done;
 	ui->prompt_on = 1;
+	ui->prompt_sel = 0;
 	ui_dirty(ui, UI_DIRTY_STATUS);
+}
+
+/* ui_prompt_open_sel: the same with init selected (typing replaces it). */
+void
+ui_prompt_open_sel(struct ui *ui, const char *label, const char *init,
+    void (*done)(struct ui *, const char *))
+{
+	ui_prompt_open(ui, label, init, done);
+	ui->prompt_sel = ui->prompt_len > 0;
 }
 
 int
@@ -598,6 +624,17 @@ ui_prompt_key(struct ui *ui, int key)
 	if (!ui->prompt_on)
 		return 0;
 	ui_dirty(ui, UI_DIRTY_STATUS);
+	if (ui->prompt_sel) {
+		/* The selected text goes on a character or on erasing. */
+		ui->prompt_sel = 0;
+		if ((key >= 0x20 && key < 0x7f) || key == UI_K_BACKSPACE ||
+		    key == 0x7f || key == 0x08) {
+			ui->prompt_len = 0;
+			ui->prompt_buf[0] = '\0';
+			if (key < 0x20 || key >= 0x7f)
+				return 1;
+		}
+	}
 	switch (key) {
 	case UI_K_ESC:
 		ui->prompt_on = 0;

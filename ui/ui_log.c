@@ -5,7 +5,8 @@
  * UI_LOG_MAX lines (the oldest is dropped), shown by the Log panel and
  * appended to $HETUI_LOG when that is set.  ui_msg() also puts the line in
  * the status line: information fades after a few seconds, warnings and
- * errors stay until the next key, so they are never missed.  Lines
+ * errors stay until the next key, so they are never missed (information
+ * arriving meanwhile goes to the Log only).  Lines
  * captured from fd 2 arrive here as UI_LOG_STDERR.  Loop thread only.
  */
 #include "config.h"
@@ -75,6 +76,10 @@ ui_msg(struct ui *ui, enum ui_level level, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	ui_log_append(ui, level, buf);
+	/* A warning or error stays until a key: news does not hide it. */
+	if (level < UI_LOG_WARN && ui->status[0] != '\0' &&
+	    ui->status_until == 0)
+		return;
 	/* The status line shows the start; the log keeps the whole line. */
 	buf[sizeof(ui->status) - 1] = '\0';
 	memcpy(ui->status, buf, sizeof(ui->status));

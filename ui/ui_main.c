@@ -10,6 +10,8 @@
  * costs one redraw.  Heavy work never runs here: file reads and grids are
  * requests to the I/O thread (het_io), whose answers come back as events
  * tagged with generations, so answers to superseded requests are ignored.
+ * Configuration files are the exception: they are a few kilobytes and are
+ * read and written here (ui_config.c).
  * Every exit path, including SIGTERM and SIGHUP, restores the terminal
  * before the process ends.
  */
@@ -33,6 +35,7 @@
 
 static const struct ui_panel_ops *const ui_all_panels[] = {
 	&ui_panel_data,
+	&ui_panel_model,
 	&ui_panel_log,
 };
 
@@ -81,7 +84,7 @@ ui_open_file(struct ui *ui, const char *path)
 static void
 ui_request_quit(struct ui *ui)
 {
-	if (ui_work_running(ui)) {
+	if (ui_work_running(ui) || ui->cfg_dirty) {
 		ui->confirm_quit = 1;
 		ui_dirty(ui, UI_DIRTY_STATUS);
 		return;
@@ -120,6 +123,7 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 	    "%zu frames, %s", m->path, het_layout_name(m->layout), m->nbins,
 	    m->nbins == 1 ? "" : "s", ui->nrings, ui->nrings == 1 ? "" : "s",
 	    m->frames, dt);
+	ui_model_apply_config(ui, ui->cfg);
 }
 
 static void
@@ -366,6 +370,7 @@ ui_teardown(struct ui *ui)
 	ui_term_fini();
 	het_evq_free(ui->evq);
 	ui_model_clear(ui);
+	ui_config_free(ui);
 	ui_log_free(ui);
 	if (ui->log_file != NULL)
 		fclose(ui->log_file);
@@ -430,9 +435,7 @@ ui_main(const struct ui_options *opts)
 	    PACKAGE_NAME, PACKAGE_VERSION, COLS, LINES,
 	    ui->term.utf8 ? "UTF-8" : "ASCII", ui->term.colors256 ?
 	    "256 colours" : ui->term.color ? "8 colours" : "monochrome");
-	if (opts->config_path != NULL)
-		ui_log(ui, UI_LOG_WARN, "config files are not read yet; "
-		    "ignoring %s", opts->config_path);
+	ui_config_start(ui);
 	if (opts->data_path != NULL)
 		ui_open_file(ui, opts->data_path);
 	fatal = ui_loop(ui, sigfd, errfd);

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,4 +176,115 @@ ui_model_set_window(struct ui *ui, const char *text, char *why,
 	ui->sel.last = last;
 	ui_dirty(ui, UI_DIRTY_ALL);
 	return 0;
+}
+
+/* Distance between two angles in degrees, through the 360 wrap. */
+static double
+phi_dist(double a, double b)
+{
+	double d = fmod(fabs(a - b), 360.0);
+
+	return d > 180.0 ? 360.0 - d : d;
+}
+
+#define CFG_Q_RTOL	0.05	/* a ring matches q within 5 % */
+#define CFG_PHI_TOL	1.0	/* degrees before a nearest bin is reported */
+
+/*
+ * ui_model_apply_config: preselect the configuration's q ring, angles and
+ * frame window in the open dataset.  Whatever does not match the file is
+ * reported in the Log (and the status line) and that part of the
+ * selection is left as it was; nothing is adjusted silently.
+ */
+void
+ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
+{
+	const struct ui_ring *r;
+	size_t i, k, best, nmis = 0;
+	double d, bd;
+	long last;
+	char text[64], why[256];
+	unsigned char *pick;
+
+	if (ui->meta == NULL || ui->nrings == 0)
+		return;
+	if (cfg->q_set) {
+		best = 0;
+		for (i = 1; i < ui->nrings; i++)
+			if (fabs(ui->rings[i].q - cfg->wavevector_q) <
+			    fabs(ui->rings[best].q - cfg->wavevector_q))
+				best = i;
+		d = fabs(ui->rings[best].q - cfg->wavevector_q) /
+		    cfg->wavevector_q;
+		if (d <= CFG_Q_RTOL) {
+			ui->sel.ring = best;
+			ui->sel.cursor = ui->rings[best].bins[0];
+			ui_log(ui, UI_LOG_INFO, "config q %.6g: ring %zu "
+			    "(q %.6g) selected", cfg->wavevector_q, best + 1,
+			    ui->rings[best].q);
+		} else {
+			ui_msg(ui, UI_LOG_WARN, "config q %.6g matches no "
+			    "ring of %s (nearest: ring %zu, q %.6g, %.0f%% "
+			    "away); keeping ring %zu", cfg->wavevector_q,
+			    ui->meta->path, best + 1, ui->rings[best].q,
+			    d * 100, ui->sel.ring + 1);
+			nmis++;
+		}
+	}
+	r = &ui->rings[ui->sel.ring];
+	if (cfg->phi_angles != NULL && cfg->nphi_angles > 0) {
+		pick = ui_xcalloc(r->nbins + 1, 1);
+		for (k = 0; k < cfg->nphi_angles; k++) {
+			best = 0;
+			bd = INFINITY;
+			for (i = 0; i < r->nbins; i++) {
+				d = phi_dist(ui->meta->bins[r->bins[i]].phi,
+				    cfg->phi_angles[k]);
+				if (d < bd) {
+					bd = d;
+					best = i;
+				}
+			}
+			if (bd > CFG_PHI_TOL) {
+				ui_log(ui, UI_LOG_WARN, "config angle %.6g: "
+				    "no bin of ring %zu at that angle; the "
+				    "nearest, bin #%zu at %.6g, is %.3g "
+				    "degrees away and is selected instead",
+				    cfg->phi_angles[k], ui->sel.ring + 1,
+				    r->bins[best] + 1,
+				    ui->meta->bins[r->bins[best]].phi, bd);
+				nmis++;
+			}
+			if (pick[best])
+				ui_log(ui, UI_LOG_WARN, "config angle %.6g "
+				    "picks bin #%zu again", cfg->phi_angles[k],
+				    r->bins[best] + 1);
+			pick[best] = 1;
+		}
+		for (i = 0; i < r->nbins; i++)
+			ui->sel.bin_on[r->bins[i]] = pick[i];
+		free(pick);
+		ui_log(ui, UI_LOG_INFO, "config angles: %zu of %zu bins of "
+		    "ring %zu selected", ui_model_ring_selected(ui,
+		    ui->sel.ring), r->nbins, ui->sel.ring + 1);
+	}
+	last = cfg->end_frame < 0 ? (long)ui->meta->frames : cfg->end_frame;
+	if (cfg->start_frame == 1 && last == (long)ui->meta->frames) {
+		ui->sel.first = 1;	/* every frame */
+		ui->sel.last = last;
+	} else {
+		snprintf(text, sizeof(text), "%ld,%ld", cfg->start_frame, last);
+		if (ui_model_set_window(ui, text, why, sizeof(why)) != 0) {
+			ui_msg(ui, UI_LOG_WARN, "config %s; keeping frames "
+			    "%ld,%ld", why, ui->sel.first, ui->sel.last);
+			nmis++;
+		} else
+			ui_log(ui, UI_LOG_INFO, "config frame window %ld,%ld",
+			    ui->sel.first, ui->sel.last);
+	}
+	if (nmis > 0)
+		ui_msg(ui, UI_LOG_WARN, "the configuration's selection does "
+		    "not fully match %s: %zu mismatch%s in the Log",
+		    ui->meta->path, nmis, nmis == 1 ? "" : "es");
+	ui_dirty(ui, UI_DIRTY_ALL);
 }

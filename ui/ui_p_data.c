@@ -600,11 +600,21 @@ change_ring(struct ui *ui, struct data_state *s, int delta)
 	ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
 }
 
+/* The selection changed outside the panel: ask for the view it needs. */
+void
+ui_data_refresh(struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; i < ui->npanels; i++)
+		if (ui->panels[i] == &ui_panel_data)
+			data_request(ui, ui->pstate[i]);
+}
+
 static void
 window_done(struct ui *ui, const char *text)
 {
 	char why[256];
-	size_t i;
 
 	if (ui_model_set_window(ui, text, why, sizeof(why)) != 0) {
 		ui_msg(ui, UI_LOG_ERROR, "%s", why);
@@ -612,9 +622,7 @@ window_done(struct ui *ui, const char *text)
 	}
 	ui_msg(ui, UI_LOG_INFO, "frame window set to %ld,%ld (%ld frames)",
 	    ui->sel.first, ui->sel.last, ui->sel.last - ui->sel.first + 1);
-	for (i = 0; i < ui->npanels; i++)
-		if (ui->panels[i] == &ui_panel_data)
-			data_request(ui, ui->pstate[i]);
+	ui_data_refresh(ui);
 }
 
 static int

@@ -1,0 +1,172 @@
+/*
+ * ui_config.c: the session's configuration: loading it (-c at start-up,
+ * O in the Model panel), saving it, and telling the rest of the UI.
+ *
+ * Design: configuration files are a few kilobytes, so they are read and
+ * written on the loop thread (het_config_load, het_config_write_yaml,
+ * which writes atomically).  ui->cfg is never NULL once the loop runs: a
+ * file that cannot be read leaves the defaults of two_component (at
+ * start-up) or the current configuration (later) in place, and says why
+ * in the status line and the Log.  Every warning of the reader goes to the
+ * Log as "config FILE:LINE: ...".  ui->cfg_saved is a copy of what is on
+ * disk, so the dirty flag is an honest comparison (het_config_equal), and
+ * undoing back to the saved state clears it.  When a dataset is open, a
+ * loaded configuration's q, angles and frame window are applied to the
+ * Data panel's selection (ui_model_apply_config).  Loop thread only.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+static void
+ui_config_changed(struct ui *ui)
+{
+	ui->cfg_dirty = ui->cfg_saved == NULL ||
+	    !het_config_equal(ui->cfg, ui->cfg_saved, NULL, 0);
+	ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
+}
+
+static void
+ui_config_snapshot(struct ui *ui)
+{
+	struct het_error err;
+
+	het_config_free(ui->cfg_saved);
+	het_error_clear(&err);
+	if ((ui->cfg_saved = het_config_dup(ui->cfg, &err)) == NULL)
+		ui_fatal("%s", err.msg);
+	ui_config_changed(ui);
+}
+
+/* Install a freshly loaded (or default) configuration. */
+static void
+ui_config_install(struct ui *ui, struct het_config *cfg, const char *path)
+{
+	het_config_free(ui->cfg);
+	ui->cfg = cfg;
+	free(ui->cfg_path);
+	ui->cfg_path = path != NULL ? ui_xstrdup(path) : NULL;
+	ui->cfg_serial++;
+	ui_config_snapshot(ui);
+}
+
+static void
+ui_config_open_data(struct ui *ui)
+{
+	struct het_error err;
+	char *p;
+
+	if (ui->cfg->data_file == NULL)
+		return;
+	het_error_clear(&err);
+	if ((p = het_config_resolve_path(ui->cfg, ui->cfg->data_file,
+	    &err)) == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
+		return;
+	}
+	ui_log(ui, UI_LOG_INFO, "the configuration names the data file %s",
+	    p);
+	ui_open_file(ui, p);
+	free(p);
+}
+
+int
+ui_config_load(struct ui *ui, const char *path, int open_data)
+{
+	struct het_config *cfg;
+	struct het_error err;
+	size_t i;
+
+	het_error_clear(&err);
+	if ((cfg = het_config_load(path, &err)) == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "config not loaded: %s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < cfg->nwarnings; i++) {
+		if (cfg->warnings[i].line > 0)
+			ui_log(ui, UI_LOG_WARN, "config %s:%d: %s", path,
+			    cfg->warnings[i].line, cfg->warnings[i].msg);
+		else
+			ui_log(ui, UI_LOG_WARN, "config %s: %s", path,
+			    cfg->warnings[i].msg);
+	}
+	ui_config_install(ui, cfg, path);
+	if (cfg->nwarnings > 0)
+		ui_msg(ui, UI_LOG_WARN, "config %s loaded: %s, %zu "
+		    "parameters, %zu warning%s (see the Log panel)", path,
+		    het_mode_name(cfg->mode), cfg->nphys, cfg->nwarnings,
+		    cfg->nwarnings == 1 ? "" : "s");
+	else
+		ui_msg(ui, UI_LOG_INFO, "config %s loaded: %s, %zu "
+		    "parameters", path, het_mode_name(cfg->mode), cfg->nphys);
+	if (cfg->mode_note != NULL)
+		ui_log(ui, UI_LOG_INFO, "config: %s", cfg->mode_note);
+	if (ui->meta != NULL) {
+		ui_model_apply_config(ui, cfg);
+		ui_data_refresh(ui);
+	} else if (open_data && !ui->opening)
+		ui_config_open_data(ui);
+	return 0;
+}
+
+void
+ui_config_start(struct ui *ui)
+{
+	struct het_config *cfg;
+	struct het_error err;
+	const char *path = ui->opts.config_path;
+
+	if (path != NULL && ui_config_load(ui, path,
+	    ui->opts.data_path == NULL) == 0)
+		return;
+	het_error_clear(&err);
+	if ((cfg = het_config_default(HET_MODE_TWO_COMPONENT, &err)) == NULL)
+		ui_fatal("%s", err.msg);
+	ui_config_install(ui, cfg, NULL);
+	if (path != NULL)
+		ui_log(ui, UI_LOG_WARN, "using the defaults of two_component "
+		    "instead of %s", path);
+}
+
+int
+ui_config_save(struct ui *ui, const char *path)
+{
+	struct het_error err;
+
+	het_error_clear(&err);
+	if (het_config_write_yaml(ui->cfg, path, &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "config not saved: %s", err.msg);
+		return -1;
+	}
+	if (ui->cfg_path == NULL || strcmp(ui->cfg_path, path) != 0) {
+		free(ui->cfg_path);
+		ui->cfg_path = ui_xstrdup(path);
+	}
+	ui_config_snapshot(ui);
+	ui_msg(ui, UI_LOG_INFO, "config saved to %s (%s)", path,
+	    het_mode_name(ui->cfg->mode));
+	return 0;
+}
+
+struct het_config *
+ui_config_replace(struct ui *ui, struct het_config *cfg)
+{
+	struct het_config *old = ui->cfg;
+
+	ui->cfg = cfg;
+	ui_config_changed(ui);
+	return old;
+}
+
+void
+ui_config_free(struct ui *ui)
+{
+	het_config_free(ui->cfg);
+	het_config_free(ui->cfg_saved);
+	free(ui->cfg_path);
+	ui->cfg = ui->cfg_saved = NULL;
+	ui->cfg_path = NULL;
+}
