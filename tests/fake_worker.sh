@@ -18,6 +18,12 @@
 #   badversion  hello hetui-wire 2
 #   grandchild  like ok, but first starts a background `sleep` in its
 #               process group and writes its pid to $FAKE_PIDFILE
+#   script      per shard ID, the action in $FAKE_SHARD_<ID> (default ok):
+#               any mode's shard reaction above, `error` (an error
+#               record, then idle), or `pause` (ok after 0.3 s); with the
+#               prefix `once:` only on the shard's first attempt (a marker
+#               in the directory $FAKE_STATE), ok afterwards.  Used by
+#               tests/t_engine_cmc.c.
 # MODE defaults to $FAKE_MODE, then ok.  Everything it says on stderr
 # goes to the worker log.
 mode=${1:-${FAKE_MODE:-ok}}
@@ -67,7 +73,26 @@ while read -r line; do
 	*) continue ;;
 	esac
 	id=$(shard_id "$line")
-	case $mode in
+	act=$mode
+	if [ "$mode" = script ]; then
+		eval "act=\${FAKE_SHARD_$id:-ok}"
+		case $act in
+		once:*)
+			act=${act#once:}
+			if [ -e "$FAKE_STATE/shard-$id" ]; then
+				act=ok
+			else
+				: >"$FAKE_STATE/shard-$id"
+			fi ;;
+		esac
+		if [ "$act" = pause ]; then
+			sleep 0.3
+			act=ok
+		fi
+	fi
+	case $act in
+	error)
+		echo "error {\"shard\":$id,\"code\":\"HET_EDATA\",\"msg\":\"fake failure of shard $id\"}" ;;
 	ok|grandchild)
 		echo "heartbeat {\"shard\":$id}"
 		echo "progress {\"shard\":$id,\"phase\":\"sampling\",\"chain\":1,\"iteration\":10,\"step_size\":0.25,\"accept\":0.875,\"divergences\":2,\"rhat\":1.015625}"

@@ -324,8 +324,9 @@ test_real_worker(void)
 	het_proc_send_rec(p, HET_WIRE_BYE, NULL, &err);
 	ok(run_until(set, &s, -1, 10), "real worker: exits after bye");
 	is_int(s.nrec[HET_WIRE_BYE], 1, "real worker: answers bye");
-	like(s.ex.reason.msg, "reported HET_ENOTFOUND: sampler not available "
-	    "in this build", "real worker: the refusal is the reason");
+	like(s.ex.reason.msg, "reported HET_EPROTO: shard record: field "
+	    "shard.model is missing or not an object", "real worker: the "
+	    "refusal of the malformed shard is the reason");
 	ok(s.ex.exited && s.ex.status == 0, "real worker: exit status 0");
 	het_procset_free(set);
 

@@ -14,8 +14,16 @@
  * 1 KiB boundary.  While a shard is being worked on, a heartbeat goes out
  * at least every HET_WORKER_HEARTBEAT seconds.
  *
- * This build has no sampler: a shard is refused with an error record
- * ("sampler not available in this build") and the worker stays ready.
+ * A shard (het_wire_shard.h) is decoded, its posterior built and its
+ * chains run on this thread (het_shard_run).  After every transition the
+ * progress callback sends a progress record (at most one per
+ * HET_WORKER_PROGRESS seconds, plus the first and last transition of
+ * each chain), a heartbeat when one is due, and polls standard input
+ * without blocking: EOF or a bye stops the run and the worker exits 0; a
+ * second shard while one runs is a protocol error.  The shard ends in a
+ * result record, or an error record with the shard id (a shard that
+ * cannot be decoded or built, or a sampler failure); either way the
+ * worker stays ready for the next shard.
  */
 #include "config.h"
 
@@ -29,12 +37,17 @@
 #include "het_h5.h"
 #include "het_proc.h"
 #include "het_wire.h"
+#include "het_wire_shard.h"
 
 #define HET_WORKER_HEARTBEAT	1.0	/* seconds between heartbeats */
+#define HET_WORKER_PROGRESS	0.1	/* seconds between progress records */
 
 struct worker {
 	long	shard;		/* shard being worked on, or -1 */
 	double	next_beat;	/* when the next heartbeat is due */
+	double	next_prog;	/* when the next progress record is due */
+	struct het_wire_reader *rd;
+	int	stop;		/* 0, 1: exit 0 (EOF, bye), -1: exit 2 */
 };
 
 /* Write one record and flush; a write error means the coordinator left. */
@@ -81,6 +94,126 @@ worker_heartbeat(struct worker *w, double now)
 	    het_wire_heartbeat_pack(w->shard));
 }
 
+static int worker_record(struct worker *, const struct het_wire_rec *);
+
+/*
+ * Read what the coordinator sent while a shard runs, without blocking.
+ * Returns 0 to go on, non-zero when the run must stop (w->stop says how
+ * the worker ends).
+ */
+static int
+worker_poll_input(struct worker *w)
+{
+	struct het_wire_rec	rec;
+	struct het_error	err;
+	struct pollfd		pfd;
+	char			buf[65536];
+	ssize_t			n;
+	int			rc, act;
+
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) <= 0 || pfd.revents == 0)
+		return 0;
+	n = read(STDIN_FILENO, buf, sizeof buf);
+	if (n == -1 && errno == EINTR)
+		return 0;
+	if (n <= 0) {
+		w->stop = 1;	/* EOF: shut down now */
+		return 1;
+	}
+	rc = het_wire_reader_feed(w->rd, buf, (size_t)n, &err);
+	while (rc == HET_OK) {
+		if ((rc = het_wire_reader_next(w->rd, &rec, &err)) != HET_OK)
+			break;
+		act = worker_record(w, &rec);
+		het_wire_rec_clear(&rec);
+		if (act != 0) {
+			w->stop = act > 0 ? 1 : -1;
+			return 1;
+		}
+	}
+	if (rc != HET_CONTINUE) {
+		worker_send_error(-1, rc, err.msg);
+		w->stop = -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* het_shard_run's callback: progress, heartbeats, input. */
+static int
+worker_progress(void *ctx, const struct het_shard_progress *pr)
+{
+	struct worker		*w = ctx;
+	struct het_wire_progress wp;
+	double			 now = het_proc_now();
+
+	if (now >= w->next_prog || pr->iteration == 1 ||
+	    pr->iteration == pr->total) {
+		memset(&wp, 0, sizeof wp);
+		wp.shard = pr->shard;
+		snprintf(wp.phase, sizeof wp.phase, "%s", pr->phase);
+		wp.chain = pr->chain;
+		wp.iteration = pr->iteration;
+		wp.step_size = pr->step_size;
+		wp.accept = pr->accept;
+		wp.divergences = pr->divergences;
+		wp.rhat = pr->rhat;
+		if (worker_send(HET_WIRE_PROGRESS,
+		    het_wire_progress_pack(&wp)) != 0) {
+			w->stop = 1;	/* the coordinator left */
+			return 1;
+		}
+		w->next_prog = now + HET_WORKER_PROGRESS;
+	}
+	if (worker_heartbeat(w, now) != 0) {
+		w->stop = 1;
+		return 1;
+	}
+	return worker_poll_input(w);
+}
+
+/*
+ * Work on one shard: decode, build, run, answer with a result or an
+ * error record.  Returns 0 (ready for more) or w->stop's verdict.
+ */
+static int
+worker_shard(struct worker *w, long shard, const json_t *payload)
+{
+	struct het_wire_shard		ws;
+	struct het_wire_shard_objs	o;
+	struct het_shard_result		res;
+	struct het_error		err;
+	double				t0 = het_proc_now();
+	json_t				*out;
+	int				rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&res, 0, sizeof res);
+	w->shard = shard;
+	w->next_beat = t0 + HET_WORKER_HEARTBEAT;
+	w->next_prog = t0;
+	if ((rc = het_wire_shard_unpack(payload, &ws, &err)) == HET_OK &&
+	    (rc = het_wire_shard_build(&ws, &o, &err)) == HET_OK)
+		rc = het_shard_run(o.post, &ws.settings, shard, o.x0,
+		    worker_progress, w, &res, &err);
+	if (rc == HET_OK) {
+		res.wall_time = het_proc_now() - t0;
+		if ((out = het_wire_result_pack(shard, &res, &err)) != NULL)
+			worker_send(HET_WIRE_RESULT, out);
+		else
+			worker_send_error(shard, err.code, err.msg);
+	} else if (w->stop == 0)
+		worker_send_error(shard, rc, err.msg);
+	het_shard_result_clear(&res);
+	het_wire_shard_objs_free(&o);
+	het_wire_shard_clear(&ws);
+	w->shard = -1;
+	return w->stop;
+}
+
 /*
  * Act on one record.  Returns 0 to go on, 1 to exit 0 (bye), -1 to exit
  * with status 2 (protocol error, already reported).
@@ -110,14 +243,15 @@ worker_record(struct worker *w, const struct het_wire_rec *rec)
 			worker_send_error(-1, HET_EPROTO, err.msg);
 			return -1;
 		}
-		w->shard = shard;
-		w->next_beat = het_proc_now() + HET_WORKER_HEARTBEAT;
-		/* No sampler in this build: refuse, stay ready. */
-		if (worker_send_error(shard, HET_ENOTFOUND, "sampler not "
-		    "available in this build of hetui-worker") != 0)
+		if (w->shard >= 0) {
+			snprintf(msg, sizeof msg, "line %zu: shard %ld "
+			    "arrived while shard %ld is still running; send "
+			    "one shard at a time", rec->lineno, shard,
+			    w->shard);
+			worker_send_error(-1, HET_EPROTO, msg);
 			return -1;
-		w->shard = -1;
-		return 0;
+		}
+		return worker_shard(w, shard, rec->payload);
 	default:
 		snprintf(msg, sizeof msg, "line %zu: a %s record comes only "
 		    "from a worker, not from the coordinator", rec->lineno,
@@ -130,26 +264,24 @@ worker_record(struct worker *w, const struct het_wire_rec *rec)
 static int
 worker_loop(void)
 {
-	struct worker		 w = { -1, 0 };
-	struct het_wire_reader	*rd;
+	struct worker		 w;
 	struct het_wire_rec	 rec;
 	struct het_error	 err;
 	struct pollfd		 pfd;
 	char			 buf[65536];
 	ssize_t			 n;
-	int			 rc, act, ms;
+	int			 rc, act;
 
-	if ((rd = het_wire_reader_alloc(0, "coordinator", &err)) == NULL) {
+	memset(&w, 0, sizeof w);
+	w.shard = -1;
+	if ((w.rd = het_wire_reader_alloc(0, "coordinator", &err)) == NULL) {
 		worker_send_error(-1, err.code, err.msg);
 		return 1;
 	}
 	for (;;) {
 		pfd.fd = STDIN_FILENO;
 		pfd.events = POLLIN;
-		ms = w.shard >= 0 ? (int)(HET_WORKER_HEARTBEAT * 1000) : -1;
-		if (poll(&pfd, 1, ms) == -1 && errno != EINTR)
-			break;
-		if (worker_heartbeat(&w, het_proc_now()) != 0)
+		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
 			break;
 		if (pfd.revents == 0)
 			continue;
@@ -158,28 +290,28 @@ worker_loop(void)
 			continue;
 		if (n <= 0) {
 			rc = n == 0 ? 0 : 1;	/* EOF: shut down now */
-			het_wire_reader_free(rd);
+			het_wire_reader_free(w.rd);
 			return rc;
 		}
-		rc = het_wire_reader_feed(rd, buf, (size_t)n, &err);
+		rc = het_wire_reader_feed(w.rd, buf, (size_t)n, &err);
 		while (rc == HET_OK) {
-			if ((rc = het_wire_reader_next(rd, &rec, &err)) !=
+			if ((rc = het_wire_reader_next(w.rd, &rec, &err)) !=
 			    HET_OK)
 				break;
 			act = worker_record(&w, &rec);
 			het_wire_rec_clear(&rec);
 			if (act != 0) {
-				het_wire_reader_free(rd);
+				het_wire_reader_free(w.rd);
 				return act > 0 ? 0 : 2;
 			}
 		}
 		if (rc != HET_CONTINUE) {
 			worker_send_error(-1, rc, err.msg);
-			het_wire_reader_free(rd);
+			het_wire_reader_free(w.rd);
 			return 2;
 		}
 	}
-	het_wire_reader_free(rd);
+	het_wire_reader_free(w.rd);
 	return 1;
 }
 

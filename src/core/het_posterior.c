@@ -1,0 +1,566 @@
+#include "config.h"
+
+/*
+ * het_posterior.c: log posterior of one CMC shard in unconstrained
+ * coordinates (see het_posterior.h for the model).
+ *
+ * Design: the object owns every buffer an evaluation needs (physical
+ * point, its gradient, one chunk of residuals and Jacobian rows, the
+ * resid workspace and scratch), so het_posterior_logp allocates nothing.
+ * Each coordinate has a role: a plain transformed parameter, the log
+ * prefactor v = ln A(t_ref) of a reparameterised power-law pair, or the
+ * exponent of such a pair.  Exponents are mapped first, so a prefactor
+ * A = exp(v - e ln t_ref) can use its exponent's value.
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "het_posterior.h"
+#include "het_transform.h"
+#include "het_util.h"
+
+#define POST_CHUNK	256
+
+enum post_role {
+	ROLE_PLAIN = 0,		/* x = T(u) by het_transform */
+	ROLE_PREFACTOR,		/* u = ln A(t_ref); A = exp(u - e ln t_ref) */
+	ROLE_EXPONENT		/* x = T(u), and a prefactor depends on it */
+};
+
+struct het_posterior {
+	const struct het_resid	*resid;
+	struct het_resid_eval	*ev;
+	struct het_resid_scratch *scr;
+	size_t			 p, n, chunk;
+	double			 inv_s2;	/* 1 / sigma^2 */
+	double			 invk;		/* 1 / K */
+	struct het_post_prior	*pri;		/* p */
+	struct het_bound	*bd;		/* p */
+	int			*role;		/* p, enum post_role */
+	size_t			*mate;		/* p: the pair's other member */
+	size_t			 nrep;
+	double			 tref, ltref;
+	double			*x, *gx, *dxdu, *dlj;	/* p each */
+	double			*res, *J;	/* chunk, chunk * p */
+};
+
+/* The power-law pairs (prefactor, exponent) of each family. */
+static const size_t het_pairs[][2] = {
+	{ HET_P_D0_REF, HET_P_ALPHA_REF },
+	{ HET_P_D0_SAMPLE, HET_P_ALPHA_SAMPLE },
+	{ HET_P_V0, HET_P_BETA }
+};
+static const size_t hom_pairs[][2] = {
+	{ HOM_P_D0, HOM_P_ALPHA },
+	{ HOM_P_GAMMA0, HOM_P_BETA }
+};
+
+static const double log_sqrt_2pi = 0.91893853320467274178;
+
+double
+het_post_prior_logpdf(const struct het_post_prior *pr, double x,
+    double *dlog)
+{
+	double	z, w;
+
+	*dlog = 0;
+	if (!isfinite(x) || x < pr->lo || x > pr->hi)
+		return -HUGE_VAL;
+	switch (pr->kind) {
+	case HET_PRIOR_UNIFORM:
+		return -log(pr->hi - pr->lo);
+	case HET_PRIOR_NORMAL:
+	case HET_PRIOR_TRUNCNORMAL:
+		/* Truncation normaliser to [lo, hi] dropped (a constant). */
+		z = (x - pr->a) / pr->b;
+		*dlog = -z / pr->b;
+		return -0.5 * z * z - log(pr->b) - log_sqrt_2pi;
+	case HET_PRIOR_LOGNORMAL:
+		if (x <= 0)
+			return -HUGE_VAL;
+		z = (log(x) - pr->a) / pr->b;
+		*dlog = -(1 + z / pr->b) / x;
+		return -0.5 * z * z - log(pr->b) - log_sqrt_2pi - log(x);
+	case HET_PRIOR_HALFNORMAL:
+		if (x < 0)
+			return -HUGE_VAL;
+		z = x / pr->b;
+		*dlog = -z / pr->b;
+		return -0.5 * z * z - log(pr->b) - log_sqrt_2pi +
+		    0.69314718055994530942;
+	case HET_PRIOR_EXPONENTIAL:
+		if (x < 0)
+			return -HUGE_VAL;
+		*dlog = -pr->a;
+		return log(pr->a) - pr->a * x;
+	case HET_PRIOR_BETA_SCALED:
+		w = pr->hi - pr->lo;
+		z = (x - pr->lo) / w;
+		if (z <= 0 || z >= 1)
+			return -HUGE_VAL;
+		*dlog = ((pr->a - 1) / z - (pr->b - 1) / (1 - z)) / w;
+		return (pr->a - 1) * log(z) + (pr->b - 1) * log1p(-z) -
+		    (lgamma(pr->a) + lgamma(pr->b) - lgamma(pr->a + pr->b)) -
+		    log(w);
+	default:
+		return -HUGE_VAL;
+	}
+}
+
+int
+het_post_prior_check(const struct het_post_prior *pr, const char *name,
+    struct het_error *err)
+{
+	const char	*kn;
+
+	if ((unsigned)pr->kind >= HET_PRIOR_COUNT)
+		return het_error_set(err, HET_EINVAL, "the prior of %s has "
+		    "unknown kind %d; use one of the kinds of het_params.h",
+		    name, (int)pr->kind);
+	kn = het_prior_name(pr->kind);
+	if (isnan(pr->lo) || isnan(pr->hi) || !(pr->lo < pr->hi) ||
+	    pr->lo == HUGE_VAL || pr->hi == -HUGE_VAL)
+		return het_error_set(err, HET_EINVAL, "the %s prior of %s "
+		    "has bounds [%g, %g]; the lower bound must be below the "
+		    "upper one", kn, name, pr->lo, pr->hi);
+	switch (pr->kind) {
+	case HET_PRIOR_UNIFORM:
+	case HET_PRIOR_BETA_SCALED:
+		if (!isfinite(pr->lo) || !isfinite(pr->hi))
+			return het_error_set(err, HET_EINVAL, "the %s prior "
+			    "of %s needs finite bounds, not [%g, %g]; set "
+			    "both bounds of the parameter", kn, name,
+			    pr->lo, pr->hi);
+		if (pr->kind == HET_PRIOR_BETA_SCALED && (!isfinite(pr->a) ||
+		    !isfinite(pr->b) || pr->a <= 0 || pr->b <= 0))
+			return het_error_set(err, HET_EINVAL, "the %s prior "
+			    "of %s has concentrations a = %g, b = %g; both "
+			    "must be positive and finite", kn, name, pr->a,
+			    pr->b);
+		break;
+	case HET_PRIOR_NORMAL:
+	case HET_PRIOR_TRUNCNORMAL:
+	case HET_PRIOR_LOGNORMAL:
+	case HET_PRIOR_HALFNORMAL:
+		if ((pr->kind != HET_PRIOR_HALFNORMAL && !isfinite(pr->a)) ||
+		    !isfinite(pr->b) || pr->b <= 0)
+			return het_error_set(err, HET_EINVAL, "the %s prior "
+			    "of %s has location %g and scale %g; the scale "
+			    "must be positive and both finite", kn, name,
+			    pr->a, pr->b);
+		break;
+	case HET_PRIOR_EXPONENTIAL:
+		if (!isfinite(pr->a) || pr->a <= 0)
+			return het_error_set(err, HET_EINVAL, "the %s prior "
+			    "of %s has rate %g; the rate must be positive "
+			    "and finite", kn, name, pr->a);
+		break;
+	default:
+		break;
+	}
+	if ((pr->kind == HET_PRIOR_LOGNORMAL ||
+	    pr->kind == HET_PRIOR_HALFNORMAL ||
+	    pr->kind == HET_PRIOR_EXPONENTIAL) && !(pr->lo >= 0))
+		return het_error_set(err, HET_EINVAL, "the %s prior of %s "
+		    "lives on x >= 0 but the lower bound is %g; raise the "
+		    "lower bound to 0 or more, or choose another prior", kn,
+		    name, pr->lo);
+	return HET_OK;
+}
+
+void
+het_post_prior_nlsq(double value, double sd, double lo, double hi,
+    double width_factor, struct het_post_prior *pr)
+{
+	double	w = hi - lo, sc;
+
+	sc = isfinite(sd) && sd > 0 ? width_factor * sd : 0.1 * w;
+	if (!(sc >= 0.01 * w))
+		sc = 0.01 * w;
+	if (sc > 0.5 * w)
+		sc = 0.5 * w;
+	if (!isfinite(value))
+		value = 0.5 * (lo + hi);
+	pr->kind = HET_PRIOR_TRUNCNORMAL;
+	pr->a = value < lo ? lo : value > hi ? hi : value;
+	pr->b = sc;
+	pr->lo = lo;
+	pr->hi = hi;
+}
+
+void
+het_posterior_free(struct het_posterior *post)
+{
+	if (post == NULL)
+		return;
+	het_resid_eval_free(post->ev);
+	het_resid_scratch_free(post->scr);
+	free(post->pri);
+	free(post->bd);
+	free(post->role);
+	free(post->mate);
+	free(post->x);
+	free(post->gx);
+	free(post->dxdu);
+	free(post->dlj);
+	free(post->res);
+	free(post->J);
+	free(post);
+}
+
+/* Mark the reparameterised power-law pairs. */
+static void
+post_find_pairs(struct het_posterior *post, const struct het_model *model)
+{
+	const struct het_model_spec *ms = het_model_spec_of(model);
+	const size_t	(*tab)[2];
+	const double	*t;
+	size_t		 np, k, nphys;
+	long		 ca, ce;
+
+	t = het_model_time(model);
+	post->tref = 1;
+	if (ms->n_frames >= 1 && t[ms->n_frames - 1] > 0)
+		post->tref = sqrt(ms->dt * t[ms->n_frames - 1]);
+	post->ltref = log(post->tref);
+	if (het_mode_family(ms->mode) == HET_FAMILY_HETERODYNE) {
+		tab = het_pairs;
+		np = sizeof het_pairs / sizeof het_pairs[0];
+	} else {
+		tab = hom_pairs;
+		np = sizeof hom_pairs / sizeof hom_pairs[0];
+	}
+	nphys = het_model_nphys(model);
+	for (k = 0; k < np; k++) {
+		if (tab[k][0] >= nphys || tab[k][1] >= nphys)
+			continue;
+		ca = het_resid_phys_col(post->resid, tab[k][0]);
+		ce = het_resid_phys_col(post->resid, tab[k][1]);
+		if (ca < 0 || ce < 0 || !(post->pri[ca].lo > 0))
+			continue;
+		post->role[ca] = ROLE_PREFACTOR;
+		post->role[ce] = ROLE_EXPONENT;
+		post->mate[ca] = (size_t)ce;
+		post->mate[ce] = (size_t)ca;
+		post->nrep++;
+	}
+}
+
+struct het_posterior *
+het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
+{
+	struct het_posterior	*post;
+	size_t			 m;
+	const char		*nm;
+
+	if (spec == NULL || spec->resid == NULL || spec->model == NULL ||
+	    spec->priors == NULL) {
+		het_error_set(err, HET_EINVAL, "a shard posterior needs a "
+		    "fitting problem, its model and one prior per free "
+		    "parameter; one of them is missing");
+		return NULL;
+	}
+	if (!isfinite(spec->sigma) || spec->sigma <= 0) {
+		het_error_set(err, HET_EINVAL, "the likelihood noise sigma "
+		    "is %g; it must be positive and finite (estimate it from "
+		    "the NLSQ residuals or the far-lag scatter)", spec->sigma);
+		return NULL;
+	}
+	if (spec->nshards < 1) {
+		het_error_set(err, HET_EINVAL, "the number of shards K is "
+		    "%ld; it must be at least 1", spec->nshards);
+		return NULL;
+	}
+	if ((post = calloc(1, sizeof *post)) == NULL) {
+		het_error_set(err, HET_ENOMEM, "out of memory for a shard "
+		    "posterior");
+		return NULL;
+	}
+	post->resid = spec->resid;
+	post->p = het_resid_nparams(spec->resid);
+	post->n = het_resid_ndata(spec->resid);
+	post->chunk = spec->chunk > 0 ? spec->chunk : POST_CHUNK;
+	post->inv_s2 = 1 / (spec->sigma * spec->sigma);
+	post->invk = 1.0 / (double)spec->nshards;
+	if (post->p == 0) {
+		het_error_set(err, HET_EINVAL, "the shard has no free "
+		    "parameter; let at least one parameter vary");
+		goto fail;
+	}
+	for (m = 0; m < post->p; m++) {
+		nm = het_resid_param_name(spec->resid, m);
+		if (het_post_prior_check(&spec->priors[m], nm, err) != HET_OK)
+			goto fail;
+	}
+	if ((post->pri = het_alloc_array(post->p, sizeof *post->pri,
+	    "shard priors", err)) == NULL ||
+	    (post->bd = het_alloc_array(post->p, sizeof *post->bd,
+	    "shard bounds", err)) == NULL ||
+	    (post->role = het_alloc_array(post->p, sizeof *post->role,
+	    "shard roles", err)) == NULL ||
+	    (post->mate = het_alloc_array(post->p, sizeof *post->mate,
+	    "shard pairs", err)) == NULL ||
+	    (post->x = het_alloc_array(post->p, sizeof *post->x,
+	    "shard point", err)) == NULL ||
+	    (post->gx = het_alloc_array(post->p, sizeof *post->gx,
+	    "shard gradient", err)) == NULL ||
+	    (post->dxdu = het_alloc_array(post->p, sizeof *post->dxdu,
+	    "shard transform", err)) == NULL ||
+	    (post->dlj = het_alloc_array(post->p, sizeof *post->dlj,
+	    "shard transform", err)) == NULL ||
+	    (post->res = het_alloc_array(post->chunk, sizeof *post->res,
+	    "shard residual chunk", err)) == NULL ||
+	    (post->J = het_alloc_array(post->chunk * post->p,
+	    sizeof *post->J, "shard Jacobian chunk", err)) == NULL)
+		goto fail;
+	memcpy(post->pri, spec->priors, post->p * sizeof *post->pri);
+	for (m = 0; m < post->p; m++) {
+		post->bd[m].lo = post->pri[m].lo;
+		post->bd[m].hi = post->pri[m].hi;
+		if (isfinite(post->pri[m].lo) && isfinite(post->pri[m].hi))
+			post->bd[m].kind = HET_BOUND_BOTH;
+		else if (isfinite(post->pri[m].lo))
+			post->bd[m].kind = HET_BOUND_LOWER;
+		else if (isfinite(post->pri[m].hi))
+			post->bd[m].kind = HET_BOUND_UPPER;
+		else
+			post->bd[m].kind = HET_BOUND_NONE;
+	}
+	if (spec->reparam)
+		post_find_pairs(post, spec->model);
+	else {
+		post->tref = 1;
+		post->ltref = 0;
+	}
+	if ((post->ev = het_resid_eval_alloc(spec->resid, err)) == NULL ||
+	    (post->scr = het_resid_scratch_alloc(spec->resid, post->chunk,
+	    err)) == NULL)
+		goto fail;
+	return post;
+fail:
+	het_posterior_free(post);
+	return NULL;
+}
+
+size_t
+het_posterior_dim(const struct het_posterior *post)
+{
+	return post->p;
+}
+
+const char *
+het_posterior_name(const struct het_posterior *post, size_t m)
+{
+	return het_resid_param_name(post->resid, m);
+}
+
+size_t
+het_posterior_nreparam(const struct het_posterior *post)
+{
+	return post->nrep;
+}
+
+double
+het_posterior_tref(const struct het_posterior *post)
+{
+	return post->tref;
+}
+
+int
+het_posterior_to_u(const struct het_posterior *post, const double *x,
+    double *u, struct het_error *err)
+{
+	const char	*nm;
+	size_t		 m;
+
+	for (m = 0; m < post->p; m++) {
+		nm = het_resid_param_name(post->resid, m);
+		if (post->role[m] == ROLE_PREFACTOR) {
+			if (!isfinite(x[m]) || !(x[m] > post->pri[m].lo) ||
+			    !(x[m] < post->pri[m].hi))
+				return het_error_set(err, HET_ERANGE, "%s = %g "
+				    "is not strictly inside its bounds "
+				    "(%g, %g); start the chains inside them",
+				    nm, x[m], post->pri[m].lo,
+				    post->pri[m].hi);
+			u[m] = log(x[m]) + x[post->mate[m]] * post->ltref;
+			continue;
+		}
+		if (het_transform_inverse(&post->bd[m], 1, &x[m], &u[m],
+		    &nm, err) != HET_OK)
+			return err != NULL ? err->code : HET_ERANGE;
+	}
+	return HET_OK;
+}
+
+/*
+ * Map u to x; when dxdu and dlj are not NULL, fill them (dx/du and
+ * d log J / du) for the plain and exponent coordinates.  Returns the
+ * total log-Jacobian.
+ */
+static double
+post_forward(const struct het_posterior *post, const double *u, double *x,
+    double *dxdu, double *dlj)
+{
+	double	lj = 0, l;
+	size_t	m, e;
+
+	for (m = 0; m < post->p; m++) {
+		if (post->role[m] == ROLE_PREFACTOR)
+			continue;
+		het_transform_forward(&post->bd[m], 1, &u[m], &x[m], &l,
+		    dxdu != NULL ? &dxdu[m] : NULL,
+		    dlj != NULL ? &dlj[m] : NULL);
+		lj += l;
+	}
+	for (m = 0; m < post->p; m++) {
+		if (post->role[m] != ROLE_PREFACTOR)
+			continue;
+		e = post->mate[m];
+		/* ln A = v - e ln t_ref; |d(A, e)/d(v, u_e)| = A de/du_e. */
+		l = u[m] - x[e] * post->ltref;
+		x[m] = exp(l);
+		lj += l;
+	}
+	return lj;
+}
+
+void
+het_posterior_to_x(const struct het_posterior *post, const double *u,
+    double *x)
+{
+	post_forward(post, u, x, NULL, NULL);
+}
+
+int
+het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
+    double *grad, struct het_error *err)
+{
+	double		*x = post->x, *gx = post->gx;
+	double		 lj, lpr = 0, ll = 0, l, d, r;
+	size_t		 m, e, first, nc, k, c, p = post->p;
+	int		 rc;
+
+	lj = post_forward(post, u, x, post->dxdu, post->dlj);
+	for (m = 0; m < p; m++) {
+		l = het_post_prior_logpdf(&post->pri[m], x[m], &d);
+		if (!isfinite(l))
+			return het_error_set(err, HET_ERANGE, "%s = %g is "
+			    "outside the support of its prior (bounds %g, "
+			    "%g)", het_resid_param_name(post->resid, m), x[m],
+			    post->pri[m].lo, post->pri[m].hi);
+		lpr += l;
+		gx[m] = post->invk * d;
+	}
+	lpr *= post->invk;
+	if ((rc = het_resid_prepare(post->ev, x, grad != NULL, err)) != HET_OK)
+		return rc;
+	for (first = 0; first < post->n; first += nc) {
+		nc = post->n - first < post->chunk ? post->n - first :
+		    post->chunk;
+		het_resid_eval_rows(post->ev, post->scr, first, nc, post->res,
+		    grad != NULL ? post->J : NULL);
+		for (k = 0; k < nc; k++) {
+			r = post->res[k];
+			ll += r * r;
+			if (grad == NULL)
+				continue;
+			r *= post->inv_s2;
+			for (c = 0; c < p; c++)
+				gx[c] -= r * post->J[k * p + c];
+		}
+	}
+	ll *= -0.5 * post->inv_s2;
+	*lp = ll + lpr + lj;
+	if (!isfinite(*lp))
+		return het_error_set(err, HET_ERANGE, "the log posterior is "
+		    "not finite at this point");
+	if (grad == NULL)
+		return HET_OK;
+	for (m = 0; m < p; m++) {
+		switch (post->role[m]) {
+		case ROLE_PREFACTOR:
+			/* d/dv [f(A) + ln A] = f'(A) A + 1 */
+			grad[m] = gx[m] * x[m] + 1;
+			break;
+		case ROLE_EXPONENT:
+			/* e also moves A: dA/de = -A ln t_ref, and the
+			 * Jacobian term ln A has d/de = -ln t_ref. */
+			e = post->mate[m];
+			grad[m] = (gx[m] - (gx[e] * x[e] + 1) * post->ltref) *
+			    post->dxdu[m] + post->dlj[m];
+			break;
+		default:
+			grad[m] = gx[m] * post->dxdu[m] + post->dlj[m];
+			break;
+		}
+	}
+	return HET_OK;
+}
+
+int
+het_posterior_nuts_logp(void *ctx, const double *u, double *lp,
+    double *grad)
+{
+	return het_posterior_logp(ctx, u, lp, grad, NULL) == HET_OK ? 0 : 1;
+}
+
+int
+het_post_priors_from_config(const struct het_config *cfg,
+    const struct het_resid *r, const double *nlsq_x, const double *nlsq_sd,
+    struct het_post_prior *out, struct het_error *err)
+{
+	const struct het_scaling	*sc = het_resid_scaling(r);
+	const struct het_config_param	*cp;
+	enum het_scaling_mode		 mode = het_scaling_mode_of(sc);
+	size_t				 i, k, p;
+	long				 col;
+
+	p = het_resid_nparams(r);
+	for (i = 0, k = 0; i < HET_MAX_PHYS; i++)
+		if (het_resid_phys_col(r, i) >= 0)
+			k = i + 1;
+	if (k > cfg->nphys)
+		return het_error_set(err, HET_EINVAL, "the configuration's "
+		    "mode %s has %zu physics parameters but the problem "
+		    "varies parameter %zu; build both from the same mode",
+		    het_mode_name(cfg->mode), cfg->nphys, k - 1);
+	for (i = 0; i < cfg->nphys; i++) {
+		if ((col = het_resid_phys_col(r, i)) < 0)
+			continue;
+		cp = &cfg->phys[i];
+		out[col].kind = cp->prior.kind;
+		out[col].a = cp->prior.a;
+		out[col].b = cp->prior.b;
+		out[col].lo = cp->lo;
+		out[col].hi = cp->hi;
+	}
+	for (k = 0; k < het_scaling_nparams(sc); k++) {
+		if ((col = het_resid_scal_col(r, k)) < 0)
+			continue;
+		if (mode == HET_SCALING_INDIVIDUAL ||
+		    mode == HET_SCALING_AVERAGED) {
+			cp = &cfg->scaling.p[strncmp(het_scaling_param_name(sc,
+			    k), "contrast", 8) == 0 ? HET_S_CONTRAST :
+			    HET_S_OFFSET];
+			out[col].kind = cp->prior.kind;
+			out[col].a = cp->prior.a;
+			out[col].b = cp->prior.b;
+			out[col].lo = cp->lo;
+			out[col].hi = cp->hi;
+		} else {
+			out[col].kind = HET_PRIOR_UNIFORM;
+			out[col].a = out[col].b = 0;
+			het_scaling_param_bounds(sc, k, &out[col].lo,
+			    &out[col].hi);
+		}
+	}
+	if (nlsq_x != NULL && nlsq_sd != NULL)
+		for (k = 0; k < p; k++)
+			het_post_prior_nlsq(nlsq_x[k], nlsq_sd[k], out[k].lo,
+			    out[k].hi, cfg->cmc.nlsq_prior_width_factor,
+			    &out[k]);
+	return HET_OK;
+}

@@ -1,0 +1,197 @@
+/*
+ * het_posterior.h: the log posterior of one CMC shard and its gradient in
+ * the sampler's unconstrained coordinates.
+ *
+ * The physical parameter vector x is that of a het_resid problem: the
+ * free physics parameters then the free scaling parameters (p values,
+ * het_resid order).  The target is
+ *
+ *	log p(x | y) = -1/2 sum_k r_k(x)^2 / sigma^2
+ *	             + (1/K) sum_m log prior_m(x_m)          (+ constants)
+ *
+ * over the shard's upper-triangle pairs (the diagonal is never a datum),
+ * with r_k the residuals of het_resid (weights included: a problem built
+ * with weights w_k has per-datum noise sigma / w_k).  sigma is given by
+ * the caller: the RMS of the NLSQ residuals or the far-lag noise estimate
+ * of the whole data set; it is not sampled.  The gradient of the
+ * likelihood is -J^T r / sigma^2, accumulated chunk by chunk with
+ * het_resid_eval_rows into scratch owned by the posterior (nothing is
+ * allocated per evaluation).
+ *
+ * Priors (struct het_post_prior, one per entry of x) are densities on the
+ * physical value restricted to [lo, hi]; the normalisers of truncation
+ * to [lo, hi] are constants and are dropped (so are 2 pi terms): the
+ * value is a log density up to a constant, exactly what NUTS needs.
+ *
+ * K shards: every prior log density is multiplied by 1/K (prior^(1/K)),
+ * so that the product of the K shard posteriors is the full posterior:
+ * prod_k [L_k(x) p(x)^(1/K)] = L(x) p(x), each datum's likelihood once
+ * and the prior once.  heterodyne's sharded CMC instead divides sigma by
+ * sqrt(K) in every shard, which multiplies each shard's log-likelihood by
+ * K: the consensus product then counts the data K times and comes out
+ * sqrt(K) too narrow (heterodyne-spec.md §8 lesson 23).  For a Gaussian
+ * prior, p^(1/K) is the same Gaussian with its sd times sqrt(K) (what
+ * homodyne's tempered z-space prior does); for other kinds it is the
+ * power.  K = 1 is the plain posterior.
+ *
+ * Sampling coordinates u (dim p): each x_m is mapped through het_transform
+ * (log for one-sided bounds, logit for two), and the log-Jacobian is
+ * added.  With reparam on, each power-law pair (prefactor A, exponent e)
+ * whose members both vary and whose prefactor has lo > 0 is sampled as
+ *	v = ln A(t_ref) = ln A + e ln t_ref,	t_ref = sqrt(dt t_max)
+ * (v unconstrained; the exponent keeps its logit transform), with the
+ * Jacobian |dA/dv| = A of that change of variables; the posterior of the
+ * physical parameters is therefore unchanged.  A point where A leaves
+ * [lo, hi] has zero prior density: the log density callback fails there
+ * and NUTS treats it like a divergence.  The pairs are (D0_ref,
+ * alpha_ref), (D0_sample, alpha_sample), (v0, beta) in heterodyne modes
+ * and (D0, alpha), (gamma_dot_t0, beta) in homodyne ones.
+ *
+ * A posterior is used by one thread at a time (its scratch is shared).
+ */
+#ifndef HET_POSTERIOR_H
+#define HET_POSTERIOR_H
+
+#include <stddef.h>
+
+#include "het_config.h"
+#include "het_error.h"
+#include "het_params.h"
+#include "het_resid.h"
+
+/*
+ * The prior of one entry of x.  kind and a, b as in het_params.h
+ * (uniform: none; normal, truncated_normal: loc, scale; lognormal: mu,
+ * sigma of ln x; halfnormal: b = scale; exponential: a = rate;
+ * beta_scaled: concentrations a, b on [lo, hi]).  lo < hi are the
+ * parameter's bounds (-HUGE_VAL / HUGE_VAL for none; uniform and
+ * beta_scaled need both finite; lognormal, halfnormal and exponential
+ * need lo >= 0).  The sampler never leaves [lo, hi].
+ */
+struct het_post_prior {
+	enum het_prior_kind kind;
+	double	a, b;
+	double	lo, hi;
+};
+
+struct het_post_spec {
+	const struct het_resid	 *resid;	/* borrowed, outlives the
+						   posterior */
+	const struct het_model	 *model;	/* the resid's model
+						   (borrowed): mode and
+						   time grid for reparam */
+	double			  sigma;	/* likelihood noise, > 0 */
+	const struct het_post_prior *priors;	/* p entries (copied) */
+	long			  nshards;	/* K >= 1 */
+	int			  reparam;	/* 1: power-law pairs */
+	size_t			  chunk;	/* pairs per evaluation
+						   block, 0 = 256 */
+};
+
+struct het_posterior;
+
+/*
+ * het_posterior_alloc: validate the spec and build the posterior.
+ * Returns the object (free with het_posterior_free) or NULL with
+ *   HET_EINVAL  missing resid, model or priors, sigma not finite and > 0, K < 1,
+ *               a prior with lo >= hi, a bound that kind needs missing,
+ *               a non-positive scale/rate/concentration, or a lognormal,
+ *               halfnormal or exponential prior with lo < 0 (the message
+ *               names the parameter);
+ *   HET_ENOMEM.
+ * Thread: any.
+ */
+struct het_posterior *het_posterior_alloc(const struct het_post_spec *spec,
+    struct het_error *err);
+void het_posterior_free(struct het_posterior *post);
+
+/* het_posterior_dim: p, the number of sampled coordinates. */
+size_t het_posterior_dim(const struct het_posterior *post);
+
+/* het_posterior_name: name of x[m] (borrowed from the resid), m < p. */
+const char *het_posterior_name(const struct het_posterior *post, size_t m);
+
+/*
+ * het_posterior_nreparam: number of power-law pairs sampled as
+ * (ln A(t_ref), exponent); het_posterior_tref: the t_ref used (1 when
+ * the time grid gives none).
+ */
+size_t het_posterior_nreparam(const struct het_posterior *post);
+double het_posterior_tref(const struct het_posterior *post);
+
+/*
+ * het_posterior_to_u: unconstrained coordinates u[p] of the physical
+ * point x[p].  Returns HET_OK, or HET_ERANGE when some x is not strictly
+ * inside its prior bounds (message names the parameter).  Thread: any.
+ */
+int het_posterior_to_u(const struct het_posterior *post, const double *x,
+    double *u, struct het_error *err);
+
+/*
+ * het_posterior_to_x: the physical point x[p] of u[p] (no evaluation).
+ */
+void het_posterior_to_x(const struct het_posterior *post, const double *u,
+    double *x);
+
+/*
+ * het_posterior_logp: log density at u (including log-Jacobians) and,
+ * when grad is not NULL, its gradient (p values).  Returns HET_OK, or
+ * HET_ERANGE when x(u) lies outside a prior's support (reparameterised
+ * prefactor out of bounds, or saturated at a bound), or HET_EINVAL from
+ * the model (non-finite values).
+ */
+int het_posterior_logp(struct het_posterior *post, const double *u,
+    double *lp, double *grad, struct het_error *err);
+
+/*
+ * het_posterior_nuts_logp: the het_nuts_logp_fn adapter (ctx is the
+ * posterior); returns 0 on success.
+ */
+int het_posterior_nuts_logp(void *ctx, const double *u, double *lp,
+    double *grad);
+
+/*
+ * het_post_prior_logpdf: the log density of one prior at x, not divided
+ * by K, with the truncation normaliser dropped (see above); *dlog
+ * receives d/dx.  Returns -HUGE_VAL (and *dlog = 0) outside [lo, hi] or
+ * the kind's support.  Thread: any.
+ */
+double het_post_prior_logpdf(const struct het_post_prior *pr, double x,
+    double *dlog);
+
+/*
+ * het_post_prior_check: validate one prior (as het_posterior_alloc does)
+ * for the parameter called name.  Returns HET_OK or HET_EINVAL.
+ */
+int het_post_prior_check(const struct het_post_prior *pr, const char *name,
+    struct het_error *err);
+
+/*
+ * het_post_prior_nlsq: the default NLSQ-informed prior: truncated normal
+ * with loc = value (clamped into [lo, hi]), scale = clip(width_factor *
+ * sd, 0.01 (hi - lo), 0.5 (hi - lo)), or 0.1 (hi - lo) when sd is not
+ * finite and > 0, truncated to [lo, hi] (both finite, lo < hi).
+ */
+void het_post_prior_nlsq(double value, double sd, double lo, double hi,
+    double width_factor, struct het_post_prior *pr);
+
+/*
+ * het_post_priors_from_config: one prior per entry of x of the problem r
+ * (p = het_resid_nparams(r) entries into out).
+ *   cfg      physics parameters: cfg->phys[i] (kind, a, b, lo, hi);
+ *            per-angle contrast and offset (individual, averaged
+ *            scaling): cfg->scaling.p[contrast or offset]; Fourier
+ *            coefficients: uniform on het_scaling_param_bounds.
+ *   nlsq_x, nlsq_sd  NULL, or p NLSQ values and standard errors (the
+ *            order of x): then every prior is the NLSQ-informed default
+ *            of het_post_prior_nlsq with cfg->cmc.nlsq_prior_width_factor,
+ *            on the bounds above.
+ * Returns HET_OK, or HET_EINVAL when cfg's mode has another physics
+ * length than the problem (the message says both).  The priors are not
+ * validated here (het_posterior_alloc does).  Thread: any.
+ */
+int het_post_priors_from_config(const struct het_config *cfg,
+    const struct het_resid *r, const double *nlsq_x, const double *nlsq_sd,
+    struct het_post_prior *out, struct het_error *err);
+
+#endif /* HET_POSTERIOR_H */

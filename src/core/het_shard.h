@@ -1,0 +1,125 @@
+/*
+ * het_shard.h: dealing the upper-triangle pairs of a CMC fit into K
+ * shards.
+ *
+ * A plan lists, for every shard, the indices (into the caller's pair
+ * array) of the pairs it holds, ascending, plus the order in which the
+ * coordinator should run the shards (largest first).  Every pair is in
+ * exactly one shard.  The plan depends only on the pairs, the options
+ * and the seed: the same inputs give the same plan on every machine
+ * (GSL's mt19937, no platform RNG).
+ *
+ * Strategies (enum het_config_sharding):
+ *   random          a seeded Fisher-Yates permutation of all pairs cut
+ *                   into K consecutive runs; shard sizes differ by at
+ *                   most 1 (the first n mod K shards get one more).
+ *   angle_balanced  the pairs of each angle are permuted (seeded) and
+ *                   the angles' lists, angle by angle, are dealt round
+ *                   robin: shard k gets positions k, k + K, ... of the
+ *                   concatenation.  Every shard holds floor or ceil of
+ *                   n_a / K pairs of each angle a, and sizes differ by
+ *                   at most 1.
+ *   contiguous      K consecutive runs of the pairs in the caller's
+ *                   order, sizes within 1.
+ *
+ * Automatic shard count (het_shard_auto_count), from the homodyne
+ * reference (homodyne-spec 7.5), for n pairs and n_phi angles:
+ *   base size  flow (laminar, heterodyne) mode: 8 000 (n < 2M),
+ *              5 000 (2M <= n < 100M), 8 000 (100M <= n < 1G),
+ *              10 000 (n >= 1G); static: 10 000 (n < 50M),
+ *              15 000 (50M <= n < 100M), 20 000 (n >= 100M);
+ *   times      0.6 (n_phi <= 3), 0.7 (<= 5), 0.85 (<= 10), 1.0 else;
+ *   times      2000 / (warmup + samples per chain), clamped to
+ *              [0.25, 2] (2000 = the default 500 + 1500);
+ *   rounded, then floored at 3 000 (flow) or 5 000 (static), and for
+ *   flow capped at 100 000 pairs;
+ *   K = ceil(n / size), capped at 2 000 (n < 10M), 10 000 (n < 100M),
+ *   50 000 (n < 1G), 100 000 (n >= 1G).
+ * Configuration (struct het_shard_opts, from optimization.cmc):
+ *   num_shards > 0 is used as given (it must not exceed n);
+ *   otherwise the automatic K is raised to ceil(n / max_points_per_shard)
+ *   when that is set, and then lowered to max(1, floor(n /
+ *   min_points_per_shard)), except that the max cap wins when the two
+ *   conflict (a memory and time bound beats a statistical preference).
+ *   K never exceeds n.  Not implemented: the heterodyne library's
+ *   n_params * min_points_per_param bound (no config key in hetui).
+ *
+ * Thread: any; a plan belongs to the calling thread.
+ */
+#ifndef HET_SHARD_H
+#define HET_SHARD_H
+
+#include <stddef.h>
+
+#include "het_config.h"
+#include "het_error.h"
+#include "het_model.h"
+
+/* Largest K the automatic rule ever gives. */
+#define HET_SHARD_MAX_AUTO	100000L
+
+struct het_shard_opts {
+	enum het_config_sharding strategy;
+	long		num_shards;	/* >= 1, or 0 = automatic */
+	long		max_points_per_shard; /* >= 1, or 0 = no cap */
+	long		min_points_per_shard; /* >= 1 */
+	int		flow;		/* 1: laminar-flow / heterodyne base
+					   sizes, 0: static ones */
+	long		iterations;	/* warmup + samples per chain, or 0
+					   for the default 2000 */
+	unsigned long	seed;
+};
+
+struct het_shard_plan {
+	size_t		 npairs;	/* n */
+	size_t		 nshards;	/* K */
+	size_t		*off;		/* K + 1 offsets into idx */
+	size_t		*idx;		/* n pair indices: shard k holds
+					   idx[off[k] .. off[k+1]), ascending */
+	size_t		*order;		/* K shard numbers, largest first
+					   (ties: lower number first) */
+};
+
+/*
+ * het_shard_opts_from_cmc: fill *o from the optimization.cmc section.
+ *   flow  1 for laminar-flow and heterodyne modes, 0 for static ones.
+ */
+void het_shard_opts_from_cmc(const struct het_config_cmc *cmc, int flow,
+    struct het_shard_opts *o);
+
+/*
+ * het_shard_auto_size: the automatic shard size in pairs (the rule
+ * above, before the count cap) for n pairs over n_phi angles.
+ */
+long het_shard_auto_size(size_t n, size_t n_phi, int flow, long iterations);
+
+/*
+ * het_shard_auto_count: the number of shards K for n pairs over n_phi
+ * angles under the options (automatic rule and overrides as above).
+ * Returns HET_OK with *k set, HET_EDATA (n = 0), or HET_EINVAL
+ * (num_shards > n, negative options, min_points_per_shard < 1); the
+ * message names the option and how to fix it.
+ */
+int het_shard_auto_count(size_t n, size_t n_phi,
+    const struct het_shard_opts *o, size_t *k, struct het_error *err);
+
+/*
+ * het_shard_plan_alloc: deal pairs[0..n) into shards.
+ *   pairs  borrowed; only .a (the angle) is read, by angle_balanced.
+ *   n_phi  number of angles (every pairs[i].a must be below it).
+ * Returns a plan (free with het_shard_plan_free) or NULL with the errors
+ * of het_shard_auto_count, HET_EINVAL (unknown strategy, NULL pairs,
+ * an angle index >= n_phi), or HET_ENOMEM.
+ */
+struct het_shard_plan *het_shard_plan_alloc(const struct het_pair *pairs,
+    size_t n, size_t n_phi, const struct het_shard_opts *o,
+    struct het_error *err);
+void het_shard_plan_free(struct het_shard_plan *plan);
+
+/* het_shard_size: the number of pairs in shard k (k < nshards). */
+size_t het_shard_size(const struct het_shard_plan *plan, size_t k);
+
+/* het_shard_strategy_name: "random", "angle_balanced", "contiguous". */
+const char *het_shard_strategy_name(enum het_config_sharding s);
+
+#endif /* HET_SHARD_H */

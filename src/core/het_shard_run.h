@@ -1,0 +1,103 @@
+/*
+ * het_shard_run.h: run the NUTS chains of one CMC shard and summarise
+ * them.
+ *
+ * The chains run one after the other on the calling thread (a worker
+ * process holds one shard).  Chain c of shard s uses a gsl_rng seeded
+ * with seed + 1000 s + c and starts at the caller's point x0 moved by a
+ * small jitter (init_jitter * N(0, 1) per unconstrained coordinate).  A
+ * progress callback runs after every transition; it may cancel the run.
+ * Draws are stored in physical (constrained) coordinates; diagnostics per
+ * parameter come from het_diag (rank-normalised R-hat, bulk and tail
+ * ESS, mean, sd, quantiles, MCSE), per chain the E-BFMI of the energies,
+ * the divergences after warmup and the adapted step size.
+ */
+#ifndef HET_SHARD_RUN_H
+#define HET_SHARD_RUN_H
+
+#include <stddef.h>
+
+#include "het_diag.h"
+#include "het_error.h"
+#include "het_posterior.h"
+
+struct het_shard_settings {
+	long		num_warmup;	/* >= 1; 500 */
+	long		num_samples;	/* >= 4; 1500 */
+	long		num_chains;	/* >= 1; 4 */
+	double		target_accept;	/* in (0, 1); 0.85 */
+	int		max_tree_depth;	/* 1..15; 10 */
+	int		dense_mass;	/* 0: diagonal metric; 0 */
+	unsigned long	seed;		/* base seed; 42 */
+	double		init_jitter;	/* >= 0, sd in u; 0.01 */
+};
+
+/* What a progress callback sees after each transition. */
+struct het_shard_progress {
+	long		shard;
+	const char	*phase;		/* "warmup" or "sampling" */
+	long		chain;		/* 0-based */
+	long		iteration;	/* transitions done in this chain */
+	long		total;		/* warmup + samples per chain */
+	double		step_size;
+	double		accept;		/* mean accept stat in this phase */
+	long		divergences;	/* in this phase of this chain */
+	double		rhat;		/* running max R-hat, NaN if unknown */
+};
+
+/*
+ * Return 0 to go on, non-zero to cancel (het_shard_run then returns
+ * HET_ECANCEL).
+ */
+typedef int (*het_shard_progress_fn)(void *ctx,
+    const struct het_shard_progress *pr);
+
+struct het_shard_result {
+	size_t		 p;		/* parameters */
+	size_t		 nchain;
+	size_t		 ndraw;		/* kept draws per chain */
+	char		**names;	/* p names (owned) */
+	double		*draws;		/* nchain * p * ndraw: draw i of
+					   parameter m in chain c at
+					   [(c p + m) ndraw + i] */
+	struct het_diag_summary *summary; /* p entries; NaN fields when a
+					   diagnostic is undefined */
+	double		*bfmi;		/* nchain, NaN when undefined */
+	long		*divergences;	/* nchain, sampling phase */
+	double		*step_size;	/* nchain, adapted */
+	double		*accept;	/* nchain, mean accept (sampling) */
+	double		 wall_time;	/* s, filled by the caller if wanted */
+};
+
+/* het_shard_settings_default: the defaults listed above. */
+void het_shard_settings_default(struct het_shard_settings *st);
+
+/*
+ * het_shard_run: run the chains of one shard.
+ *   post     the shard's posterior (used by this thread only).
+ *   st       settings (validated: HET_EINVAL names the bad one).
+ *   shard    shard index (seed offset and progress records).
+ *   x0       p physical start values, strictly inside the bounds.
+ *   cb, ctx  progress callback (may be NULL).
+ *   res      out: filled on HET_OK; release with het_shard_result_clear.
+ * Returns HET_OK, HET_EINVAL, HET_ERANGE (x0 outside bounds, or no usable
+ * step size), HET_EDATA (posterior not finite at the start),
+ * HET_ECANCEL, HET_ENOMEM.  Thread: any, one run per posterior.
+ */
+int het_shard_run(struct het_posterior *post,
+    const struct het_shard_settings *st, long shard, const double *x0,
+    het_shard_progress_fn cb, void *ctx, struct het_shard_result *res,
+    struct het_error *err);
+
+/*
+ * het_shard_result_alloc: allocate the arrays of res for p, nchain,
+ * ndraw (zeroed, names NULL).  Used by het_shard_run and by decoders.
+ * Returns HET_OK or HET_ENOMEM (res is then cleared).
+ */
+int het_shard_result_alloc(struct het_shard_result *res, size_t p,
+    size_t nchain, size_t ndraw, struct het_error *err);
+
+/* het_shard_result_clear: free everything in res and zero it. */
+void het_shard_result_clear(struct het_shard_result *res);
+
+#endif /* HET_SHARD_RUN_H */

@@ -1,0 +1,482 @@
+/*
+ * t_worker_shard.c: shard and result records, and the real hetui-worker
+ * sampling a shard.
+ *
+ * Checks:
+ *   - het_wire_shard_pack / _unpack round trip every field (and through
+ *     a record line); decoding errors name the field;
+ *   - het_wire_result_pack / _unpack round trip, NaN as null;
+ *   - the real $HETUI_WORKER, spawned with het_proc, samples a small
+ *     homodyne static shard: progress records arrive (throttled: at most
+ *     ~10 per second plus the first and last transition of each chain),
+ *     heartbeats come once a second, the result parses, draws have the shape chains x params x draws,
+ *     the posterior means are within 4 sd of the truth, R-hat < 1.1;
+ *   - a shard that cannot be built (sigma < 0) and one that cannot be
+ *     decoded are answered with error records carrying the shard id, and
+ *     the worker stays ready; bye ends it with status 0;
+ *   - closing stdin during a run stops the worker at once with status 0.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "het_proc.h"
+#include "het_wire_shard.h"
+#include "tap.h"
+
+#define NF	30
+#define NA	2
+#define NMAX	(NA * NF * (NF - 1) / 2)
+#define NP	4
+
+static const double phi2[NA] = { 0.0, 90.0 };
+static const double theta[3] = { 2000.0, 0.4, 20.0 };
+static const unsigned char hfree[3] = { 1, 1, 0 };
+static const double s0[2] = { 0.3, 1.0 };
+static const double xtrue[NP] = { 2000.0, 0.4, 0.3, 1.0 };
+
+static struct het_pair	pairs[NMAX];
+static double		y[NMAX];
+static size_t		npairs;
+static struct het_post_prior pri[NP];
+static char		tmpdir[] = "/tmp/t_worker_shard.XXXXXX";
+
+struct seen {
+	int			 nrec[HET_WIRE_NTYPES];
+	long			 last_iter, chains_seen;
+	double			 t_first, t_last;
+	struct het_wire_errinfo	 errinfo;
+	json_t			*result;
+	int			 done;
+	struct het_proc_exit	 ex;
+};
+
+/* Fill ws for a homodyne static shard over the simulated data. */
+static int
+make_shard(struct het_wire_shard *ws, long id)
+{
+	struct het_model_spec	 ms;
+	struct het_scaling_spec	 ss;
+	struct het_model	*m;
+	struct het_model_eval	*ev;
+	struct het_error	 err;
+	double			 g[NMAX];
+	gsl_rng			*rng;
+	size_t			 a, i, j, k;
+
+	memset(ws, 0, sizeof *ws);
+	memset(&ms, 0, sizeof ms);
+	ms.mode = HET_MODE_HOM_STATIC;
+	ms.q = 0.02;
+	ms.dt = 0.1;
+	ms.start_frame = 1;
+	ms.n_frames = NF;
+	ms.n_angles = NA;
+	ms.phi = phi2;
+	ms.gap = 2e6;
+	het_scaling_default_spec(&ss, HET_FAMILY_HOMODYNE,
+	    HET_SCALING_AVERAGED, NA, phi2);
+	if (npairs == 0) {
+		for (a = 0; a < NA; a++)
+			for (i = 0; i < NF; i++)
+				for (j = i + 1; j < NF; j++, npairs++) {
+					pairs[npairs].i = (uint32_t)i;
+					pairs[npairs].j = (uint32_t)j;
+					pairs[npairs].a = (uint32_t)a;
+				}
+		/* the data, straight from the model and the scaling */
+		if ((m = het_model_alloc(&ms, &err)) == NULL ||
+		    (ev = het_model_eval_alloc(m, &err)) == NULL ||
+		    het_model_eval_prepare(ev, theta, NULL, &err) != HET_OK)
+			return -1;
+		het_model_eval_pairs(ev, npairs, pairs, g, NULL);
+		het_model_eval_free(ev);
+		het_model_free(m);
+		rng = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(rng, 3);
+		for (k = 0; k < npairs; k++)
+			y[k] = s0[1] + s0[0] * g[k] +
+			    gsl_ran_gaussian_ziggurat(rng, 0.01);
+		gsl_rng_free(rng);
+		pri[0] = (struct het_post_prior){ HET_PRIOR_UNIFORM, 0, 0,
+		    100, 1e5 };
+		pri[1] = (struct het_post_prior){ HET_PRIOR_NORMAL, 0, 2,
+		    -2, 2 };
+		pri[2] = (struct het_post_prior){ HET_PRIOR_BETA_SCALED, 2, 2,
+		    0, 1 };
+		pri[3] = (struct het_post_prior){ HET_PRIOR_TRUNCNORMAL, 1,
+		    0.5, -HUGE_VAL, HUGE_VAL };
+	}
+	ws->shard = id;
+	ws->model = ms;
+	ws->scaling = ss;
+	ws->theta = theta;
+	ws->free = hfree;
+	ws->nscal = 2;
+	ws->s = s0;
+	ws->n = npairs;
+	ws->pairs = pairs;
+	ws->y = y;
+	ws->sigma = 0.01;
+	ws->np = NP;
+	ws->priors = pri;
+	ws->nshards = 1;
+	ws->reparam = 1;
+	het_shard_settings_default(&ws->settings);
+	ws->settings.num_warmup = 200;
+	ws->settings.num_samples = 200;
+	ws->settings.num_chains = 2;
+	ws->settings.seed = 5;
+	return 0;
+}
+
+static void
+test_roundtrip(void)
+{
+	struct het_wire_shard	 ws, back;
+	struct het_wire_rec	 rec;
+	struct het_error	 err;
+	struct het_shard_result	 res, r2;
+	json_t			*o, *o2;
+	char			*line;
+	size_t			 len, k;
+	long			 id;
+	double			 x0[NP] = { 1900, 0.35, 0.31, 0.99 };
+	int			 same, got;
+
+	make_shard(&ws, 4);
+	ws.x0 = x0;
+	o = het_wire_shard_pack(&ws, &err);
+	ok(o != NULL, "shard packs");
+	len = 0;
+	got = het_wire_encode(HET_WIRE_SHARD, o, &line, &len, &err);
+	ok(got == HET_OK && len > 8 * npairs, "shard record encodes (%zu "
+	    "bytes)", len);
+	ok(het_wire_decode_line(line, len - 1, 1, &rec, &err) == HET_OK &&
+	    rec.type == HET_WIRE_SHARD, "and decodes");
+	free(line);
+	got = het_wire_shard_unpack(rec.payload, &back, &err);
+	ok(got == HET_OK, "shard unpacks: %s", got == HET_OK ? "ok" :
+	    err.msg);
+	same = back.shard == 4 && back.model.mode == HET_MODE_HOM_STATIC &&
+	    back.model.q == 0.02 && back.model.dt == 0.1 &&
+	    back.model.n_frames == NF && back.model.n_angles == NA &&
+	    back.model.phi[1] == 90 && back.scaling.mode ==
+	    HET_SCALING_AVERAGED && back.scaling.contrast_hi ==
+	    ws.scaling.contrast_hi && back.nscal == 2 && back.n == npairs &&
+	    back.sigma == 0.01 && back.np == NP && back.nshards == 1 &&
+	    back.reparam == 1 && back.settings.num_samples == 200 &&
+	    back.settings.seed == 5 && back.settings.dense_mass == 0 &&
+	    back.settings.target_accept == 0.85 && back.x0 != NULL &&
+	    back.x0[0] == 1900 && back.free[2] == 0 && back.s[0] == 0.3;
+	ok(same, "every scalar field survives");
+	ok(memcmp(back.pairs, pairs, npairs * sizeof *pairs) == 0 &&
+	    memcmp(back.y, y, npairs * sizeof *y) == 0, "pairs and y bit "
+	    "for bit");
+	for (k = 0, same = 1; k < NP; k++)
+		same &= back.priors[k].kind == pri[k].kind &&
+		    back.priors[k].lo == pri[k].lo &&
+		    back.priors[k].hi == pri[k].hi &&
+		    (back.priors[k].a == pri[k].a || k == 0);
+	ok(same, "priors survive, infinite bounds as null");
+	het_wire_shard_clear(&back);
+	/* decoding errors name the field */
+	json_object_del(rec.payload, "y");
+	ok(het_wire_shard_unpack(rec.payload, &back, &err) == HET_EPROTO,
+	    "missing y refused");
+	like(err.msg, "shard.y", "message names shard.y");
+	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(rec.payload, "model"), "q",
+	    json_string("x"));
+	ok(het_wire_shard_unpack(rec.payload, &back, &err) == HET_EPROTO,
+	    "string q refused");
+	like(err.msg, "field shard.model.q is missing or not a number",
+	    "message");
+	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(rec.payload, "model"), "mode",
+	    json_string("sideways"));
+	ok(het_wire_shard_unpack(rec.payload, &back, &err) == HET_EINVAL,
+	    "unknown mode refused");
+	like(err.msg, "model.mode", "message names model.mode");
+	het_wire_shard_clear(&back);
+	het_wire_rec_clear(&rec);
+	/* wrong array length */
+	ws.nscal = 3;
+	ws.s = NULL;
+	ws.s_free = NULL;
+	o2 = het_wire_shard_pack(&ws, &err);
+	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
+	    "nscal 3 decodes");
+	ok(het_wire_shard_build(&back, &(struct het_wire_shard_objs){ 0 },
+	    &err) == HET_EINVAL, "but does not build");
+	like(err.msg, "averaged scaling has 2 parameters but the shard "
+	    "gives nscal = 3", "message");
+	het_wire_shard_clear(&back);
+	json_decref(o2);
+	ws.nscal = 2;
+	ws.np = 3;
+	o2 = het_wire_shard_pack(&ws, &err);
+	json_object_del(o2, "x0");
+	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
+	    "3 priors decode");
+	ok(het_wire_shard_build(&back, &(struct het_wire_shard_objs){ 0 },
+	    &err) == HET_EINVAL, "but 4 free parameters do not build");
+	like(err.msg, "4 free parameters but the shard gives 3 priors",
+	    "message");
+	het_wire_shard_clear(&back);
+	json_decref(o2);
+	json_decref(o);
+	/* results */
+	ok(het_shard_result_alloc(&res, 2, 3, 4, &err) == HET_OK, "result");
+	for (k = 0; k < 2 * 3 * 4; k++)
+		res.draws[k] = 0.5 * (double)k;
+	res.names[0] = strdup("D0");
+	res.names[1] = strdup("alpha");
+	res.summary[1].mean = 0.25;
+	res.summary[1].rhat = NAN;
+	res.bfmi[2] = NAN;
+	res.divergences[1] = 7;
+	res.step_size[0] = 0.125;
+	res.wall_time = 1.5;
+	o = het_wire_result_pack(9, &res, &err);
+	ok(o != NULL && het_wire_result_unpack(o, &id, &r2, &err) == HET_OK,
+	    "result round trip");
+	ok(id == 9 && r2.p == 2 && r2.nchain == 3 && r2.ndraw == 4 &&
+	    memcmp(r2.draws, res.draws, 24 * sizeof(double)) == 0 &&
+	    strcmp(r2.names[1], "alpha") == 0 && r2.summary[1].mean == 0.25 &&
+	    isnan(r2.summary[1].rhat) && isnan(r2.bfmi[2]) &&
+	    r2.divergences[1] == 7 && r2.step_size[0] == 0.125 &&
+	    r2.wall_time == 1.5, "every result field survives, NaN as null");
+	het_shard_result_clear(&r2);
+	json_object_set_new(o, "chains", json_integer(4));
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,
+	    "draw count mismatch refused");
+	like(err.msg, "draws has 24 values, expected 4 chains x 2 "
+	    "parameters x 4 draws", "message");
+	json_decref(o);
+	het_shard_result_clear(&res);
+}
+
+static void
+on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
+{
+	struct seen		*s = het_proc_tag(p);
+	struct het_wire_progress pr;
+	struct het_error	 err;
+	double			 now = het_proc_now();
+
+	(void)arg;
+	s->nrec[rec->type]++;
+	if (rec->type == HET_WIRE_PROGRESS &&
+	    het_wire_progress_unpack(rec->payload, &pr, &err) == HET_OK) {
+		if (s->nrec[rec->type] == 1)
+			s->t_first = now;
+		s->t_last = now;
+		s->last_iter = pr.iteration;
+		if (pr.iteration == 1)
+			s->chains_seen++;
+	}
+	if (rec->type == HET_WIRE_ERROR)
+		het_wire_error_unpack(rec->payload, &s->errinfo, &err);
+	if (rec->type == HET_WIRE_RESULT) {
+		json_decref(s->result);
+		s->result = json_incref(rec->payload);
+	}
+}
+
+static void
+on_done(struct het_proc *p, const struct het_proc_exit *ex, void *arg)
+{
+	struct seen *s = het_proc_tag(p);
+
+	(void)arg;
+	s->done++;
+	s->ex = *ex;
+}
+
+static int
+run_until(struct het_procset *set, struct seen *s, int what, double limit)
+{
+	struct pollfd	fds[8];
+	size_t		n;
+	double		end = het_proc_now() + limit;
+
+	for (;;) {
+		if ((what < 0 && s->done) || (what >= 0 && s->nrec[what] > 0))
+			return 1;
+		if (het_proc_now() >= end)
+			return 0;
+		het_procset_pollfds(set, fds, 8, &n);
+		if (poll(fds, n, 20) > 0)
+			het_procset_handle(set, fds, n, het_proc_now());
+		het_procset_reap(set, het_proc_now());
+		het_procset_check_timeouts(set, het_proc_now());
+	}
+}
+
+static struct het_procset *
+mkset(void)
+{
+	struct het_proc_opts	 o;
+	struct het_error	 err;
+
+	memset(&o, 0, sizeof o);
+	o.worker_path = getenv("HETUI_WORKER");
+	o.log_dir = tmpdir;
+	o.heartbeat_timeout = 5;
+	o.kill_grace = 0.5;
+	o.on_record = on_record;
+	o.on_done = on_done;
+	return het_procset_alloc(&o, &err);
+}
+
+static void
+test_worker(void)
+{
+	struct het_wire_shard	 ws;
+	struct het_shard_result	 res;
+	struct het_procset	*set;
+	struct het_proc		*p;
+	struct het_error	 err;
+	struct seen		 s;
+	json_t			*o;
+	double			 t0, wall, z;
+	size_t			 k;
+	long			 id;
+	int			 got;
+
+	memset(&s, 0, sizeof s);
+	set = mkset();
+	if (set == NULL || (p = het_proc_spawn(set, 1, het_proc_now(),
+	    &err)) == NULL) {
+		ok(0, "spawn the worker");
+		return;
+	}
+	het_proc_set_tag(p, &s);
+	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
+	make_shard(&ws, 6);
+	o = het_wire_shard_pack(&ws, &err);
+	t0 = het_proc_now();
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	het_proc_arm(p, het_proc_now());
+	got = run_until(set, &s, HET_WIRE_RESULT, 120);
+	wall = het_proc_now() - t0;
+	ok(got, "the worker answers with a result (%.2f s)", wall);
+	if (!got) {
+		diag("error record: %s", s.errinfo.msg);
+		goto out;
+	}
+	ok(s.nrec[HET_WIRE_PROGRESS] >= 4, "%d progress records",
+	    s.nrec[HET_WIRE_PROGRESS]);
+	ok(s.nrec[HET_WIRE_PROGRESS] <= 12 * wall + 6, "throttled: %d "
+	    "records in %.2f s", s.nrec[HET_WIRE_PROGRESS], wall);
+	is_int(s.chains_seen, 2, "the first transition of both chains");
+	is_int(s.last_iter, 400, "the last transition is reported");
+	got = het_wire_result_unpack(s.result, &id, &res, &err);
+	ok(got == HET_OK, "the result parses: %s", got == HET_OK ? "ok" :
+	    err.msg);
+	if (res.draws == NULL)
+		goto out;
+	ok(id == 6 && res.p == NP && res.nchain == 2 && res.ndraw == 200,
+	    "shard 6: 2 chains x 4 parameters x 200 draws");
+	ok(strcmp(res.names[0], "D0") == 0 && strcmp(res.names[1],
+	    "alpha") == 0 && strcmp(res.names[2], "contrast") == 0 &&
+	    strcmp(res.names[3], "offset") == 0, "parameter names");
+	for (k = 0; k < NP; k++) {
+		z = (res.summary[k].mean - xtrue[k]) / res.summary[k].sd;
+		ok(fabs(z) < 4 && res.summary[k].rhat < 1.1, "%s: mean %.5g "
+		    "(truth %g, z = %.2f), R-hat %.3f", res.names[k],
+		    res.summary[k].mean, xtrue[k], z, res.summary[k].rhat);
+	}
+	ok(res.wall_time > 0 && res.step_size[0] > 0 && res.step_size[1] > 0,
+	    "wall time %.2f s, step sizes %.3g %.3g", res.wall_time,
+	    res.step_size[0], res.step_size[1]);
+	het_shard_result_clear(&res);
+
+	/* a shard that cannot be built: an error record, worker ready */
+	memset(s.nrec, 0, sizeof s.nrec);
+	ws.shard = 8;
+	ws.sigma = -1;
+	o = het_wire_shard_pack(&ws, &err);
+	json_object_set_new(o, "sigma", json_real(-1));
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, HET_WIRE_ERROR, 20), "bad sigma: error "
+	    "record");
+	ok(s.errinfo.shard == 8 && s.errinfo.code == HET_EINVAL,
+	    "for shard 8, HET_EINVAL");
+	like(s.errinfo.msg, "noise sigma is -1", "message");
+	/* a shard that cannot be decoded */
+	memset(s.nrec, 0, sizeof s.nrec);
+	o = json_pack("{s:i}", "shard", 9);
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, HET_WIRE_ERROR, 20) && s.errinfo.shard == 9 &&
+	    s.errinfo.code == HET_EPROTO, "malformed shard 9: HET_EPROTO");
+	like(s.errinfo.msg, "shard.model", "message names the field");
+	het_proc_send_rec(p, HET_WIRE_BYE, NULL, &err);
+	ok(run_until(set, &s, -1, 20) && s.ex.exited && s.ex.status == 0 &&
+	    s.nrec[HET_WIRE_BYE] == 1, "bye: answered, exit 0");
+	het_procset_free(set);
+
+	/* EOF while a shard runs: the worker stops at once */
+	json_decref(s.result);
+	memset(&s, 0, sizeof s);
+	set = mkset();
+	p = het_proc_spawn(set, 2, het_proc_now(), &err);
+	het_proc_set_tag(p, &s);
+	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
+	ws.sigma = 0.01;
+	ws.shard = 10;
+	ws.settings.num_samples = 1000000;
+	o = het_wire_shard_pack(&ws, &err);
+	t0 = het_proc_now();
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, HET_WIRE_PROGRESS, 20), "long shard runs");
+	ok(run_until(set, &s, HET_WIRE_HEARTBEAT, 5), "and sends heartbeats");
+	ok(s.nrec[HET_WIRE_PROGRESS] <= 12 * (het_proc_now() - t0) + 4,
+	    "throttled: %d progress records in %.2f s",
+	    s.nrec[HET_WIRE_PROGRESS], het_proc_now() - t0);
+	het_proc_close_stdin(p);
+	t0 = het_proc_now();
+	ok(run_until(set, &s, -1, 10) && s.ex.exited && s.ex.status == 0,
+	    "stdin closed mid-run: exit 0 after %.3f s", het_proc_now() - t0);
+	ok(s.nrec[HET_WIRE_RESULT] == 0 && s.nrec[HET_WIRE_ERROR] == 0,
+	    "no result and no error record");
+out:
+	json_decref(s.result);
+	het_procset_free(set);
+}
+
+int
+main(void)
+{
+	char	cmd[64];
+
+	plan_lazy();
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdtemp(tmpdir) == NULL) {
+		ok(0, "mkdtemp");
+		return exit_status();
+	}
+	test_roundtrip();
+	if (getenv("HETUI_WORKER") == NULL)
+		skip(1, "HETUI_WORKER not set");
+	else
+		test_worker();
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		diag("could not remove %s", tmpdir);
+	return exit_status();
+}
