@@ -202,6 +202,8 @@ size_t	ui_model_ring_selected(const struct ui *, size_t ring);
 int	ui_model_set_window(struct ui *, const char *text, char *why,
 	    size_t whylen);
 void	ui_model_apply_config(struct ui *, const struct het_config *cfg);
+struct het_nyquist;
+int	ui_model_nyquist(const struct ui *, struct het_nyquist *out);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);

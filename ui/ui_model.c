@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_nyquist.h"
 #include "ui.h"
 
 static const struct het_io_meta *sort_meta;
@@ -287,4 +288,44 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 		    "not fully match %s: %zu mismatch%s in the Log",
 		    ui->meta->path, nmis, nmis == 1 ? "" : "es");
 	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+/*
+ * ui_model_nyquist: the flow-fringe aliasing check (het_nyquist.h) of
+ * the configured parameters over the current selection: the ring's q,
+ * the selected angles, the frame window, dt from the config or the file.
+ * Returns 1 with *out filled, 0 when there is nothing to check (no file,
+ * no angle selected, unknown dt, fewer than two frames).
+ */
+int
+ui_model_nyquist(const struct ui *ui, struct het_nyquist *out)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	const struct het_config *cfg = ui->cfg;
+	struct het_model_spec sp = { 0 };
+	struct het_error err = { 0 };
+	double theta[HET_MAX_PHYS], *phi;
+	size_t i, k;
+	int rc;
+
+	if (r == NULL || cfg == NULL || ui->sel.last <= ui->sel.first)
+		return 0;
+	sp.dt = cfg->dt_set ? cfg->dt : ui->meta->dt;
+	if (!(sp.dt > 0.0) || (phi = calloc(r->nbins, sizeof(*phi))) == NULL)
+		return 0;
+	for (i = 0; i < r->nbins; i++)
+		if (ui->sel.bin_on[r->bins[i]])
+			phi[sp.n_angles++] = ui->meta->bins[r->bins[i]].phi;
+	for (k = 0; k < cfg->nphys; k++)
+		theta[k] = cfg->phys[k].value;
+	sp.mode = cfg->mode;
+	sp.q = r->q;
+	sp.start_frame = ui->sel.first;
+	sp.n_frames = (size_t)(ui->sel.last - ui->sel.first + 1);
+	sp.phi = phi;
+	sp.gap = cfg->stator_rotor_gap;
+	rc = sp.n_angles > 0 && het_nyquist_check(&sp, theta, out, &err) ==
+	    HET_OK;
+	free(phi);
+	return rc;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_nyquist.h"
 #include "ui.h"
 #include "ui_heat.h"
 
@@ -280,6 +281,24 @@ field(WINDOW *w, int y, int x, int wd, const char *label, const char *val,
 	ui_put(w, y, x + 9, wd - 9, va, val);
 }
 
+/*
+ * The aliasing flag after dt: the largest phase step of the flow fringes
+ * between two frames, for the configured parameters over the selection,
+ * against its limit (het_nyquist.h).  Shown only when it is exceeded.
+ */
+static void
+draw_nyquist(struct ui *ui, WINDOW *w, int y, int x, int right)
+{
+	struct het_nyquist ny;
+	char buf[64];
+
+	if (!ui_model_nyquist(ui, &ny) || !(ny.ratio > 1.0) || x >= right)
+		return;
+	snprintf(buf, sizeof(buf), "ALIASED %.3gx", ny.ratio);
+	ui_put_trunc(w, y, x, right - x, ui_color_attr(UI_C_WARN) | A_BOLD,
+	    buf);
+}
+
 static void
 draw_summary(struct ui *ui, struct data_state *s, WINDOW *w)
 {
@@ -305,6 +324,7 @@ draw_summary(struct ui *ui, struct data_state *s, WINDOW *w)
 		snprintf(buf, sizeof(buf), "unknown (set analyzer dt)");
 	field(w, 3, 1, wd, "dt", buf, m->dt == m->dt ? v :
 	    ui_color_attr(UI_C_WARN));
+	draw_nyquist(ui, w, 3, 10 + ui_strwidth(buf) + 2, s->left - 1);
 	ui_put_trunc(w, 4, 10, wd - 9, d, m->dt_source);
 	fmt_num(e, sizeof(e), m->energy_kev);
 	fmt_num(dist, sizeof(dist), m->distance_m);
