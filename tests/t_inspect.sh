@@ -159,4 +159,27 @@ like "$RUN_OUT" "INSPECT JSON" "and points at the JSON documentation"
 run_capture "$HETUI" help inspect
 like "$RUN_OUT" "--json " "help inspect lists --json"
 
+# A writer holding an exclusive lock on the file (as HDF5 >= 1.10 does
+# while it writes) does not stop hetui from reading it, and hetui's read
+# takes no lock that would stop the writer.
+if command -v flock >/dev/null 2>&1; then
+	cp "$fx/apsu_lzf.hdf" "$TAP_TMP/locked.hdf"
+	flock -x "$TAP_TMP/locked.hdf" sleep 30 &
+	lockpid=$!
+	n=0
+	until ! flock -n -x "$TAP_TMP/locked.hdf" true 2>/dev/null || [ $n -ge 100 ]; do
+		n=$((n + 1)); sleep 0.05
+	done
+	run_capture env LC_ALL=C "$HETUI" inspect "$TAP_TMP/locked.hdf"
+	is "$RUN_RC" 0 "a file locked by a writer is still inspected"
+	run_capture env LC_ALL=C HDF5_USE_FILE_LOCKING=TRUE "$HETUI" inspect \
+	    "$TAP_TMP/locked.hdf"
+	is "$RUN_RC" 1 "with HDF5_USE_FILE_LOCKING=TRUE the lock stops the read"
+	like "$RUN_ERR" "another program holds a lock on it .*HDF5_USE_FILE_LOCKING" \
+	    "and the message says so, not 'corrupt'"
+	kill $lockpid 2>/dev/null; wait $lockpid 2>/dev/null
+else
+	skip 3 "flock not installed"
+fi
+
 done_testing

@@ -499,12 +499,35 @@ het_ds_detect(struct het_dataset *ds, struct het_error *err)
 	    lc ? " " HET_LEG_C2 : "");
 }
 
+
+/*
+ * The file access list of every read: without HDF5's file lock (HDF5 >=
+ * 1.10 takes one by default), so a beamline writer that opens the file
+ * for writing while hetui lists or reads it never fails because of
+ * hetui, and network file systems without locks work.  H5P_DEFAULT when
+ * the list cannot be made (then HDF5 locks as usual).
+ */
+static hid_t
+het_dataset_fapl(void)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+
+	if (fapl < 0)
+		return H5P_DEFAULT;
+	if (H5Pset_file_locking(fapl, 0, 1) < 0) {
+		H5Pclose(fapl);
+		return H5P_DEFAULT;
+	}
+	return fapl;
+}
+
 static int
 het_ds_open_file(struct het_dataset *ds, struct het_error *err)
 {
 	char detail[256];
 	struct stat st;
 	htri_t is;
+	hid_t fapl;
 
 	if (stat(ds->path, &st) != 0)
 		return het_error_sys(err, errno, "cannot open the file");
@@ -522,9 +545,19 @@ het_ds_open_file(struct het_dataset *ds, struct het_error *err)
 		    "cannot read the file%s%s", detail[0] ? ": " : "",
 		    detail);
 	}
-	ds->fid = H5Fopen(ds->path, H5F_ACC_RDONLY, H5P_DEFAULT);
-	if (ds->fid < 0) {
+	fapl = het_dataset_fapl();
+	ds->fid = H5Fopen(ds->path, H5F_ACC_RDONLY, fapl);
+	if (ds->fid < 0)
 		het_h5_detail(detail, sizeof(detail));
+	if (fapl != H5P_DEFAULT)
+		H5Pclose(fapl);
+	if (ds->fid < 0 && strstr(detail, "unable to lock") != NULL)
+		return het_error_set(err, HET_EIO,
+		    "HDF5 cannot open the file: another program holds a lock "
+		    "on it (HDF5: %s); hetui reads without locking unless "
+		    "HDF5_USE_FILE_LOCKING=TRUE is set in the environment",
+		    detail);
+	if (ds->fid < 0) {
 		return het_error_set(err, HET_EFORMAT,
 		    "HDF5 cannot open the file%s%s%s; it is truncated or "
 		    "corrupt (an interrupted copy?)",
