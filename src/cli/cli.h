@@ -36,6 +36,7 @@ extern const struct cli_cmd cli_cmd_inspect;
 extern const struct cli_cmd cli_cmd_simulate;
 extern const struct cli_cmd cli_cmd_config;
 extern const struct cli_cmd cli_cmd_fit;
+extern const struct cli_cmd cli_cmd_sample;
 
 /*
  * cli_usage_error: print "hetui NAME: MESSAGE" and the usage line to

@@ -3,14 +3,15 @@
  * of a config, fit jointly (or per angle) on the thread pool, write the
  * results files and print a summary.
  *
- * Flow: config (+ overrides) -> het_problem_build (progress "reading bin
- * k/n") -> het_fit_run / het_fit_run_per_angle with a progress callback
- * that records the iteration history and draws a bar on a terminal or
- * prints one line per iteration otherwise -> het_results_write -> a table
- * (or --json) on stdout.  SIGINT sets the fit's cancel flag: the engine
- * stops at the next iteration with a consistent partial result, which is
- * written and reported like any other, and the command exits 130 (the
- * shell's code for an interrupt); a second SIGINT kills as usual.
+ * Flow: config (+ overrides) -> het_fitjob_execute (engine: problem,
+ * fit, results files; the code path the workstation's Fit panel runs on
+ * its job thread) with hooks that print "reading bin k/n", the problem's
+ * warnings and a bar on a terminal or one line per iteration otherwise
+ * -> a table (or --json) on stdout.  SIGINT sets the fit's cancel flag:
+ * the engine stops at the next iteration with a consistent partial
+ * result, which is written and reported like any other, and the command
+ * exits 130 (the shell's code for an interrupt); a second SIGINT kills as
+ * usual.
  * Exit statuses: 0 converged, 3 not converged, 130 cancelled, 1 errors,
  * 2 usage errors.
  */
@@ -32,6 +33,7 @@
 #include "het_config.h"
 #include "het_dataset.h"
 #include "het_fit.h"
+#include "het_fitjob.h"
 #include "het_pool.h"
 #include "het_problem.h"
 #include "het_results.h"
@@ -53,14 +55,12 @@ struct fit_opts {
 	double		 dt;
 };
 
-/* What the progress callback sees (called under het_fit's mutex). */
+/* What the hooks see (the iteration hook runs under het_fit's mutex). */
 struct fit_run {
 	const struct cli_cmd	*cmd;
+	const struct het_config	*cfg;
 	int			 tty;
 	long			 max_nfev;
-	struct het_results_iter	*hist;
-	size_t			 nhist, cap;
-	int			 oom;
 };
 
 static atomic_int fit_cancel;
@@ -156,7 +156,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 /* ---- progress ------------------------------------------------------------ */
 
-static int
+static void
 fit_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 {
 	struct fit_run *run = arg;
@@ -168,40 +168,29 @@ fit_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 		fprintf(stderr, "reading bin %zu/%zu\n", k + 1, n);
 	if (run->tty && k + 1 == n)
 		fputc('\n', stderr);
-	return atomic_load(&fit_cancel);
+}
+
+/* The problem is built: its warnings, and the bar's scale. */
+static void
+fit_built(void *arg, const struct het_problem *pb)
+{
+	struct fit_run *run = arg;
+	size_t k;
+
+	for (k = 0; k < pb->nwarnings; k++)
+		cli_warn(run->cmd, "%s", pb->warnings[k]);
+	run->max_nfev = run->cfg->nlsq.max_nfev > 0 ? run->cfg->nlsq.max_nfev :
+	    100 * (long)pb->p;
 }
 
 static void
 fit_progress(void *ctx, const struct het_fit_progress *pr)
 {
 	struct fit_run *run = ctx;
-	struct het_results_iter *h;
 	char who[48] = "";
 	double frac;
 	int fill;
 
-	if (run->nhist == run->cap && !run->oom) {
-		size_t cap = run->cap ? 2 * run->cap : 64;
-
-		h = realloc(run->hist, cap * sizeof(*h));
-		if (h == NULL)
-			run->oom = 1;
-		else {
-			run->hist = h;
-			run->cap = cap;
-		}
-	}
-	if (run->nhist < run->cap) {
-		h = &run->hist[run->nhist++];
-		h->angle = pr->angle;
-		h->start = (long)pr->start;
-		h->iter = pr->iter;
-		h->nfev = pr->nfev;
-		h->cost = pr->cost;
-		h->chi2_red = pr->chi2_red;
-		h->radius = pr->radius;
-		h->step_norm = pr->step_norm;
-	}
 	if (pr->angle >= 0)
 		snprintf(who, sizeof(who), "angle %ld  ", pr->angle);
 	if (pr->nstarts > 1)
@@ -221,73 +210,18 @@ fit_progress(void *ctx, const struct het_fit_progress *pr)
 	    pr->iter, pr->cost, pr->chi2_red);
 }
 
+/* The fit ended: end the bar's line before anything else is printed. */
+static void
+fit_writing(void *arg, const char *outdir)
+{
+	struct fit_run *run = arg;
+
+	(void)outdir;
+	if (run->tty)
+		fputc('\n', stderr);
+}
+
 /* ---- the fit ------------------------------------------------------------- */
-
-/* The results description of one engine result (arrays it points into). */
-static int
-fit_describe(const struct het_fit_result *fr, struct het_results_fit *f,
-    struct het_results_start **starts)
-{
-	size_t k;
-
-	*starts = calloc(fr->nstarts > 0 ? fr->nstarts : 1, sizeof(**starts));
-	if (*starts == NULL)
-		return -1;
-	for (k = 0; k < fr->nstarts; k++) {
-		const struct het_fit_start *s = &fr->starts[k];
-
-		(*starts)[k] = (struct het_results_start){ s->x0, s->x,
-		    s->cost, s->chi2_red, s->iterations, s->nfev,
-		    het_nlsq_reason_name(s->reason), s->status };
-	}
-	*f = (struct het_results_fit){
-		.angle = fr->angle, .p = fr->p,
-		.names = (const char *const *)fr->names, .x = fr->x,
-		.x0 = fr->x0, .unc = fr->unc, .lo = fr->lo, .hi = fr->hi,
-		.cov = fr->cov, .corr = fr->corr, .cost = fr->cost,
-		.rss = fr->rss, .chi2 = fr->chi2, .chi2_red = fr->chi2_red,
-		.sigma = fr->sigma, .dof = fr->dof,
-		.iterations = fr->iterations, .nfev = fr->nfev,
-		.njev = fr->njev, .wall_time = fr->wall_time,
-		.reason = het_nlsq_reason_name(fr->reason),
-		.converged = fr->converged, .message = fr->message,
-		.rank = fr->rank,
-		.warnings = (const char *const *)fr->warnings,
-		.nwarnings = fr->nwarnings, .starts = *starts,
-		.nstarts = fr->nstarts, .best = fr->best
-	};
-	return 0;
-}
-
-static const char *
-fit_flags(const struct het_fit_result *fr, size_t k)
-{
-	double span = fr->hi[k] - fr->lo[k], tol = 1e-6 * span;
-
-	if (!isfinite(fr->unc[k]) || fr->unc[k] < 1e-30)
-		return fabs(fr->x[k] - fr->lo[k]) <= tol ||
-		    fabs(fr->x[k] - fr->hi[k]) <= tol ? "at bound, degenerate" :
-		    "degenerate";
-	if (fabs(fr->x[k] - fr->lo[k]) <= tol)
-		return "at lower bound";
-	if (fabs(fr->x[k] - fr->hi[k]) <= tol)
-		return "at upper bound";
-	return "";
-}
-
-static const char *
-fit_unit(const struct het_problem *pb, const char *name)
-{
-	const struct het_param_def *tab;
-	size_t n;
-	int k;
-
-	k = het_params_find(het_mode_family(pb->spec.mode), name);
-	if (k < 0)
-		return "";
-	tab = het_params_table(het_mode_family(pb->spec.mode), &n);
-	return tab[k].ascii_unit;
-}
 
 static void
 fit_print_table(const struct het_problem *pb, const struct het_fit_result *fr)
@@ -311,8 +245,8 @@ fit_print_table(const struct het_problem *pb, const struct het_fit_result *fr)
 
 		snprintf(b, sizeof(b), "[%g, %g]", fr->lo[k], fr->hi[k]);
 		printf("%-18s %14.6g ± %-11.3g %-16s %-22s %s\n", fr->names[k],
-		    fr->x[k], fr->unc[k], fit_unit(pb, fr->names[k]), b,
-		    fit_flags(fr, k));
+		    fr->x[k], fr->unc[k], het_fitjob_unit(pb, fr->names[k]), b,
+		    het_fitjob_flag(fr, k));
 	}
 	tab = het_params_table(het_mode_family(pb->spec.mode), &n);
 	for (k = 0; k < pb->nphys; k++)
@@ -426,165 +360,65 @@ fit_now(void)
 	return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
-/* Options of the engine from the config and the problem. */
-static int
-fit_options(const struct het_config *cfg, const struct het_problem *pb,
-    struct fit_run *run, struct het_fit_options *opt, double **xs,
-    double **sig)
-{
-	size_t k, any = 0;
-	long col;
-
-	het_fit_default_options(opt);
-	opt->nlsq = cfg->nlsq;
-	*xs = calloc(pb->p > 0 ? pb->p : 1, sizeof(double));
-	*sig = calloc(pb->nangles, sizeof(double));
-	if (*xs == NULL || *sig == NULL)
-		return -1;
-	for (k = 0; k < pb->nphys; k++)
-		if ((col = het_resid_phys_col(pb->resid, k)) >= 0 &&
-		    cfg->phys[k].x_scale > 0) {
-			(*xs)[col] = cfg->phys[k].x_scale;
-			any++;
-		}
-	opt->x_scale = any > 0 ? *xs : NULL;
-	if (isfinite(pb->sigma) && pb->sigma > 0) {
-		opt->noise_sigma = pb->sigma;
-		for (k = 0; k < pb->nangles; k++)
-			(*sig)[k] = isfinite(pb->sigma_angle[k]) &&
-			    pb->sigma_angle[k] > 0 ? pb->sigma_angle[k] :
-			    pb->sigma;
-		opt->noise_sigma_angle = *sig;
-	}
-	opt->cancel = &fit_cancel;
-	opt->progress = fit_progress;
-	opt->progress_ctx = run;
-	run->max_nfev = cfg->nlsq.max_nfev > 0 ? cfg->nlsq.max_nfev :
-	    100 * (long)pb->p;
-	return 0;
-}
-
-/* Write the results files; returns HET_OK or the writer's status. */
-static int
-fit_write(const struct fit_opts *o, const char *outdir,
-    const struct het_config *cfg, const struct het_problem *pb,
-    struct het_fit_result **fr, size_t nfr, struct fit_run *run,
-    const char *status, double wall, size_t threads, struct het_error *err)
-{
-	struct het_results_fit *fits;
-	struct het_results_start **starts;
-	struct het_results res;
-	size_t k, n = 0;
-	int rc = HET_ENOMEM;
-
-	fits = calloc(nfr, sizeof(*fits));
-	starts = calloc(nfr, sizeof(*starts));
-	if (fits == NULL || starts == NULL)
-		goto out;
-	for (k = 0; k < nfr; k++) {
-		if (fr[k] == NULL)
-			continue;
-		if (fit_describe(fr[k], &fits[n], &starts[n]) != 0)
-			goto out;
-		n++;
-	}
-	memset(&res, 0, sizeof(res));
-	res.cfg = cfg;
-	res.pb = pb;
-	res.optimizer = cfg->nlsq.multistart ? "multistart" : "local";
-	res.per_angle = o->per_angle;
-	res.fits = fits;
-	res.nfits = n;
-	res.history = run->hist;
-	res.nhistory = run->nhist;
-	res.status = status;
-	res.wall_time = wall;
-	res.threads = (long)threads;
-	res.creator = PACKAGE_NAME " " PACKAGE_VERSION;
-	rc = het_results_write(outdir, &res, err);
-out:
-	if (rc == HET_ENOMEM && err->code != HET_ENOMEM)
-		het_error_set(err, HET_ENOMEM, "out of memory");
-	for (k = 0; starts != NULL && k < nfr; k++)
-		free(starts[k]);
-	free(starts);
-	free(fits);
-	return rc;
-}
-
 static int
 fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
     struct het_config *cfg)
 {
-	struct het_problem_opts po;
-	struct het_fit_options opt;
-	struct het_fit_result **fr = NULL, *one = NULL;
-	struct het_problem *pb = NULL;
-	struct het_dataset *ds = NULL;
-	struct het_pool *pool = NULL;
+	struct het_fitjob_spec spec;
+	struct het_fitjob_hooks hooks;
+	struct het_fitjob_result *res = NULL;
+	struct het_fit_result **fr;
+	const struct het_problem *pb;
 	struct het_error err;
 	struct fit_run run;
-	double *xs = NULL, *sig = NULL, t0 = fit_now();
-	char *path = NULL;
-	const char *outdir, *status;
-	size_t nfr = 0, k, w, conv = 0;
-	int rc = CLI_EXIT_ERROR, st;
+	double t0 = fit_now();
+	const char *outdir;
+	size_t nfr, k, w;
+	int rc, st;
 
 	memset(&run, 0, sizeof(run));
 	run.cmd = cmd;
+	run.cfg = cfg;
 	run.tty = isatty(STDERR_FILENO);
 	het_error_clear(&err);
 	outdir = o->out != NULL ? o->out : cfg->output_dir != NULL ?
 	    cfg->output_dir : "output";
-	if ((path = het_problem_data_path(cfg, o->file, &err)) == NULL ||
-	    (ds = het_dataset_open(path, &err)) == NULL)
-		goto fail;
-	memset(&po, 0, sizeof(po));
-	po.dt = o->dt;
-	po.progress = fit_read_progress;
-	po.progress_arg = &run;
-	if ((pb = het_problem_build(cfg, ds, &po, &err)) == NULL) {
-		if (err.code == HET_ECANCEL) {
+	memset(&spec, 0, sizeof(spec));
+	spec.cfg = cfg;
+	spec.data_path = o->file;
+	spec.outdir = outdir;
+	spec.dt = o->dt;
+	spec.per_angle = o->per_angle;
+	spec.threads = (size_t)o->threads;
+	spec.no_grids = 1;
+	memset(&hooks, 0, sizeof(hooks));
+	hooks.read = fit_read_progress;
+	hooks.built = fit_built;
+	hooks.iter = fit_progress;
+	hooks.writing = fit_writing;
+	hooks.ctx = &run;
+	het_pool_blas_single_threaded();
+	st = het_fitjob_execute(&spec, &hooks, &fit_cancel, &res, &err);
+	if (res == NULL) {
+		if (st == HET_ECANCEL) {
 			fprintf(stderr, "hetui %s: cancelled while reading; "
 			    "nothing was fitted or written\n", cmd->name);
-			rc = FIT_EXIT_CANCELLED;
-			goto out;
+			return FIT_EXIT_CANCELLED;
 		}
-		goto fail;
+		if (run.tty)
+			fputc('\n', stderr);
+		return cli_report(cmd, &err);
 	}
-	het_dataset_close(ds);
-	ds = NULL;
-	for (k = 0; k < pb->nwarnings; k++)
-		cli_warn(cmd, "%s", pb->warnings[k]);
-	if (fit_options(cfg, pb, &run, &opt, &xs, &sig) != 0) {
-		het_error_set(&err, HET_ENOMEM, "out of memory");
-		goto fail;
+	if (!res->written) {
+		rc = cli_report(cmd, &res->write_err);
+		het_fitjob_result_free(res);
+		return rc;
 	}
-	het_pool_blas_single_threaded();
-	if ((pool = het_pool_alloc((size_t)o->threads, &err)) == NULL)
-		goto fail;
-	if (o->per_angle)
-		st = het_fit_run_per_angle(pool, pb->resid, pb->x0, pb->lo,
-		    pb->hi, &opt, &fr, &nfr, &err);
-	else {
-		st = het_fit_run(pool, pb->resid, pb->x0, pb->lo, pb->hi, &opt,
-		    &one, &err);
-		fr = &one;
-		nfr = one != NULL ? 1 : 0;
-	}
-	if (run.tty)
-		fputc('\n', stderr);
-	if (st != HET_OK && st != HET_ECANCEL)
-		goto fail;
-	for (k = 0; k < nfr; k++)
-		conv += fr[k] != NULL && fr[k]->converged;
-	status = st == HET_ECANCEL ? "cancelled" : conv == nfr ?
-	    "converged" : "not_converged";
-	if (fit_write(o, outdir, cfg, pb, fr, nfr, &run, status,
-	    fit_now() - t0, het_pool_nthreads(pool), &err) != HET_OK)
-		goto fail;
+	pb = res->pb;
+	fr = res->fits;
+	nfr = res->nfits;
 	if (o->json)
-		fit_print_json(pb, fr, nfr, o->per_angle, status,
+		fit_print_json(pb, fr, nfr, o->per_angle, res->status_name,
 		    fit_now() - t0, outdir, pb->warnings, pb->nwarnings);
 	else {
 		printf("hetui fit: %s, %zu angle%s, q %.6g 1/A, frames "
@@ -603,7 +437,7 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 		for (w = 0; fr[k] != NULL && !o->json &&
 		    w < fr[k]->nwarnings; w++)
 			cli_warn(cmd, "%s", fr[k]->warnings[w]);
-	if (run.oom)
+	if (res->hist_incomplete)
 		cli_warn(cmd, "out of memory: the iteration history in %s/%s "
 		    "is incomplete", outdir, HET_RESULTS_H5);
 	if (st == HET_ECANCEL) {
@@ -611,24 +445,8 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 		    "written to %s/\n", cmd->name, outdir);
 		rc = FIT_EXIT_CANCELLED;
 	} else
-		rc = conv == nfr ? CLI_EXIT_OK : CLI_EXIT_NOT_CONVERGED;
-	goto out;
-fail:
-	if (run.tty)
-		fputc('\n', stderr);
-	rc = cli_report(cmd, &err);
-out:
-	if (o->per_angle)
-		het_fit_results_free(fr, nfr);
-	else
-		het_fit_result_free(one);
-	het_pool_free(pool);
-	het_problem_free(pb);
-	het_dataset_close(ds);
-	free(run.hist);
-	free(path);
-	free(xs);
-	free(sig);
+		rc = res->converged ? CLI_EXIT_OK : CLI_EXIT_NOT_CONVERGED;
+	het_fitjob_result_free(res);
 	return rc;
 }
 

@@ -22,6 +22,7 @@ static const struct cli_cmd *const cli_commands[] = {
 	&cli_cmd_simulate,
 	&cli_cmd_config,
 	&cli_cmd_fit,
+	&cli_cmd_sample,
 };
 #define CLI_NCOMMANDS (sizeof(cli_commands) / sizeof(cli_commands[0]))
 

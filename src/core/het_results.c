@@ -270,7 +270,7 @@ rs_json_metadata(const struct het_results *res, size_t k)
 }
 
 /* Write a JSON document to path (a temporary name). */
-static int
+int
 rs_json_write(const char *path, json_t *doc, struct het_error *err)
 {
 	char *text;
@@ -372,6 +372,30 @@ rs_check(const struct het_results *res, struct het_error *err)
 	return HET_OK;
 }
 
+/*
+ * The files of a write, in order: the HDF5 file, two JSON files per fit
+ * (unless no_nlsq_json), the two CMC files (with cmc).  kind: 0 HDF5,
+ * 1 parameters of fit, 2 metadata of fit, 3 cmc_summary,
+ * 4 cmc_diagnostics.
+ */
+static size_t
+rs_files(const struct het_results *res, size_t i, int *kind, size_t *fit)
+{
+	size_t nj = res->no_nlsq_json ? 0 : 2 * res->nfits;
+
+	if (kind == NULL)
+		return 1 + nj + (res->cmc != NULL ? 2 : 0);
+	*fit = 0;
+	if (i == 0)
+		*kind = 0;
+	else if (i <= nj) {
+		*kind = 1 + (int)((i - 1) % 2);
+		*fit = (i - 1) / 2;
+	} else
+		*kind = 3 + (int)(i - 1 - nj);
+	return 0;
+}
+
 int
 het_results_write(const char *dir, const struct het_results *res,
     struct het_error *err)
@@ -380,7 +404,7 @@ het_results_write(const char *dir, const struct het_results *res,
 	char **final = NULL, **tmp = NULL;
 	unsigned char *made = NULL;
 	size_t nfile, k, i, len;
-	int rc;
+	int rc, kind;
 
 	if ((rc = rs_check(res, err)) != HET_OK ||
 	    (rc = rs_mkdirs(dir, err)) != HET_OK)
@@ -389,7 +413,7 @@ het_results_write(const char *dir, const struct het_results *res,
 		snprintf(stamp, sizeof(stamp), "%s", res->timestamp);
 	else
 		rs_now(stamp, sizeof(stamp));
-	nfile = 1 + 2 * res->nfits;
+	nfile = rs_files(res, 0, NULL, NULL);
 	final = het_alloc_array(nfile, sizeof(char *), "file names", err);
 	tmp = het_alloc_array(nfile, sizeof(char *), "file names", err);
 	made = het_alloc_array(nfile, 1, "file names", err);
@@ -398,14 +422,18 @@ het_results_write(const char *dir, const struct het_results *res,
 		goto out;
 	}
 	for (i = 0; i < nfile; i++) {
-		if (i == 0)
+		rs_files(res, i, &kind, &k);
+		if (kind == 0)
 			snprintf(name, sizeof(name), "%s", HET_RESULTS_H5);
-		else {
-			het_results_json_prefix(res, (i - 1) / 2, prefix,
+		else if (kind <= 2) {
+			het_results_json_prefix(res, k, prefix,
 			    sizeof(prefix));
 			snprintf(name, sizeof(name), "%s_%s.json", prefix,
-			    (i - 1) % 2 == 0 ? "parameters" : "metadata");
-		}
+			    kind == 1 ? "parameters" : "metadata");
+		} else
+			snprintf(name, sizeof(name), "%s", kind == 3 ?
+			    HET_RESULTS_CMC_SUMMARY :
+			    HET_RESULTS_CMC_DIAGNOSTICS);
 		len = strlen(dir) + strlen(name) + 2;
 		if ((final[i] = het_alloc_array(len, 1, "file name", err)) ==
 		    NULL || (snprintf(final[i], len, "%s/%s", dir, name),
@@ -417,19 +445,29 @@ het_results_write(const char *dir, const struct het_results *res,
 	made[0] = 1;
 	if ((rc = rs_h5_write(tmp[0], res, stamp, err)) != HET_OK)
 		goto out;
-	for (k = 0; k < res->nfits; k++) {
+	for (i = 1; i < nfile; i++) {
 		json_t *doc;
 
-		for (i = 1 + 2 * k; i < 3 + 2 * k; i++) {
-			doc = i % 2 == 1 ?
-			    rs_json_parameters(&res->fits[k], stamp) :
-			    rs_json_metadata(res, k);
-			made[i] = 1;
-			rc = rs_json_write(tmp[i], doc, err);
-			json_decref(doc);
-			if (rc != HET_OK)
-				goto out;
+		rs_files(res, i, &kind, &k);
+		switch (kind) {
+		case 1:
+			doc = rs_json_parameters(&res->fits[k], stamp);
+			break;
+		case 2:
+			doc = rs_json_metadata(res, k);
+			break;
+		case 3:
+			doc = rs_json_cmc_summary(res->cmc, stamp);
+			break;
+		default:
+			doc = rs_json_cmc_diagnostics(res->cmc);
+			break;
 		}
+		made[i] = 1;
+		rc = rs_json_write(tmp[i], doc, err);
+		json_decref(doc);
+		if (rc != HET_OK)
+			goto out;
 	}
 	for (i = 0; i < nfile; i++) {
 		if ((rc = het_commit_tmp(tmp[i], final[i], err)) != HET_OK)

@@ -1,5 +1,7 @@
 /*
- * het_results.h: the results files of an NLSQ fit.
+ * het_results.h: the results files of an NLSQ fit and of a CMC run
+ * (hetui sample: the same files plus the /cmc group and the two cmc_*.json
+ * files, see struct het_results_cmc below), and reading a fit back.
  *
  * het_results_write() writes, into an output directory (created if
  * missing):
@@ -44,12 +46,17 @@
 #include <stddef.h>
 
 #include "het_config.h"
+#include "het_consensus.h"
 #include "het_error.h"
+#include "het_posterior.h"
 #include "het_problem.h"
+#include "het_shard_run.h"
 
 #define HET_RESULTS_H5		"hetui_results.h5"
 #define HET_RESULTS_FORMAT	"hetui-nlsq-results"
 #define HET_RESULTS_VERSION	1
+#define HET_RESULTS_CMC_SUMMARY		"cmc_summary.json"
+#define HET_RESULTS_CMC_DIAGNOSTICS	"cmc_diagnostics.json"
 
 /* One iteration of one fit, as the progress callback saw it. */
 struct het_results_iter {
@@ -99,6 +106,66 @@ struct het_results_fit {
 	size_t		 best;
 };
 
+/*
+ * CMC results (hetui sample).  When het_results.cmc is set, the writer
+ * adds the /cmc group to hetui_results.h5 and writes cmc_summary.json and
+ * cmc_diagnostics.json (the heterodyne package's keys: parameter_names,
+ * posterior_mean, posterior_std, credible_intervals {name: {"2.5%",
+ * "97.5%"}}, map_estimate (the posterior mean), timestamp, num_samples,
+ * num_chains; convergence_passed, parameter_diagnostics {name: {r_hat,
+ * r_hat_passed, ess_bulk, ess_tail}}, max_r_hat, r_hat_threshold,
+ * all_r_hat_passed, min_ess_bulk, bfmi, bfmi_passed, sampling_info
+ * {num_warmup, num_samples, num_chains, wall_time_seconds}) followed by
+ * hetui's own keys (cmc: shards, gates, consensus).  All in the same
+ * atomic commit as the other files.
+ */
+struct het_results_cmc_shard {
+	long		 id;		/* shard id */
+	size_t		 npairs;
+	const char	*state;		/* het_cmc_state_name */
+	int		 attempts;
+	const char	*reason;	/* failure reasons, "" when none */
+	double		 wall_time;	/* s of the last attempt */
+	const struct het_shard_result *res;	/* NULL unless done */
+	const struct het_cons_shard_gate *gate;	/* NULL unless done */
+	int		 used;		/* entered the consensus */
+	int		 outlier;	/* dropped as an outlier */
+};
+
+/* Per-parameter summary of the combined posterior (p entries each). */
+struct het_results_cmc_param {
+	double	mean, sd, q025, q05, q50, q95, q975;
+	double	rhat;		/* max over used shards */
+	double	ess_bulk, ess_tail;	/* sums over used shards */
+	double	nlsq, nlsq_sd, prior_sd, contraction;
+};
+
+struct het_results_cmc {
+	const char	*status;	/* "passed", "gates_failed",
+					   "shards_failed", "cancelled" */
+	struct het_shard_settings settings;
+	const char	*strategy;	/* sharding strategy name */
+	const char	*combine;	/* consensus method name */
+	const char	*sigma_source;
+	double		 sigma;
+	int		 reparam;
+	double		 prior_width;	/* nlsq_prior_width_factor */
+	struct het_cons_gates gates;
+	size_t		 p;
+	const char *const *names;	/* p */
+	const struct het_post_prior *priors;	/* p (untempered) */
+	const struct het_results_cmc_shard *shards;
+	size_t		 nshards;	/* K */
+	const struct het_consensus *cons;	/* NULL: nothing combined */
+	const struct het_results_cmc_param *param;	/* p, or NULL with
+							   cons */
+	int		 gates_pass;
+	const char	*gates_text;	/* sentences, "" */
+	double		 max_rhat, min_ess, min_bfmi;
+	long		 divergences;
+	double		 wall_time;	/* s of the sampling */
+};
+
 /* Everything het_results_write needs. */
 struct het_results {
 	const struct het_config	 *cfg;	/* echoed as YAML */
@@ -118,6 +185,9 @@ struct het_results {
 	long		 threads;
 	const char	*creator;	/* "hetui 0.1" */
 	const char	*timestamp;	/* ISO 8601; NULL: local time now */
+	const struct het_results_cmc *cmc;	/* NULL: an NLSQ fit only */
+	int		 no_nlsq_json;	/* 1: do not write nlsq_*.json (the
+					   NLSQ result was loaded) */
 };
 
 /*
@@ -139,5 +209,34 @@ int het_results_write(const char *dir, const struct het_results *res,
  */
 void het_results_json_prefix(const struct het_results *res, size_t k,
     char *buf, size_t len);
+
+/* A previous joint NLSQ result, as het_results_load_nlsq reads it. */
+struct het_results_nlsq {
+	size_t	 p;
+	char	**names;	/* p (owned) */
+	double	*x;		/* p values */
+	double	*unc;		/* p uncertainties, NaN where unknown */
+	int	 converged;	/* 1, 0, or -1 when the files do not say */
+	double	 chi2_red;	/* NaN when unknown */
+	char	*source;	/* the file it came from (owned) */
+};
+
+/*
+ * het_results_load_nlsq: read the joint NLSQ result in dir: from
+ * nlsq_parameters.json (parameter_names, parameters, uncertainties; null
+ * is NaN) with nlsq_metadata.json when present (success,
+ * reduced_chi_squared), else from hetui_results.h5 (/fit/free_names and
+ * the /fit/parameters table; attributes converged and chi2_red).
+ *   out  zeroed on entry; filled on HET_OK (release with
+ *        het_results_nlsq_clear, also after an error).
+ * Returns HET_OK; HET_ENOTFOUND (neither file; a per-angle result,
+ * nlsq_phi*.json only: the message says so and how to fix it); HET_EFORMAT
+ * (a file that does not parse, a missing key or array, lengths that
+ * differ, a non-number value; the message names the file and key);
+ * HET_EIO; HET_ENOMEM.  Thread: any.
+ */
+int het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
+    struct het_error *err);
+void het_results_nlsq_clear(struct het_results_nlsq *n);
 
 #endif /* HET_RESULTS_H */

@@ -28,16 +28,7 @@
 #include "het_results_impl.h"
 #include "het_util.h"
 
-struct rs_w {
-	hid_t		 fid;
-	hid_t		 lcpl;
-	hid_t		 str;		/* variable-length UTF-8 strings */
-	const char	*file;
-};
-
-#define RS_PATH_MAX 256
-
-static int
+int
 rs_fail(struct rs_w *w, const char *path, struct het_error *err)
 {
 	char detail[256];
@@ -47,7 +38,7 @@ rs_fail(struct rs_w *w, const char *path, struct het_error *err)
 	    path, detail[0] != '\0' ? ": " : "", detail);
 }
 
-static int
+int
 rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype, int rank,
     size_t d0, size_t d1, const void *data, struct het_error *err)
 {
@@ -69,7 +60,7 @@ rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype, int rank,
 	return rc;
 }
 
-static int
+int
 rs_f64(struct rs_w *w, const char *path, size_t n, const double *v,
     struct het_error *err)
 {
@@ -77,7 +68,7 @@ rs_f64(struct rs_w *w, const char *path, size_t n, const double *v,
 	    err);
 }
 
-static int
+int
 rs_mat(struct rs_w *w, const char *path, size_t r, size_t c, const double *v,
     struct het_error *err)
 {
@@ -86,7 +77,7 @@ rs_mat(struct rs_w *w, const char *path, size_t r, size_t c, const double *v,
 }
 
 /* n longs (or size_t values when sz is given) as int64. */
-static int
+int
 rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
     const size_t *sz, struct het_error *err)
 {
@@ -104,14 +95,14 @@ rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
 	return rc;
 }
 
-static int
+int
 rs_strs(struct rs_w *w, const char *path, size_t n, const char *const *s,
     struct het_error *err)
 {
 	return rs_data(w, path, w->str, w->str, 1, n, 0, s, err);
 }
 
-static int
+int
 rs_str(struct rs_w *w, const char *path, const char *s,
     struct het_error *err)
 {
@@ -150,7 +141,7 @@ rs_attr(struct rs_w *w, const char *path, const char *name, hid_t ftype,
 	return rc;
 }
 
-static int
+int
 rs_astr(struct rs_w *w, const char *path, const char *name, const char *s,
     struct het_error *err)
 {
@@ -159,7 +150,7 @@ rs_astr(struct rs_w *w, const char *path, const char *name, const char *s,
 	return rs_attr(w, path, name, w->str, w->str, &s, err);
 }
 
-static int
+int
 rs_af64(struct rs_w *w, const char *path, const char *name, double v,
     struct het_error *err)
 {
@@ -167,7 +158,7 @@ rs_af64(struct rs_w *w, const char *path, const char *name, double v,
 	    err);
 }
 
-static int
+int
 rs_ai64(struct rs_w *w, const char *path, const char *name, long v,
     struct het_error *err)
 {
@@ -599,6 +590,8 @@ rs_h5_write(const char *path, const struct het_results *res,
 	for (k = 0; k < res->nfits; k++)
 		if ((rc = rs_fit(&w, res, k, err)) != HET_OK)
 			goto out;
+	if (res->cmc != NULL)
+		rc = rs_h5_cmc(&w, res->cmc, err);
 out:
 	if (w.fid > 0 && H5Fclose(w.fid) < 0 && rc == HET_OK)
 		rc = rs_fail(&w, "the file (close)", err);

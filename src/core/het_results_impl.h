@@ -12,6 +12,9 @@
 
 #include <stddef.h>
 
+#include <hdf5.h>
+#include <jansson.h>
+
 #include "het_results.h"
 
 /* One row of a parameter table. */
@@ -48,5 +51,59 @@ void rs_view_fini(struct rs_view *v);
  */
 int rs_h5_write(const char *path, const struct het_results *res,
     const char *timestamp, struct het_error *err);
+
+/*
+ * The HDF5 writer's state and helpers (het_results_h5.c), shared with the
+ * CMC part (het_results_cmc.c).  Every helper names the HDF5 path in its
+ * error (HET_EIO) and returns HET_OK or the error.  rs_f64 / rs_i64 /
+ * rs_strs write 1-D datasets of n values (rs_i64 takes longs, or size_t
+ * values when sz is not NULL), rs_mat a rows x cols matrix, rs_str a
+ * scalar string; rs_astr / rs_af64 / rs_ai64 set an attribute on the
+ * object at path (a group is created when missing).  Groups along a path
+ * are created on demand.
+ */
+struct rs_w {
+	hid_t		 fid;
+	hid_t		 lcpl;
+	hid_t		 str;		/* variable-length UTF-8 strings */
+	const char	*file;
+};
+
+#define RS_PATH_MAX 256
+
+int rs_fail(struct rs_w *w, const char *path, struct het_error *err);
+int rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype,
+    int rank, size_t d0, size_t d1, const void *data, struct het_error *err);
+int rs_f64(struct rs_w *w, const char *path, size_t n, const double *v,
+    struct het_error *err);
+int rs_mat(struct rs_w *w, const char *path, size_t r, size_t c,
+    const double *v, struct het_error *err);
+int rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
+    const size_t *sz, struct het_error *err);
+int rs_strs(struct rs_w *w, const char *path, size_t n,
+    const char *const *s, struct het_error *err);
+int rs_str(struct rs_w *w, const char *path, const char *s,
+    struct het_error *err);
+int rs_astr(struct rs_w *w, const char *path, const char *name,
+    const char *s, struct het_error *err);
+int rs_af64(struct rs_w *w, const char *path, const char *name, double v,
+    struct het_error *err);
+int rs_ai64(struct rs_w *w, const char *path, const char *name, long v,
+    struct het_error *err);
+
+/* rs_h5_cmc: the /cmc group (het_results_cmc.c). */
+int rs_h5_cmc(struct rs_w *w, const struct het_results_cmc *cmc,
+    struct het_error *err);
+
+/*
+ * rs_json_cmc_summary, rs_json_cmc_diagnostics: the two CMC JSON
+ * documents (new references, NULL on memory exhaustion).
+ */
+json_t *rs_json_cmc_summary(const struct het_results_cmc *cmc,
+    const char *stamp);
+json_t *rs_json_cmc_diagnostics(const struct het_results_cmc *cmc);
+
+/* rs_json_write: a JSON document to path (2-space indent, 17 digits). */
+int rs_json_write(const char *path, json_t *doc, struct het_error *err);
 
 #endif /* HET_RESULTS_IMPL_H */

@@ -1,0 +1,590 @@
+/*
+ * cmd_sample.c: `hetui sample`, Consensus Monte Carlo from the command
+ * line: NLSQ (or a previous result), then the shards on hetui-worker
+ * processes, the consensus posterior, the gates and the results files.
+ *
+ * Flow: config -> het_sample (src/engine/het_sample.h) driven by
+ * het_sample_run, whose callbacks print progress on stderr: a compact
+ * table redrawn in place on a terminal (counts, then one line per running
+ * shard), one line per shard event otherwise -> a summary table (or
+ * --json) on stdout.  SIGINT asks the pipeline to cancel: workers are
+ * killed and reaped, what finished is combined and written, and the
+ * command exits 130; a second SIGINT kills as usual.
+ * Exit statuses: 0 gates passed, 4 gates failed, 5 shards failed, 130
+ * interrupted, 1 error, 2 usage error.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "het_config.h"
+#include "het_pool.h"
+#include "het_proc.h"
+#include "het_sample.h"
+#include "het_util.h"
+
+#define SAMPLE_EXIT_CANCELLED	130
+#define SAMPLE_TTY_ROWS		8	/* running shards shown */
+
+struct sample_opts {
+	const char	*config;
+	const char	*file;
+	const char	*out;
+	const char	*nlsq;
+	const char	*wcmd;
+	int		 json;
+	long		 workers;
+	int		 seed_set;
+	unsigned long	 seed;
+};
+
+/* Progress state (loop thread, except the NLSQ callback). */
+struct sample_ui {
+	const struct cli_cmd	*cmd;
+	int			 tty;
+	int			 drawn;		/* lines of the last table */
+	double			 last_draw;
+	unsigned char		*seen;		/* per shard: last state + 1 */
+	int			*seen_att;
+	size_t			 nseen;
+	long			 total;		/* iterations per chain */
+	long			 workers;	/* at most this many run */
+	size_t			 rows;		/* running-shard lines */
+	int			 nlsq_line;	/* a \r NLSQ line is open (set
+						   on the NLSQ thread, read
+						   after it ended) */
+	const char		*nlsq_dir;
+};
+
+static struct het_sample *sample_cur;
+
+static void
+sample_sigint(int sig)
+{
+	(void)sig;
+	if (sample_cur != NULL)
+		het_sample_cancel_async(sample_cur);
+}
+
+static int
+sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
+    struct sample_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "nlsq-result", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "worker-command", required_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct het_error err;
+	long v;
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:o:h", longopts, NULL)) != -1) {
+		rc = HET_OK;
+		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'w':
+			rc = het_parse_long(optarg, "--workers", 1, 4096,
+			    &o->workers, &err);
+			break;
+		case 'n':
+			o->nlsq = optarg;
+			break;
+		case 'S':
+			rc = het_parse_long(optarg, "--seed", 0, 4294967295L,
+			    &v, &err);
+			o->seed = (unsigned long)v;
+			o->seed_set = 1;
+			break;
+		case 'W':
+			if (strspn(optarg, " \t") == strlen(optarg))
+				return cli_usage_error(cmd, "--worker-command "
+				    "is empty; give a program such as "
+				    "'hetui-worker' or 'ssh HOST hetui-worker'");
+			o->wcmd = optarg;
+			break;
+		case 'h':
+			cli_print_help(cmd, stdout);
+			return -1;
+		case ':':
+			return cli_usage_error(cmd, "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			return cli_usage_error(cmd, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+		if (rc != HET_OK)
+			return cli_usage_error(cmd, "%s", err.msg);
+	}
+	if (optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'",
+		    argv[optind]);
+	if (o->config == NULL)
+		return cli_usage_error(cmd, "a config is required (-c CONFIG); "
+		    "'hetui config --template MODE' prints one");
+	return CLI_EXIT_OK;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static void
+sample_nlsq_progress(void *ctx, const struct het_fit_progress *pr)
+{
+	struct sample_ui *ui = ctx;
+
+	if (ui->tty) {
+		fprintf(stderr, "\rNLSQ iter %ld  cost %.4e  chi2_red %.4g   ",
+		    pr->iter, pr->cost, pr->chi2_red);
+		ui->nlsq_line = 1;
+	}
+	else
+		fprintf(stderr, "NLSQ iter %ld  cost %.4e  chi2_red %.4g\n",
+		    pr->iter, pr->cost, pr->chi2_red);
+}
+
+static void
+sample_shard_line(const struct het_cmc_shard *sh, long total)
+{
+	const struct het_wire_progress *p = &sh->progress;
+
+	fprintf(stderr, "shard %-4ld %7zu pairs  %-9s", sh->id, sh->npairs,
+	    het_cmc_state_name(sh->state));
+	if (sh->state == HET_CMC_RUNNING && sh->has_progress)
+		fprintf(stderr, " %-8s chain %ld  it %ld/%ld  eps %.3g  acc "
+		    "%.2f  div %ld", p->phase, p->chain + 1, p->iteration,
+		    total, p->step_size, p->accept, p->divergences);
+	else if (sh->state == HET_CMC_DONE)
+		fprintf(stderr, " %.1f s", sh->elapsed);
+	else if (sh->nreasons > 0)
+		fprintf(stderr, " %s", sh->reason[sh->nreasons - 1]);
+	fputc('\n', stderr);
+}
+
+/*
+ * Redraw the compact table on a terminal: a line of counts, then one line
+ * per running shard (at most rows, which never changes during a run).
+ */
+static void
+sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
+{
+	const struct het_cmc *c = het_sample_coordinator(s);
+	double now = het_proc_now();
+	size_t k, n, shown = 0;
+
+	if (c == NULL || (!force && now - ui->last_draw < 0.2))
+		return;
+	ui->last_draw = now;
+	n = het_cmc_nshards(c);
+	if (ui->rows == 0)
+		ui->rows = n < (size_t)ui->workers ? n : (size_t)ui->workers;
+	if (ui->rows > SAMPLE_TTY_ROWS)
+		ui->rows = SAMPLE_TTY_ROWS;
+	if (ui->drawn > 0)
+		fprintf(stderr, "\033[%dA", ui->drawn);
+	fprintf(stderr, "\033[Kshards %zu: %zu done, %zu running, %zu queued, "
+	    "%zu retrying, %zu failed, %zu cancelled\n", n,
+	    het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
+	    het_cmc_count(c, HET_CMC_QUEUED),
+	    het_cmc_count(c, HET_CMC_RETRYING),
+	    het_cmc_count(c, HET_CMC_FAILED),
+	    het_cmc_count(c, HET_CMC_CANCELLED));
+	for (k = 0; k < n && shown < ui->rows; k++) {
+		const struct het_cmc_shard *sh = het_cmc_shard(c, k);
+
+		if (sh->state != HET_CMC_RUNNING)
+			continue;
+		fputs("\033[K  ", stderr);
+		sample_shard_line(sh, ui->total);
+		shown++;
+	}
+	for (; shown < ui->rows; shown++)
+		fputs("\033[K\n", stderr);
+	ui->drawn = 1 + (int)ui->rows;
+	fflush(stderr);
+}
+
+static void
+sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
+    void *arg)
+{
+	struct sample_ui *ui = arg;
+	const struct het_cmc_shard *sh;
+	const struct het_problem *pb;
+	unsigned char *v;
+	int *a;
+
+	if (what == HET_SAMPLE_CHANGED_PHASE) {
+		if (ui->nlsq_line && het_sample_phase(s) > HET_SAMPLE_NLSQ) {
+			fputc('\n', stderr);
+			ui->nlsq_line = 0;
+		}
+		switch (het_sample_phase(s)) {
+		case HET_SAMPLE_NLSQ:
+			pb = het_sample_problem(s);
+			fprintf(stderr, "%s, %zu angle%s, %zu pairs; %s%s\n",
+			    het_mode_name(pb->spec.mode), pb->nangles,
+			    pb->nangles == 1 ? "" : "s", pb->npairs,
+			    ui->nlsq_dir != NULL ? "NLSQ result from " :
+			    "NLSQ fit", ui->nlsq_dir != NULL ? ui->nlsq_dir :
+			    "");
+			break;
+		case HET_SAMPLE_SAMPLING:
+			fprintf(stderr, "sampling %zu shard%s\n",
+			    het_sample_nshards(s),
+			    het_sample_nshards(s) == 1 ? "" : "s");
+			break;
+		case HET_SAMPLE_COMBINING:
+			if (ui->tty)
+				sample_draw(s, ui, 1);
+			ui->drawn = 0;
+			fprintf(stderr, "combining\n");
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	if (ui->tty) {
+		sample_draw(s, ui, 0);
+		return;
+	}
+	if (index >= ui->nseen) {
+		v = realloc(ui->seen, index + 1);
+		a = realloc(ui->seen_att, (index + 1) * sizeof(int));
+		if (v == NULL || a == NULL) {
+			free(v != ui->seen ? v : NULL);
+			return;
+		}
+		memset(v + ui->nseen, 0, index + 1 - ui->nseen);
+		memset(a + ui->nseen, 0, (index + 1 - ui->nseen) * sizeof(int));
+		ui->seen = v;
+		ui->seen_att = a;
+		ui->nseen = index + 1;
+	}
+	sh = het_sample_shard(s, index);
+	if (sh == NULL || (ui->seen[index] == (unsigned char)sh->state + 1 &&
+	    ui->seen_att[index] == sh->attempts))
+		return;
+	ui->seen[index] = (unsigned char)sh->state + 1;
+	ui->seen_att[index] = sh->attempts;
+	sample_shard_line(sh, ui->total);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static json_t *
+sample_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void
+sample_print_json(struct het_sample *s, enum het_sample_verdict v)
+{
+	const struct het_sample_summary *sm = het_sample_summary(s);
+	const struct het_sample_nlsq *nl = het_sample_nlsq(s);
+	const char *const *files = het_sample_files(s);
+	json_t *root = json_object(), *par = json_object(), *a, *e;
+	size_t k;
+	char *text;
+
+	json_object_set_new(root, "status", json_string(
+	    het_sample_verdict_name(v)));
+	if (het_sample_error(s)->code != HET_OK)
+		json_object_set_new(root, "error",
+		    json_string(het_sample_error(s)->msg));
+	json_object_set_new(root, "output_dir",
+	    json_string(het_sample_out_dir(s)));
+	a = json_array();
+	for (k = 0; files[k] != NULL; k++)
+		json_array_append_new(a, json_string(files[k]));
+	json_object_set_new(root, "files", a);
+	if (nl != NULL) {
+		json_object_set_new(root, "nlsq_source",
+		    json_string(nl->source));
+		json_object_set_new(root, "nlsq_converged",
+		    json_boolean(nl->converged));
+	}
+	if (sm != NULL) {
+		json_object_set_new(root, "combination_method",
+		    json_string(sm->method));
+		json_object_set_new(root, "num_shards", json_integer(
+		    (json_int_t)sm->nshards));
+		json_object_set_new(root, "num_shards_done", json_integer(
+		    (json_int_t)sm->ndone));
+		json_object_set_new(root, "num_shards_used", json_integer(
+		    (json_int_t)sm->nused));
+		json_object_set_new(root, "num_draws", json_integer(
+		    (json_int_t)sm->ndraws));
+		json_object_set_new(root, "gates_passed",
+		    json_boolean(sm->gates_pass));
+		json_object_set_new(root, "gates_report",
+		    json_string(sm->gates_text));
+		json_object_set_new(root, "consensus_note",
+		    json_string(sm->note));
+		json_object_set_new(root, "max_r_hat", sample_num(
+		    sm->max_rhat));
+		json_object_set_new(root, "min_ess_bulk", sample_num(
+		    sm->min_ess));
+		json_object_set_new(root, "min_bfmi", sample_num(sm->min_bfmi));
+		json_object_set_new(root, "divergences",
+		    json_integer(sm->divergences));
+		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
+		json_object_set_new(root, "noise_sigma_source",
+		    json_string(sm->sigma_source));
+		json_object_set_new(root, "wall_time", sample_num(
+		    sm->wall_time));
+		for (k = 0; k < sm->p; k++) {
+			const struct het_sample_param *q = &sm->param[k];
+
+			e = json_object();
+			json_object_set_new(e, "mean", sample_num(q->mean));
+			json_object_set_new(e, "sd", sample_num(q->sd));
+			json_object_set_new(e, "q2.5", sample_num(q->q025));
+			json_object_set_new(e, "q5", sample_num(q->q5));
+			json_object_set_new(e, "q50", sample_num(q->q50));
+			json_object_set_new(e, "q95", sample_num(q->q95));
+			json_object_set_new(e, "q97.5", sample_num(q->q975));
+			json_object_set_new(e, "r_hat", sample_num(q->rhat));
+			json_object_set_new(e, "ess_bulk",
+			    sample_num(q->ess_bulk));
+			json_object_set_new(e, "ess_tail",
+			    sample_num(q->ess_tail));
+			json_object_set_new(e, "nlsq", sample_num(q->nlsq));
+			json_object_set_new(e, "nlsq_sd",
+			    sample_num(q->nlsq_sd));
+			json_object_set_new(e, "contraction",
+			    sample_num(q->contraction));
+			json_object_set_new(par, q->name, e);
+		}
+	}
+	json_object_set_new(root, "parameters", par);
+	a = json_array();
+	for (k = 0; k < het_sample_nwarnings(s); k++)
+		json_array_append_new(a, json_string(het_sample_warning(s, k)));
+	json_object_set_new(root, "warnings", a);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(17));
+	if (text != NULL)
+		printf("%s\n", text);
+	free(text);
+	json_decref(root);
+}
+
+static void
+sample_print_table(struct het_sample *s)
+{
+	const struct het_sample_summary *sm = het_sample_summary(s);
+	const char *const *files = het_sample_files(s);
+	size_t k;
+
+	if (sm == NULL)
+		return;
+	printf("hetui sample: %zu of %zu shards done, %zu combined (%s), "
+	    "%zu draws, %.1f s\n", sm->ndone, sm->nshards, sm->nused,
+	    sm->method, sm->ndraws, sm->wall_time);
+	printf("noise sigma %.4g (%s)\n\n", sm->sigma, sm->sigma_source);
+	printf("%-18s %12s %10s %12s %12s %12s %7s %8s %12s %7s\n",
+	    "parameter", "mean", "sd", "5%", "50%", "95%", "R-hat", "ESS",
+	    "NLSQ", "contr.");
+	for (k = 0; k < sm->p; k++) {
+		const struct het_sample_param *q = &sm->param[k];
+
+		printf("%-18s %12.6g %10.3g %12.6g %12.6g %12.6g %7.3f %8.0f "
+		    "%12.6g %7.2f\n", q->name, q->mean, q->sd, q->q5, q->q50,
+		    q->q95, q->rhat, q->ess_bulk, q->nlsq, q->contraction);
+	}
+	printf("\ngates (max R-hat %.3g, min ESS %.0f, min BFMI %.3g, %ld "
+	    "divergences): %s\n", sm->max_rhat, sm->min_ess, sm->min_bfmi,
+	    sm->divergences, sm->gates_pass ? "passed" : "FAILED");
+	if (!sm->gates_pass && sm->gates_text[0] != '\0')
+		printf("%s\n", sm->gates_text);
+	if (sm->note != NULL && sm->note[0] != '\0')
+		printf("consensus: %s\n", sm->note);
+	printf("\nresults written to %s/ (", het_sample_out_dir(s));
+	for (k = 0; files[k] != NULL; k++)
+		printf("%s%s", k > 0 ? ", " : "", files[k]);
+	printf(")\n");
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int
+sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
+    enum het_sample_verdict v)
+{
+	const struct het_error *e = het_sample_error(s);
+
+	switch (v) {
+	case HET_VERDICT_PASSED:
+		return CLI_EXIT_OK;
+	case HET_VERDICT_GATES_FAILED:
+		fprintf(stderr, "hetui %s: the convergence gates failed; "
+		    "results were written to %s/\n", cmd->name,
+		    het_sample_out_dir(s));
+		return CLI_EXIT_GATES_FAILED;
+	case HET_VERDICT_SHARDS_FAILED:
+		fprintf(stderr, "hetui %s: %s\n", cmd->name, e->msg);
+		if (het_sample_summary(s) != NULL)
+			fprintf(stderr, "hetui %s: the finished shards were "
+			    "combined and written to %s/\n", cmd->name,
+			    het_sample_out_dir(s));
+		else
+			fprintf(stderr, "hetui %s: no shard finished; nothing "
+			    "was written\n", cmd->name);
+		return CLI_EXIT_SHARDS_FAILED;
+	case HET_VERDICT_CANCELLED:
+		fprintf(stderr, "hetui %s: interrupted; %s\n", cmd->name,
+		    het_sample_summary(s) != NULL ? "the finished shards were "
+		    "combined and written" : "nothing was written");
+		return SAMPLE_EXIT_CANCELLED;
+	default:
+		return cli_report(cmd, e);
+	}
+}
+
+static int
+sample_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct sigaction sa, old_int, old_pipe;
+	struct het_sample_opts so;
+	struct het_config *cfg;
+	struct het_sample *s;
+	struct het_error err;
+	struct sample_opts o;
+	struct sample_ui ui;
+	enum het_sample_verdict v;
+	char **wargv = NULL;
+	size_t w;
+	int rc;
+
+	rc = sample_parse(cmd, argc, argv, &o);
+	if (rc != CLI_EXIT_OK)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	het_error_clear(&err);
+	if (o.wcmd != NULL && (wargv = het_cmc_split_command(o.wcmd, &err)) ==
+	    NULL)
+		return cli_usage_error(cmd, "--worker-command: %s", err.msg);
+	if ((cfg = het_config_load(o.config, &err)) == NULL) {
+		free(wargv);
+		return cli_report(cmd, &err);
+	}
+	for (w = 0; w < cfg->nwarnings; w++)
+		cli_warn(cmd, "%s:%d: %s", o.config, cfg->warnings[w].line,
+		    cfg->warnings[w].msg);
+	memset(&ui, 0, sizeof(ui));
+	ui.cmd = cmd;
+	ui.tty = isatty(STDERR_FILENO);
+	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
+	ui.nlsq_dir = o.nlsq;
+	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
+	if (ui.workers < 1)
+		ui.workers = 1;
+	memset(&so, 0, sizeof(so));
+	so.cfg = cfg;
+	so.data_path = o.file;
+	so.out_dir = o.out;
+	so.nlsq_dir = o.nlsq;
+	so.workers = o.workers;
+	so.seed_set = o.seed_set;
+	so.seed = o.seed;
+	so.worker_argv = wargv;
+	so.worker_path = getenv("HETUI_WORKER");
+	if (so.worker_path != NULL && so.worker_path[0] == '\0')
+		so.worker_path = NULL;
+	so.on_change = sample_change;
+	so.arg = &ui;
+	so.nlsq_progress = sample_nlsq_progress;
+	so.progress_arg = &ui;
+	het_pool_blas_single_threaded();
+	s = het_sample_alloc(&so, &err);
+	free(wargv);
+	het_config_free(cfg);
+	if (s == NULL)
+		return cli_report(cmd, &err);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, &old_pipe);
+	sa.sa_handler = sample_sigint;
+	sa.sa_flags = SA_RESETHAND;
+	sample_cur = s;
+	sigaction(SIGINT, &sa, &old_int);
+	fprintf(stderr, "reading data\n");
+	v = het_sample_run(s);
+	sigaction(SIGINT, &old_int, NULL);
+	sample_cur = NULL;
+	for (w = 0; w < het_sample_nwarnings(s); w++)
+		cli_warn(cmd, "%s", het_sample_warning(s, w));
+	if (o.json)
+		sample_print_json(s, v);
+	else
+		sample_print_table(s);
+	fflush(stdout);
+	rc = sample_exit(cmd, s, v);
+	het_sample_free(s);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	free(ui.seen);
+	free(ui.seen_att);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_sample = {
+	"sample",
+	"sample the posterior with Consensus Monte Carlo (NUTS in workers)",
+	"hetui sample -c CONFIG [FILE] [-o DIR] [--json] [--workers N] "
+	    "[--nlsq-result DIR] [--seed N] [--worker-command CMD]",
+	"Builds the fit problem as 'hetui fit' does, fits it with NLSQ (or\n"
+	"reads a previous fit with --nlsq-result), deals the upper-triangle\n"
+	"pairs into shards (optimization.cmc), samples every shard with NUTS\n"
+	"in hetui-worker processes, combines the shard posteriors and checks\n"
+	"the convergence gates.  Writes hetui_results.h5 (with a /cmc group),\n"
+	"cmc_summary.json, cmc_diagnostics.json and, after a fit,\n"
+	"nlsq_parameters.json and nlsq_metadata.json into the output\n"
+	"directory.  Progress per shard goes to stderr, a summary to stdout.\n"
+	"  -c, --config FILE      the analysis configuration (required)\n"
+	"  -o, --output DIR       output directory (config: output_dir)\n"
+	"      --json             print a machine-readable summary instead\n"
+	"      --workers N        worker processes at once (default: one per\n"
+	"                         core)\n"
+	"      --nlsq-result DIR  start from the NLSQ result in DIR\n"
+	"                         (nlsq_parameters.json or hetui_results.h5)\n"
+	"      --seed N           base seed of sharding and chains\n"
+	"                         (config: optimization.cmc seed, 42)\n"
+	"      --worker-command CMD  run workers with CMD, split at blanks\n"
+	"                         (e.g. 'ssh HOST hetui-worker'); default:\n"
+	"                         cmc worker_command, $HETUI_WORKER, the\n"
+	"                         installed hetui-worker\n"
+	"Exit status: 0 gates passed, 4 gates failed (results written),\n"
+	"5 shards failed (early abort or fewer than min_success_rate;\n"
+	"finished shards are written), 130 interrupted by SIGINT, 1 error,\n"
+	"2 usage error.\n",
+	sample_main
+};

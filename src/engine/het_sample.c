@@ -1,0 +1,687 @@
+/*
+ * het_sample.c: the CMC sampling pipeline's object, its phase machine on
+ * the loop thread and its accessors (het_sample.h has the contract).
+ *
+ * Design: a phase either runs on one background thread (READING, NLSQ,
+ * PREPARING, COMBINING, WRITING: het_sample_work.c) or on the loop
+ * thread (SAMPLING: the coordinator's poll integration).  A background
+ * phase ends by setting thr_done and writing one byte to the wake pipe;
+ * het_sample_handle sees the byte, joins the thread, takes over its
+ * results and warnings, and starts the next phase.  Cancellation sets an
+ * atomic flag that READING and NLSQ poll (het_problem's progress callback
+ * and het_fit's cancel flag); during SAMPLING it cancels the coordinator
+ * and the pipeline goes on to combine and write what finished.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "het_proc.h"
+#include "het_sample_impl.h"
+#include "het_util.h"
+
+static const char *const phase_names[] = { "idle", "reading", "nlsq",
+    "preparing", "sampling", "combining", "writing", "done", "failed",
+    "cancelled" };
+static const char *const verdict_names[] = { "passed", "gates_failed",
+    "shards_failed", "cancelled", "error", "running" };
+
+const char *
+het_sample_phase_name(enum het_sample_phase ph)
+{
+	if ((int)ph < 0 || ph > HET_SAMPLE_CANCELLED)
+		return "?";
+	return phase_names[ph];
+}
+
+const char *
+het_sample_verdict_name(enum het_sample_verdict v)
+{
+	if ((int)v < 0 || v > HET_VERDICT_RUNNING)
+		return "?";
+	return verdict_names[v];
+}
+
+void
+het_sample_default_worker(char *buf, size_t len)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	snprintf(buf, len, "%s/hetui-worker", HET_LIBEXECDIR);
+	if (access(buf, X_OK) == 0)
+		return;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/hetui-worker", self);
+			if (access(buf, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(buf, len, "hetui-worker");
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+static int
+hs_dup(const char *in, char **out, struct het_error *err)
+{
+	*out = NULL;
+	if (in == NULL)
+		return HET_OK;
+	return (*out = het_strdup(in, err)) == NULL ? HET_ENOMEM : HET_OK;
+}
+
+struct het_sample *
+het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
+{
+	struct het_sample *s;
+	size_t n, k;
+	long ncpu;
+
+	if (o == NULL || o->cfg == NULL) {
+		het_error_set(err, HET_EINVAL, "sample: a configuration is "
+		    "required");
+		return NULL;
+	}
+	if (o->workers < 0 || o->threads < 0 || o->dt < 0) {
+		het_error_set(err, HET_EINVAL, "sample: workers, threads and "
+		    "dt must not be negative");
+		return NULL;
+	}
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		het_error_set(err, HET_ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->o = *o;
+	s->wake[0] = s->wake[1] = -1;
+	s->verdict = HET_VERDICT_RUNNING;
+	s->cmc_status = HET_OK;
+	pthread_mutex_init(&s->mu, NULL);
+	if ((s->cfg = het_config_dup(o->cfg, err)) == NULL ||
+	    hs_dup(o->data_path, &s->data_path, err) ||
+	    hs_dup(o->out_dir != NULL ? o->out_dir : o->cfg->output_dir !=
+	    NULL ? o->cfg->output_dir : "output", &s->out_dir, err) ||
+	    hs_dup(o->nlsq_dir, &s->nlsq_dir, err) ||
+	    hs_dup(o->worker_path, &s->worker_path, err) ||
+	    hs_dup(o->log_dir, &s->log_dir, err))
+		goto fail;
+	if (o->worker_argv != NULL) {
+		for (n = 0; o->worker_argv[n] != NULL; n++)
+			;
+		if ((s->worker_argv = calloc(n + 1, sizeof(char *))) == NULL) {
+			het_error_set(err, HET_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (k = 0; k < n; k++)
+			if (hs_dup(o->worker_argv[k], &s->worker_argv[k], err))
+				goto fail;
+	}
+	if (o->seed_set)
+		s->cfg->cmc.seed = o->seed;
+	if (s->o.workers == 0) {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		s->o.workers = ncpu > 0 ? ncpu : 1;
+	}
+	if (s->o.kill_grace <= 0)
+		s->o.kill_grace = 2.0;
+	s->o.cfg = s->cfg;
+	s->o.data_path = s->data_path;
+	s->o.out_dir = s->out_dir;
+	s->o.nlsq_dir = s->nlsq_dir;
+	s->o.worker_path = s->worker_path;
+	s->o.log_dir = s->log_dir;
+	s->o.worker_argv = s->worker_argv;
+	if ((s->files = calloc(1, sizeof(char *))) == NULL) {
+		het_error_set(err, HET_ENOMEM, "out of memory");
+		goto fail;
+	}
+	return s;
+fail:
+	het_sample_free(s);
+	return NULL;
+}
+
+static void
+hs_strv_free(char **v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; v != NULL && k < n; k++)
+		free(v[k]);
+	free(v);
+}
+
+void
+het_sample_free(struct het_sample *s)
+{
+	size_t k, n;
+
+	if (s == NULL)
+		return;
+	atomic_store(&s->cancel, 1);
+	if (s->thr_live)
+		pthread_join(s->thr, NULL);
+	het_cmc_free(s->cmc);
+	for (k = 0; s->payload != NULL && k < s->npayload; k++)
+		json_decref(s->payload[k]);
+	free(s->payload);
+	if (s->res != NULL) {
+		n = s->plan != NULL ? s->plan->nshards : 0;
+		for (k = 0; k < n; k++)
+			het_shard_result_clear(&s->res[k]);
+		free(s->res);
+	}
+	het_shard_plan_free(s->plan);
+	if (s->have_cons)
+		het_consensus_clear(&s->cons);
+	het_cons_gate_report_clear(&s->gates);
+	free(s->gate_of);
+	free(s->param);
+	free(s->priors);
+	het_fit_result_free(s->fit);
+	het_results_nlsq_clear(&s->loaded);
+	free(s->nx);
+	free(s->nsd);
+	free(s->nnames);
+	het_problem_free(s->pb);
+	for (n = 0; s->files != NULL && s->files[n] != NULL; n++)
+		;
+	hs_strv_free(s->files, n);
+	hs_strv_free(s->warn, s->nwarn);
+	hs_strv_free(s->pend_warn, s->npend);
+	for (n = 0; s->worker_argv != NULL && s->worker_argv[n] != NULL; n++)
+		;
+	hs_strv_free(s->worker_argv, n);
+	if (s->wake[0] >= 0)
+		close(s->wake[0]);
+	if (s->wake[1] >= 0)
+		close(s->wake[1]);
+	pthread_mutex_destroy(&s->mu);
+	het_config_free(s->cfg);
+	free(s->data_path);
+	free(s->out_dir);
+	free(s->nlsq_dir);
+	free(s->worker_path);
+	free(s->log_dir);
+	free(s);
+}
+
+/* ---- background phases --------------------------------------------------- */
+
+void
+hs_warn(struct het_sample *s, const char *fmt, ...)
+{
+	char buf[HET_ERROR_MSG_MAX], **v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if ((v = realloc(s->pend_warn, (s->npend + 1) * sizeof(*v))) == NULL)
+		return;
+	s->pend_warn = v;
+	if ((v[s->npend] = strdup(buf)) != NULL)
+		s->npend++;
+}
+
+static void *
+hs_thread(void *arg)
+{
+	struct het_sample *s = arg;
+	char b = 1;
+	ssize_t r;
+
+	het_error_clear(&s->thr_err);
+	switch (s->phase) {
+	case HET_SAMPLE_READING:
+		s->thr_rc = hs_read(s, &s->thr_err);
+		break;
+	case HET_SAMPLE_NLSQ:
+		s->thr_rc = hs_nlsq(s, &s->thr_err);
+		break;
+	case HET_SAMPLE_PREPARING:
+		s->thr_rc = hs_prepare(s, &s->thr_err);
+		break;
+	case HET_SAMPLE_COMBINING:
+		s->thr_rc = hs_combine(s, &s->thr_err);
+		break;
+	case HET_SAMPLE_WRITING:
+		s->thr_rc = hs_write(s, &s->thr_err);
+		break;
+	default:
+		s->thr_rc = het_error_set(&s->thr_err, HET_EINTERNAL,
+		    "sample: no background work in phase %s",
+		    het_sample_phase_name(s->phase));
+		break;
+	}
+	atomic_store(&s->thr_done, 1);
+	do
+		r = write(s->wake[1], &b, 1);
+	while (r < 0 && errno == EINTR);
+	return NULL;
+}
+
+static void
+hs_set_phase(struct het_sample *s, enum het_sample_phase ph)
+{
+	s->phase = ph;
+	if (s->o.on_change != NULL)
+		s->o.on_change(s, HET_SAMPLE_CHANGED_PHASE, 0, s->o.arg);
+}
+
+/* End the pipeline. */
+static void
+hs_end(struct het_sample *s, enum het_sample_phase ph,
+    enum het_sample_verdict v)
+{
+	s->verdict = v;
+	hs_set_phase(s, ph);
+}
+
+static void
+hs_fail(struct het_sample *s, const struct het_error *e)
+{
+	s->err = *e;
+	hs_end(s, HET_SAMPLE_FAILED, HET_VERDICT_ERROR);
+}
+
+/* Enter a background phase. */
+static void
+hs_spawn(struct het_sample *s, enum het_sample_phase ph)
+{
+	struct het_error e;
+	int rc;
+
+	hs_set_phase(s, ph);
+	atomic_store(&s->thr_done, 0);
+	if ((rc = pthread_create(&s->thr, NULL, hs_thread, s)) != 0) {
+		het_error_sys(&e, rc, "sample: cannot start a thread");
+		hs_fail(s, &e);
+		return;
+	}
+	s->thr_live = 1;
+}
+
+int
+het_sample_start(struct het_sample *s, struct het_error *err)
+{
+	int fl, k;
+
+	if (s->phase != HET_SAMPLE_IDLE)
+		return het_error_set(err, HET_EINVAL, "sample: already "
+		    "started");
+	if (pipe(s->wake) != 0)
+		return het_error_sys(err, errno, "sample: cannot create a "
+		    "pipe");
+	for (k = 0; k < 2; k++) {
+		fl = fcntl(s->wake[k], F_GETFL);
+		fcntl(s->wake[k], F_SETFL, fl | O_NONBLOCK);
+		fcntl(s->wake[k], F_SETFD, FD_CLOEXEC);
+	}
+	s->t0 = het_proc_now();
+	hs_spawn(s, HET_SAMPLE_READING);
+	if (s->phase == HET_SAMPLE_FAILED) {
+		*err = s->err;
+		return HET_EIO;
+	}
+	return HET_OK;
+}
+
+/* ---- the coordinator ----------------------------------------------------- */
+
+static void
+hs_cmc_change(struct het_cmc *c, size_t index, void *arg)
+{
+	struct het_sample *s = arg;
+
+	(void)c;
+	if (s->o.on_change != NULL)
+		s->o.on_change(s, HET_SAMPLE_CHANGED_SHARD, index, s->o.arg);
+}
+
+static int
+hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
+{
+	struct het_cmc_opts co;
+	char **argv = NULL, defw[PATH_MAX];
+	size_t k;
+	int rc;
+
+	memset(&co, 0, sizeof(co));
+	het_cmc_opts_from_cmc(&s->cfg->cmc, &co);
+	if (s->worker_argv != NULL)
+		co.argv = s->worker_argv;
+	else if (s->cfg->cmc.worker_command != NULL) {
+		if ((argv = het_cmc_split_command(s->cfg->cmc.worker_command,
+		    err)) == NULL)
+			return het_error_prefix(err, "optimization.cmc."
+			    "worker_command");
+		co.argv = argv;
+	} else if (s->worker_path != NULL)
+		co.worker_path = s->worker_path;
+	else {
+		het_sample_default_worker(defw, sizeof(defw));
+		co.worker_path = defw;
+	}
+	co.log_dir = s->log_dir;
+	co.max_workers = (size_t)s->o.workers;
+	co.kill_grace = s->o.kill_grace;
+	co.on_change = hs_cmc_change;
+	co.arg = s;
+	/* het_cmc copies argv and worker_path into its procset */
+	if ((s->cmc = het_cmc_alloc(&co, err)) == NULL) {
+		free(argv);
+		return err->code;
+	}
+	free(argv);
+	for (k = 0; k < s->npayload; k++) {
+		rc = het_cmc_add(s->cmc, (long)k, het_shard_size(s->plan, k),
+		    s->payload[k], err);
+		s->payload[k] = NULL;
+		if (rc != HET_OK)
+			return rc;
+	}
+	s->t_sampling = now;
+	hs_set_phase(s, HET_SAMPLE_SAMPLING);
+	return het_cmc_start(s->cmc, now, err);
+}
+
+/* The background phase that just ended. */
+static void
+hs_phase_done(struct het_sample *s, double now)
+{
+	struct het_error e;
+	char **v;
+	size_t k;
+	int rc = s->thr_rc;
+
+	pthread_join(s->thr, NULL);
+	s->thr_live = 0;
+	if (s->npend > 0 && (v = realloc(s->warn, (s->nwarn + s->npend) *
+	    sizeof(*v))) != NULL) {
+		s->warn = v;
+		for (k = 0; k < s->npend; k++)
+			v[s->nwarn++] = s->pend_warn[k];
+		s->npend = 0;
+	}
+	if (rc == HET_ECANCEL || (rc == HET_OK && s->cancelled &&
+	    s->phase < HET_SAMPLE_SAMPLING)) {
+		hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
+		return;
+	}
+	if (rc != HET_OK) {
+		hs_fail(s, &s->thr_err);
+		return;
+	}
+	switch (s->phase) {
+	case HET_SAMPLE_READING:
+		hs_spawn(s, HET_SAMPLE_NLSQ);
+		break;
+	case HET_SAMPLE_NLSQ:
+		hs_spawn(s, HET_SAMPLE_PREPARING);
+		break;
+	case HET_SAMPLE_PREPARING:
+		het_error_clear(&e);
+		if (hs_start_sampling(s, now, &e) != HET_OK)
+			hs_fail(s, &e);
+		break;
+	case HET_SAMPLE_COMBINING:
+		if (s->have_sum)
+			hs_spawn(s, HET_SAMPLE_WRITING);
+		else if (s->cancelled)
+			hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
+		else
+			hs_end(s, HET_SAMPLE_DONE, HET_VERDICT_SHARDS_FAILED);
+		break;
+	case HET_SAMPLE_WRITING:
+		s->sum.wall_time = het_proc_now() - s->t0;
+		if (s->cancelled)
+			hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
+		else if (s->cmc_status != HET_OK)
+			hs_end(s, HET_SAMPLE_DONE, HET_VERDICT_SHARDS_FAILED);
+		else
+			hs_end(s, HET_SAMPLE_DONE, s->sum.gates_pass ?
+			    HET_VERDICT_PASSED : HET_VERDICT_GATES_FAILED);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- poll-loop integration ----------------------------------------------- */
+
+size_t
+het_sample_pollfds_max(const struct het_sample *s)
+{
+	return 1 + 2 * (size_t)s->o.workers + 2;
+}
+
+int
+het_sample_pollfds(struct het_sample *s, struct pollfd *fds, size_t cap,
+    size_t *n)
+{
+	size_t m = 0;
+
+	*n = 0;
+	if (cap < 1 || s->wake[0] < 0)
+		return HET_OK;
+	fds[0].fd = s->wake[0];
+	fds[0].events = POLLIN;
+	fds[0].revents = 0;
+	*n = 1;
+	if (s->phase == HET_SAMPLE_SAMPLING && s->cmc != NULL) {
+		het_cmc_pollfds(s->cmc, fds + 1, cap - 1, &m);
+		*n += m;
+	}
+	return HET_OK;
+}
+
+void
+het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
+    double now)
+{
+	char buf[64];
+	struct het_error e;
+
+	if (s->wake[0] >= 0)
+		while (read(s->wake[0], buf, sizeof(buf)) > 0)
+			;
+	if (atomic_exchange(&s->cancel_req, 0))
+		het_sample_cancel(s, now);
+	if (s->phase == HET_SAMPLE_SAMPLING) {
+		het_cmc_handle(s->cmc, n > 1 ? fds + 1 : NULL, n > 1 ? n - 1 :
+		    0, now);
+		if (het_cmc_finished(s->cmc)) {
+			het_error_clear(&e);
+			s->cmc_status = het_cmc_status(s->cmc, &e);
+			s->sampling_wall = now - s->t_sampling;
+			if (s->cmc_status != HET_OK && !s->cancelled)
+				s->err = e;
+			hs_spawn(s, HET_SAMPLE_COMBINING);
+		}
+		return;
+	}
+	if (s->thr_live && atomic_load(&s->thr_done))
+		hs_phase_done(s, now);
+}
+
+double
+het_sample_next_deadline(const struct het_sample *s)
+{
+	if (s->phase == HET_SAMPLE_SAMPLING && s->cmc != NULL)
+		return het_cmc_next_deadline(s->cmc);
+	return -1;
+}
+
+int
+het_sample_finished(const struct het_sample *s)
+{
+	return s->phase >= HET_SAMPLE_DONE;
+}
+
+void
+het_sample_cancel(struct het_sample *s, double now)
+{
+	if (het_sample_finished(s))
+		return;
+	s->cancelled = 1;
+	atomic_store(&s->cancel, 1);
+	if (s->phase == HET_SAMPLE_IDLE) {
+		hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
+		return;
+	}
+	if (s->phase == HET_SAMPLE_SAMPLING && s->cmc != NULL)
+		het_cmc_cancel(s->cmc, now, "interrupted");
+}
+
+void
+het_sample_cancel_async(struct het_sample *s)
+{
+	char b = 1;
+	ssize_t r;
+
+	atomic_store(&s->cancel, 1);
+	atomic_store(&s->cancel_req, 1);
+	if (s->wake[1] >= 0)
+		r = write(s->wake[1], &b, 1);
+	(void)r;
+}
+
+enum het_sample_verdict
+het_sample_run(struct het_sample *s)
+{
+	struct pollfd *fds;
+	struct het_error e;
+	size_t cap = het_sample_pollfds_max(s), n;
+	double now, dl;
+	int ms;
+
+	if ((fds = calloc(cap, sizeof(*fds))) == NULL) {
+		het_error_set(&e, HET_ENOMEM, "out of memory for the poll set");
+		hs_fail(s, &e);
+		return s->verdict;
+	}
+	het_error_clear(&e);
+	if (s->phase == HET_SAMPLE_IDLE && het_sample_start(s, &e) != HET_OK &&
+	    !het_sample_finished(s))
+		hs_fail(s, &e);
+	while (!het_sample_finished(s)) {
+		het_sample_pollfds(s, fds, cap, &n);
+		now = het_proc_now();
+		dl = het_sample_next_deadline(s);
+		ms = s->phase == HET_SAMPLE_SAMPLING ? 100 : 250;
+		if (dl >= 0 && (dl - now) * 1000.0 < ms)
+			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
+		if (poll(fds, n, ms) < 0)
+			n = 0;
+		het_sample_handle(s, fds, n, het_proc_now());
+	}
+	free(fds);
+	return s->verdict;
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+enum het_sample_phase
+het_sample_phase(const struct het_sample *s)
+{
+	return s->phase;
+}
+
+enum het_sample_verdict
+het_sample_verdict(const struct het_sample *s)
+{
+	return s->verdict;
+}
+
+const struct het_error *
+het_sample_error(const struct het_sample *s)
+{
+	return &s->err;
+}
+
+void
+het_sample_progress(struct het_sample *s, struct het_sample_progress *p)
+{
+	pthread_mutex_lock(&s->mu);
+	*p = s->prog;
+	pthread_mutex_unlock(&s->mu);
+}
+
+const struct het_problem *
+het_sample_problem(const struct het_sample *s)
+{
+	return s->phase > HET_SAMPLE_READING ? s->pb : NULL;
+}
+
+const struct het_sample_nlsq *
+het_sample_nlsq(const struct het_sample *s)
+{
+	return s->phase > HET_SAMPLE_NLSQ && s->nx != NULL ? &s->nlsq : NULL;
+}
+
+size_t
+het_sample_nshards(const struct het_sample *s)
+{
+	return s->cmc != NULL ? het_cmc_nshards(s->cmc) : 0;
+}
+
+const struct het_cmc_shard *
+het_sample_shard(const struct het_sample *s, size_t index)
+{
+	if (s->cmc == NULL || index >= het_cmc_nshards(s->cmc))
+		return NULL;
+	return het_cmc_shard(s->cmc, index);
+}
+
+const struct het_cmc *
+het_sample_coordinator(const struct het_sample *s)
+{
+	return s->cmc;
+}
+
+const struct het_sample_summary *
+het_sample_summary(const struct het_sample *s)
+{
+	return s->phase > HET_SAMPLE_COMBINING && s->have_sum ? &s->sum :
+	    NULL;
+}
+
+const char *
+het_sample_out_dir(const struct het_sample *s)
+{
+	return s->out_dir;
+}
+
+const char *const *
+het_sample_files(const struct het_sample *s)
+{
+	static const char *const none[1] = { NULL };
+
+	return s->phase > HET_SAMPLE_WRITING && s->files != NULL ?
+	    (const char *const *)s->files : none;
+}
+
+size_t
+het_sample_nwarnings(const struct het_sample *s)
+{
+	return s->nwarn;
+}
+
+const char *
+het_sample_warning(const struct het_sample *s, size_t k)
+{
+	return k < s->nwarn ? s->warn[k] : NULL;
+}

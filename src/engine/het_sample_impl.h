@@ -1,0 +1,101 @@
+/*
+ * het_sample_impl.h: what het_sample.c (the object, the phase machine on
+ * the loop thread, accessors) and het_sample_work.c (the background
+ * phases) share.  Engine-internal.
+ *
+ * Ownership rule: a background phase writes only the fields of its own
+ * phase (listed below) and the progress record (under mu); the loop
+ * thread reads them only after joining the thread.  Warnings of a phase
+ * go to pend_warn and are merged into warn by the loop thread.
+ */
+#ifndef HET_SAMPLE_IMPL_H
+#define HET_SAMPLE_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <jansson.h>
+
+#include "het_consensus.h"
+#include "het_results.h"
+#include "het_sample.h"
+#include "het_shard.h"
+
+struct het_sample {
+	/* copies of the options */
+	struct het_sample_opts	 o;		/* strings point below */
+	struct het_config	*cfg;
+	char			*data_path, *out_dir, *nlsq_dir;
+	char			*worker_path, *log_dir;
+	char			**worker_argv;	/* NULL-terminated */
+
+	enum het_sample_phase	 phase;
+	enum het_sample_verdict	 verdict;
+	struct het_error	 err;		/* FAILED / SHARDS_FAILED */
+	int			 cancelled;	/* het_sample_cancel seen */
+	atomic_int		 cancel;	/* read by background phases */
+	atomic_int		 cancel_req;	/* het_sample_cancel_async */
+	double			 t0;		/* het_proc_now at start */
+
+	/* background thread */
+	int			 wake[2];	/* pipe: thread -> loop */
+	pthread_t		 thr;
+	int			 thr_live;	/* created, not joined */
+	atomic_int		 thr_done;
+	int			 thr_rc;	/* the phase's status */
+	struct het_error	 thr_err;
+	pthread_mutex_t		 mu;		/* prog */
+	struct het_sample_progress prog;
+	char			**pend_warn;
+	size_t			 npend;
+	char			**warn;
+	size_t			 nwarn;
+
+	/* READING */
+	struct het_problem	*pb;
+	/* NLSQ */
+	struct het_fit_result	*fit;		/* NULL when loaded */
+	struct het_results_nlsq	 loaded;
+	double			*nx, *nsd;	/* p, het_resid order */
+	const char		**nnames;	/* p, borrowed from pb */
+	struct het_sample_nlsq	 nlsq;
+	/* PREPARING */
+	double			 sigma;
+	const char		*sigma_source;
+	struct het_post_prior	*priors;	/* p, untempered */
+	struct het_shard_plan	*plan;
+	json_t			**payload;	/* K, stolen by het_cmc_add */
+	size_t			 npayload;
+	struct het_shard_settings settings;
+	/* SAMPLING */
+	struct het_cmc		*cmc;
+	double			 t_sampling;	/* start of SAMPLING */
+	double			 sampling_wall;
+	int			 cmc_status;	/* het_cmc_status */
+	/* COMBINING */
+	struct het_shard_result	*res;		/* K, queue order; p = 0
+						   when no result */
+	struct het_consensus	 cons;
+	int			 have_cons;
+	struct het_cons_gate_report gates;
+	size_t			*gate_of;	/* K: index into gates.shard,
+						   or (size_t)-1 */
+	struct het_sample_param	*param;		/* p */
+	struct het_sample_summary sum;
+	int			 have_sum;
+	/* WRITING */
+	char			**files;	/* NULL-terminated */
+};
+
+/* Background phases (het_sample_work.c); each returns a het_status. */
+int hs_read(struct het_sample *s, struct het_error *err);
+int hs_nlsq(struct het_sample *s, struct het_error *err);
+int hs_prepare(struct het_sample *s, struct het_error *err);
+int hs_combine(struct het_sample *s, struct het_error *err);
+int hs_write(struct het_sample *s, struct het_error *err);
+
+/* hs_warn: queue a warning of the running phase (background thread). */
+void hs_warn(struct het_sample *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif /* HET_SAMPLE_IMPL_H */

@@ -1,0 +1,430 @@
+/*
+ * het_sample_work.c: the background phases of the sampling pipeline
+ * before the coordinator runs: reading the data, NLSQ (fit or load), and
+ * preparing the shards (noise sigma, priors, plan, payloads).  The
+ * phases after it are in het_sample_post.c.
+ *
+ * Design: each phase runs on the pipeline's background thread, writes
+ * only its own fields of struct het_sample (het_sample_impl.h) and
+ * reports progress under the mutex.  Cancellation is the atomic flag
+ * s->cancel, read by the problem's progress callback and by het_fit.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "het_dataset.h"
+#include "het_pool.h"
+#include "het_sample_impl.h"
+#include "het_util.h"
+#include "het_wire_shard.h"
+
+/* ---- READING ------------------------------------------------------------- */
+
+static int
+hs_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
+{
+	struct het_sample *s = arg;
+
+	pthread_mutex_lock(&s->mu);
+	s->prog.bins_read = k + 1;
+	s->prog.bins_total = n;
+	pthread_mutex_unlock(&s->mu);
+	if (s->o.read_progress != NULL)
+		s->o.read_progress(s->o.progress_arg, k, n, bin);
+	return atomic_load(&s->cancel);
+}
+
+int
+hs_read(struct het_sample *s, struct het_error *err)
+{
+	struct het_problem_opts po;
+	struct het_dataset *ds;
+	char *path;
+	size_t k;
+
+	if ((path = het_problem_data_path(s->cfg, s->data_path, err)) == NULL)
+		return err->code;
+	if ((ds = het_dataset_open(path, err)) == NULL) {
+		free(path);
+		return err->code;
+	}
+	memset(&po, 0, sizeof(po));
+	po.dt = s->o.dt;
+	po.progress = hs_read_progress;
+	po.progress_arg = s;
+	s->pb = het_problem_build(s->cfg, ds, &po, err);
+	het_dataset_close(ds);
+	free(path);
+	if (s->pb == NULL)
+		return err->code;
+	for (k = 0; k < s->pb->nwarnings; k++)
+		hs_warn(s, "%s", s->pb->warnings[k]);
+	return HET_OK;
+}
+
+/* ---- NLSQ ---------------------------------------------------------------- */
+
+static void
+hs_fit_progress(void *ctx, const struct het_fit_progress *pr)
+{
+	struct het_sample *s = ctx;
+
+	pthread_mutex_lock(&s->mu);
+	s->prog.nlsq_iter = pr->iter;
+	s->prog.nlsq_nfev = pr->nfev;
+	s->prog.nlsq_cost = pr->cost;
+	s->prog.nlsq_chi2_red = pr->chi2_red;
+	pthread_mutex_unlock(&s->mu);
+	if (s->o.nlsq_progress != NULL)
+		s->o.nlsq_progress(s->o.progress_arg, pr);
+}
+
+/* Fit the problem as `hetui fit` does (joint, the config's options). */
+static int
+hs_fit(struct het_sample *s, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	struct het_fit_options opt;
+	struct het_pool *pool;
+	double *xs, *sig;
+	size_t k, any = 0;
+	long col;
+	int rc;
+
+	het_fit_default_options(&opt);
+	opt.nlsq = s->cfg->nlsq;
+	xs = het_alloc_array(pb->p > 0 ? pb->p : 1, sizeof(double), "x_scale",
+	    err);
+	sig = het_alloc_array(pb->nangles, sizeof(double), "sigma", err);
+	if (xs == NULL || sig == NULL) {
+		free(xs);
+		free(sig);
+		return HET_ENOMEM;
+	}
+	for (k = 0; k < pb->nphys; k++)
+		if ((col = het_resid_phys_col(pb->resid, k)) >= 0 &&
+		    s->cfg->phys[k].x_scale > 0) {
+			xs[col] = s->cfg->phys[k].x_scale;
+			any++;
+		}
+	opt.x_scale = any > 0 ? xs : NULL;
+	if (isfinite(pb->sigma) && pb->sigma > 0) {
+		opt.noise_sigma = pb->sigma;
+		for (k = 0; k < pb->nangles; k++)
+			sig[k] = isfinite(pb->sigma_angle[k]) &&
+			    pb->sigma_angle[k] > 0 ? pb->sigma_angle[k] :
+			    pb->sigma;
+		opt.noise_sigma_angle = sig;
+	}
+	opt.cancel = &s->cancel;
+	opt.progress = hs_fit_progress;
+	opt.progress_ctx = s;
+	rc = HET_OK;
+	if ((pool = het_pool_alloc((size_t)s->o.threads, err)) == NULL)
+		rc = err->code;
+	else
+		rc = het_fit_run(pool, pb->resid, pb->x0, pb->lo, pb->hi, &opt,
+		    &s->fit, err);
+	het_pool_free(pool);
+	free(xs);
+	free(sig);
+	if (rc == HET_ECANCEL)
+		return het_error_set(err, HET_ECANCEL, "cancelled during the "
+		    "NLSQ fit");
+	if (rc != HET_OK)
+		return het_error_prefix(err, "NLSQ");
+	for (k = 0; k < s->fit->nwarnings; k++)
+		hs_warn(s, "NLSQ: %s", s->fit->warnings[k]);
+	if (!s->fit->converged)
+		hs_warn(s, "NLSQ did not converge (%s); CMC starts from its "
+		    "last point", het_nlsq_reason_name(s->fit->reason));
+	return HET_OK;
+}
+
+/* Load a previous result and match it to the problem by name. */
+static int
+hs_load(struct het_sample *s, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	struct het_results_nlsq *ld = &s->loaded;
+	const char *name;
+	size_t k, j;
+
+	if (het_results_load_nlsq(s->nlsq_dir, ld, err) != HET_OK)
+		return het_error_prefix(err, "--nlsq-result");
+	for (k = 0; k < pb->p; k++) {
+		name = het_resid_param_name(pb->resid, k);
+		for (j = 0; j < ld->p && strcmp(ld->names[j], name) != 0; j++)
+			;
+		if (j == ld->p)
+			return het_error_set(err, HET_EINVAL, "--nlsq-result: "
+			    "%s has no value for the free parameter %s; it "
+			    "was fitted with another mode, vary flags or "
+			    "per_angle_mode: run 'hetui fit' with this config "
+			    "again", ld->source, name);
+		s->nx[k] = ld->x[j];
+		s->nsd[k] = ld->unc[j];
+	}
+	if (ld->p != pb->p)
+		hs_warn(s, "--nlsq-result: %s has %zu parameters, the problem "
+		    "%zu free ones; the extra ones are ignored", ld->source,
+		    ld->p, pb->p);
+	if (ld->converged == 0)
+		hs_warn(s, "--nlsq-result: the NLSQ fit in %s did not "
+		    "converge", ld->source);
+	return HET_OK;
+}
+
+int
+hs_nlsq(struct het_sample *s, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	size_t k;
+	int rc;
+
+	s->nx = het_alloc_array(pb->p, sizeof(double), "NLSQ values", err);
+	s->nsd = het_alloc_array(pb->p, sizeof(double), "NLSQ errors", err);
+	s->nnames = het_alloc_array(pb->p, sizeof(char *), "names", err);
+	if (s->nx == NULL || s->nsd == NULL || s->nnames == NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < pb->p; k++)
+		s->nnames[k] = het_resid_param_name(pb->resid, k);
+	memset(&s->nlsq, 0, sizeof(s->nlsq));
+	if (s->nlsq_dir != NULL) {
+		if ((rc = hs_load(s, err)) != HET_OK)
+			return rc;
+		s->nlsq.chi2_red = s->loaded.chi2_red;
+		s->nlsq.converged = s->loaded.converged != 0;
+		s->nlsq.loaded = 1;
+		s->nlsq.source = s->loaded.source;
+	} else {
+		if ((rc = hs_fit(s, err)) != HET_OK)
+			return rc;
+		memcpy(s->nx, s->fit->x, pb->p * sizeof(double));
+		memcpy(s->nsd, s->fit->unc, pb->p * sizeof(double));
+		s->nlsq.chi2_red = s->fit->chi2_red;
+		s->nlsq.converged = s->fit->converged;
+		s->nlsq.source = "fit";
+		s->nlsq.fit = s->fit;
+	}
+	s->nlsq.p = pb->p;
+	s->nlsq.names = s->nnames;
+	s->nlsq.x = s->nx;
+	s->nlsq.sd = s->nsd;
+	return HET_OK;
+}
+
+/* ---- PREPARING ----------------------------------------------------------- */
+
+/* RMS of the residuals at the NLSQ point, NAN on failure. */
+static double
+hs_resid_rms(const struct het_problem *pb, const double *x)
+{
+	struct het_resid_eval *ev;
+	struct het_resid_scratch *scr;
+	struct het_error e;
+	double r[256], ss = 0;
+	size_t k, n;
+
+	ev = het_resid_eval_alloc(pb->resid, &e);
+	scr = het_resid_scratch_alloc(pb->resid, 256, &e);
+	if (ev == NULL || scr == NULL || het_resid_prepare(ev, x, 0, &e) !=
+	    HET_OK) {
+		het_resid_scratch_free(scr);
+		het_resid_eval_free(ev);
+		return NAN;
+	}
+	for (k = 0; k < pb->npairs; k += n) {
+		size_t i;
+
+		n = pb->npairs - k < 256 ? pb->npairs - k : 256;
+		het_resid_eval_rows(ev, scr, k, n, r, NULL);
+		for (i = 0; i < n; i++)
+			ss += r[i] * r[i];
+	}
+	het_resid_scratch_free(scr);
+	het_resid_eval_free(ev);
+	return pb->npairs > 0 ? sqrt(ss / (double)pb->npairs) : NAN;
+}
+
+static int
+hs_sigma(struct het_sample *s, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	enum het_config_sigma m = s->cfg->cmc.sigma;
+	double rms;
+
+	if (m == HET_SIGMA_MAD)
+		hs_warn(s, "optimization.cmc.sigma_method mad: hetui does not "
+		    "sample the noise; the far-lag noise estimate is used");
+	if (m != HET_SIGMA_RESIDUAL && isfinite(pb->sigma) && pb->sigma > 0) {
+		s->sigma = pb->sigma;
+		s->sigma_source = "far-lag estimate";
+		return HET_OK;
+	}
+	rms = hs_resid_rms(pb, s->nx);
+	if (m != HET_SIGMA_RESIDUAL)
+		hs_warn(s, "the far-lag noise estimate is not available (too "
+		    "few frames); sigma is the RMS of the NLSQ residuals");
+	if (!isfinite(rms) || rms <= 0)
+		return het_error_set(err, HET_EDATA, "no usable noise sigma: "
+		    "the RMS of the NLSQ residuals is %g; check the data and "
+		    "the fit", rms);
+	s->sigma = rms;
+	s->sigma_source = "NLSQ residual RMS";
+	return HET_OK;
+}
+
+/* The scaling spec of the problem (as het_problem builds it). */
+static void
+hs_scaling_spec(const struct het_sample *s, struct het_scaling_spec *sp)
+{
+	const struct het_config_scaling *sc = &s->cfg->scaling;
+	const struct het_problem *pb = s->pb;
+
+	het_scaling_default_spec(sp, s->cfg->family, pb->scaling_mode,
+	    pb->nangles, pb->phi);
+	sp->fourier_order = (int)sc->fourier_order;
+	sp->contrast_value = sc->p[HET_S_CONTRAST].value;
+	sp->contrast_lo = sc->p[HET_S_CONTRAST].lo;
+	sp->contrast_hi = sc->p[HET_S_CONTRAST].hi;
+	sp->offset_value = sc->p[HET_S_OFFSET].value;
+	sp->offset_lo = sc->p[HET_S_OFFSET].lo;
+	sp->offset_hi = sc->p[HET_S_OFFSET].hi;
+}
+
+/* x strictly inside [lo, hi]. */
+static double
+hs_inside(double x, double lo, double hi)
+{
+	double eps;
+
+	if (isfinite(lo) && isfinite(hi)) {
+		eps = 1e-6 * (hi - lo);
+		return fmin(fmax(x, lo + eps), hi - eps);
+	}
+	if (isfinite(lo) && x <= lo)
+		return lo + 1e-6 * fmax(fabs(lo), 1.0);
+	if (isfinite(hi) && x >= hi)
+		return hi - 1e-6 * fmax(fabs(hi), 1.0);
+	return x;
+}
+
+int
+hs_prepare(struct het_sample *s, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	const struct het_config_cmc *cmc = &s->cfg->cmc;
+	struct het_shard_opts so;
+	struct het_wire_shard ws;
+	struct het_pair *pairs = NULL;
+	double *y = NULL, *x0 = NULL, *cc = NULL, *co = NULL;
+	size_t k, i, K;
+	int rc;
+
+	if ((rc = hs_sigma(s, err)) != HET_OK)
+		return rc;
+	if (s->cfg->scaling.cmc_mode != HET_SCALING_AUTO &&
+	    s->cfg->scaling.cmc_mode != pb->scaling_mode)
+		hs_warn(s, "optimization.cmc.per_angle_mode %s is not "
+		    "supported; CMC uses the NLSQ problem's %s scaling",
+		    het_scaling_mode_name(s->cfg->scaling.cmc_mode),
+		    het_scaling_mode_name(pb->scaling_mode));
+	s->priors = het_alloc_array(pb->p, sizeof(*s->priors), "priors", err);
+	x0 = het_alloc_array(pb->p, sizeof(double), "start", err);
+	if (s->priors == NULL || x0 == NULL) {
+		rc = HET_ENOMEM;
+		goto out;
+	}
+	if ((rc = het_post_priors_from_config(s->cfg, pb->resid, s->nx,
+	    s->nsd, s->priors, err)) != HET_OK)
+		goto out;
+	for (k = 0; k < pb->p; k++) {
+		if ((rc = het_post_prior_check(&s->priors[k], s->nnames[k],
+		    err)) != HET_OK)
+			goto out;
+		x0[k] = hs_inside(s->nx[k], s->priors[k].lo,
+		    s->priors[k].hi);
+	}
+	het_shard_settings_default(&s->settings);
+	s->settings.num_warmup = cmc->num_warmup;
+	s->settings.num_samples = cmc->num_samples;
+	s->settings.num_chains = cmc->num_chains;
+	s->settings.target_accept = cmc->target_accept_prob;
+	s->settings.max_tree_depth = (int)cmc->max_tree_depth;
+	s->settings.dense_mass = cmc->dense_mass;
+	s->settings.seed = cmc->seed;
+	het_shard_opts_from_cmc(cmc, pb->spec.mode != HET_MODE_HOM_STATIC,
+	    &so);
+	so.iterations = cmc->num_warmup + cmc->num_samples;
+	so.seed = cmc->seed;
+	if ((s->plan = het_shard_plan_alloc(pb->pairs, pb->npairs,
+	    pb->nangles, &so, err)) == NULL) {
+		rc = het_error_prefix(err, "optimization.cmc sharding");
+		goto out;
+	}
+	K = s->plan->nshards;
+	pairs = het_alloc_array(pb->npairs, sizeof(*pairs), "shard pairs",
+	    err);
+	y = het_alloc_array(pb->npairs, sizeof(double), "shard data", err);
+	cc = het_alloc_array(pb->nangles, sizeof(double), "scaling", err);
+	co = het_alloc_array(pb->nangles, sizeof(double), "scaling", err);
+	s->payload = het_alloc_array(K, sizeof(json_t *), "payloads", err);
+	if (pairs == NULL || y == NULL || cc == NULL || co == NULL ||
+	    s->payload == NULL) {
+		rc = HET_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < pb->npairs; i++) {
+		pairs[i] = pb->pairs[s->plan->idx[i]];
+		y[i] = pb->y[s->plan->idx[i]];
+	}
+	memset(&ws, 0, sizeof(ws));
+	ws.model = pb->spec;
+	hs_scaling_spec(s, &ws.scaling);
+	if (pb->scaling_mode == HET_SCALING_CONSTANT) {
+		het_scaling_map(pb->scaling, NULL, cc, co);
+		ws.const_contrast = cc;
+		ws.const_offset = co;
+	}
+	ws.theta = pb->theta;
+	ws.free = pb->phys_free;
+	ws.nscal = pb->nscal;
+	ws.s = pb->s0;
+	ws.s_free = pb->s_free;
+	ws.sigma = s->sigma;
+	ws.np = pb->p;
+	ws.priors = s->priors;
+	ws.x0 = x0;
+	ws.nshards = (long)K;
+	ws.reparam = cmc->use_reparam;
+	ws.settings = s->settings;
+	for (k = 0; k < K; k++) {
+		if (atomic_load(&s->cancel)) {
+			rc = het_error_set(err, HET_ECANCEL, "cancelled while "
+			    "preparing the shards");
+			goto out;
+		}
+		ws.shard = (long)k;
+		ws.n = s->plan->off[k + 1] - s->plan->off[k];
+		ws.pairs = pairs + s->plan->off[k];
+		ws.y = y + s->plan->off[k];
+		if ((s->payload[k] = het_wire_shard_pack(&ws, err)) == NULL) {
+			rc = het_error_prefix(err, "shard %zu", k);
+			goto out;
+		}
+		s->npayload = k + 1;
+	}
+	rc = HET_OK;
+out:
+	free(pairs);
+	free(y);
+	free(x0);
+	free(cc);
+	free(co);
+	return rc;
+}

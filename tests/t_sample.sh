@@ -1,0 +1,305 @@
+#!/bin/sh
+# t_sample.sh: `hetui sample` end to end with the real hetui-worker on a
+# file written by `hetui simulate` from tests/configs/sample_truth.yaml
+# (static_ref, one angle, 50 frames), sampled with
+# tests/configs/sample_run.yaml (2 shards, 2 chains of 100 + 100).
+# Checks: exit 0 when the gates pass, progress per shard on stderr, the
+# summary table and --json; the five output files exist, parse and carry
+# the reference's keys in its order, the /cmc group of the HDF5 file;
+# --nlsq-result reuses a fit (from the JSON files or from the HDF5 file
+# alone) and gives the identical posterior (same seed); exit 4 when a gate
+# fails (results written); exit 5 when every worker dies (the report lists
+# every attempt, nothing is written); exit 1 with a specific message for
+# a missing data file, a missing worker program and bad --nlsq-result
+# directories; exit 2 for usage errors; `hetui help sample`; SIGINT
+# during sampling exits 130 and leaves no process behind.
+. "$top_srcdir/tests/tap.sh"
+plan_lazy
+
+dir="$TAP_TMP"
+cp "$top_srcdir/tests/configs/sample_truth.yaml" \
+    "$top_srcdir/tests/configs/sample_run.yaml" "$dir/"
+cd "$dir" || exit 1
+mark="t_sample_$$_marker"
+
+py=
+if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then
+	py=$PYTHON3
+fi
+
+# leftover: the processes that still carry this test's marker
+leftover() {
+	grep -ls "HETUI_TEST_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null |
+	    wc -l | tr -d ' '
+}
+
+run_capture "$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 \
+    --noise 0.003 --seed 11
+is "$RUN_RC" 0 "simulate the test data"
+
+# --- a run that passes the gates ------------------------------------------------
+run_capture env HETUI_TEST_MARK=$mark "$HETUI" sample -c sample_run.yaml \
+    --workers 2
+is "$RUN_RC" 0 "gates pass: exit 0"
+like "$RUN_OUT" "^hetui sample: 2 of 2 shards done, 2 combined \\(robust_consensus_mc\\), 200 draws" \
+    "summary header: shards, method, draws"
+for p in D0_ref alpha_ref 'contrast\[0\]' 'offset\[0\]'; do
+	like "$RUN_OUT" "^$p +[-0-9.e+]+ +[0-9.e+-]+ " "summary row for $p"
+done
+like "$RUN_OUT" "^gates \\(max R-hat [0-9.]+, min ESS [0-9]+, min BFMI [0-9.]+, [0-9]+ divergences\\): passed" \
+    "gates line says passed"
+like "$RUN_OUT" "results written to res/ \\(hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json, cmc_summary.json, cmc_diagnostics.json\\)" \
+    "the files written are listed"
+like "$RUN_ERR" "^static_ref, 1 angle, 1225 pairs; NLSQ fit$" "stderr: the problem"
+like "$RUN_ERR" "^NLSQ iter 0  cost" "stderr: NLSQ progress"
+like "$RUN_ERR" "^sampling 2 shards$" "stderr: sampling starts"
+like "$RUN_ERR" "^shard 0 +613 pairs  running" "stderr: shard 0 starts (one line per event)"
+like "$RUN_ERR" "^shard 1 +612 pairs  done +[0-9.]+ s$" "stderr: shard 1 done with its time"
+for f in hetui_results.h5 nlsq_parameters.json nlsq_metadata.json \
+    cmc_summary.json cmc_diagnostics.json; do
+	ok "$([ -s "res/$f" ]; echo $?)" "res/$f written"
+done
+unlike "$(ls -a res)" "tmp" "no temporary file left"
+is "$(leftover)" 0 "no worker left behind"
+
+if [ -z "$py" ]; then
+	skip 4 "python3 not found"
+else
+	out=$("$py" - <<'PY'
+import json
+s = json.load(open("res/cmc_summary.json"))
+d = json.load(open("res/cmc_diagnostics.json"))
+ref_s = ["parameter_names", "posterior_mean", "posterior_std",
+         "credible_intervals", "map_estimate", "timestamp", "num_samples",
+         "num_chains"]
+ref_d = ["convergence_passed", "parameter_diagnostics", "max_r_hat",
+         "r_hat_threshold", "all_r_hat_passed", "min_ess_bulk", "bfmi",
+         "bfmi_passed", "sampling_info"]
+print("skeys", list(s)[:len(ref_s)] == ref_s)
+print("dkeys", list(d)[:len(ref_d)] == ref_d)
+names = s["parameter_names"]
+ci = s["credible_intervals"]["D0_ref"]
+print("ci", names == ["D0_ref", "alpha_ref", "contrast[0]", "offset[0]"]
+      and ci["2.5%"] < s["posterior_mean"][0] < ci["97.5%"]
+      and s["map_estimate"] == s["posterior_mean"]
+      and s["num_samples"] == 100 and s["num_chains"] == 2)
+pd = d["parameter_diagnostics"]["alpha_ref"]
+print("diag", sorted(pd) == ["ess_bulk", "ess_tail", "r_hat", "r_hat_passed"]
+      and d["convergence_passed"] is True and len(d["bfmi"]) == 4
+      and d["sampling_info"] == {"num_warmup": 100, "num_samples": 100,
+                                 "num_chains": 2,
+                                 "wall_time_seconds":
+                                     d["sampling_info"]["wall_time_seconds"]}
+      and len(d["shard_diagnostics"]) == 2
+      and d["shard_diagnostics"][0]["state"] == "done")
+PY
+)
+	like "$out" "skeys True" "cmc_summary.json: the reference's keys in its order"
+	like "$out" "dkeys True" "cmc_diagnostics.json: the reference's keys in its order"
+	like "$out" "ci True" "cmc_summary.json: names, intervals around the mean, map = mean, counts"
+	like "$out" "diag True" "cmc_diagnostics.json: per-parameter keys, BFMI per chain, sampling_info, shards"
+fi
+
+if command -v h5ls >/dev/null 2>&1; then
+	tree=$(h5ls -r res/hetui_results.h5)
+	for g in /fit/parameters/value /cmc/parameter_names /cmc/summary/mean \
+	    /cmc/consensus/draws /cmc/shards/state /cmc/shard_0000/draws \
+	    /cmc/shard_0001/r_hat /cmc/priors/kind; do
+		like "$tree" "^$g " "hetui_results.h5 has $g"
+	done
+	like "$tree" "^/cmc/consensus/draws +Dataset \\{200, 4\\}" \
+	    "consensus draws: 200 x 4"
+	like "$tree" "^/cmc/shard_0000/draws +Dataset \\{8, 100\\}" \
+	    "shard draws: chains*params x draws"
+else
+	skip 10 "h5ls not found"
+fi
+
+# --- --json ---------------------------------------------------------------------
+run_capture "$HETUI" sample -c sample_run.yaml --json -o json1 --workers 2
+is "$RUN_RC" 0 "--json: exit 0"
+if [ -z "$py" ]; then
+	skip 1 "python3 not found"
+else
+	printf '%s\n' "$RUN_OUT" >json1.txt
+	out=$("$py" - json1.txt <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(j["status"], j["num_shards"], j["num_shards_done"], j["num_draws"],
+      j["gates_passed"], sorted(j["parameters"]["D0_ref"])[:4],
+      j["files"][-1], j["nlsq_source"])
+PY
+)
+	is "$out" "passed 2 2 200 True ['contraction', 'ess_bulk', 'ess_tail', 'mean'] cmc_diagnostics.json fit" \
+	    "--json: status, counts, parameter keys, files, NLSQ source"
+fi
+
+# --- --nlsq-result --------------------------------------------------------------
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result res -o reuse \
+    --workers 2
+is "$RUN_RC" 0 "--nlsq-result res: exit 0"
+like "$RUN_ERR" "1225 pairs; NLSQ result from res$" "stderr: the result is reused"
+unlike "$RUN_ERR" "NLSQ iter" "... and no fit runs"
+ok "$([ ! -e reuse/nlsq_parameters.json ] && [ -s reuse/cmc_summary.json ]; echo $?)" \
+    "no nlsq_*.json written for a loaded result, CMC files written"
+mean() { sed -n '/"posterior_mean"/,/]/p' "$1/cmc_summary.json" | tr -d ' \n'; }
+is "$(mean reuse)" "$(mean res)" "same seed, reused fit: the identical posterior mean"
+mkdir h5only && cp res/hetui_results.h5 h5only/
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result h5only -o reuse2 \
+    --workers 2
+is "$RUN_RC" 0 "--nlsq-result with hetui_results.h5 only: exit 0"
+is "$(mean reuse2)" "$(mean res)" "... reads the fit from /fit: the identical posterior"
+
+mkdir empty
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result empty -o x
+is "$RUN_RC" 1 "--nlsq-result on an empty directory: exit 1"
+like "$RUN_ERR" "no NLSQ result in empty: neither nlsq_parameters.json nor hetui_results.h5 exists" \
+    "... says what is missing"
+mkdir perangle && echo '{}' >perangle/nlsq_phi30_parameters.json
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result perangle -o x
+is "$RUN_RC" 1 "--nlsq-result on a per-angle fit: exit 1"
+like "$RUN_ERR" "per-angle NLSQ result .*run 'hetui fit' without --per-angle" \
+    "... says how to fix it"
+mkdir badjson && echo '{"parameter_names": ["D0_ref"], "parameters": [1, 2]}' \
+    >badjson/nlsq_parameters.json
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result badjson -o x
+is "$RUN_RC" 1 "--nlsq-result with inconsistent arrays: exit 1"
+like "$RUN_ERR" "badjson/nlsq_parameters.json: parameter_names has 1 entries, parameters 2" \
+    "... names the file and the keys"
+mkdir notjson && echo '{"parameter_names": [' >notjson/nlsq_parameters.json
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result notjson -o x
+is "$RUN_RC" 1 "--nlsq-result with broken JSON: exit 1"
+like "$RUN_ERR" "notjson/nlsq_parameters.json:[0-9]+: not valid JSON" \
+    "... names the file and the line"
+mkdir noth5 && echo 'not hdf5' >noth5/hetui_results.h5
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result noth5 -o x
+is "$RUN_RC" 1 "--nlsq-result with a results file that is not HDF5: exit 1"
+like "$RUN_ERR" "noth5/hetui_results.h5 is not an HDF5 file that can be opened" \
+    "... says so"
+mkdir nofit && cp sim.h5 nofit/hetui_results.h5
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result nofit -o x
+is "$RUN_RC" 1 "--nlsq-result with an HDF5 file without /fit: exit 1"
+like "$RUN_ERR" "nofit/hetui_results.h5 has no /fit group .*run 'hetui fit' without --per-angle" \
+    "... says what is missing and how to fix it"
+sed 's/alpha_ref: {value: 0.1, min: -1.0, max: 1.0}/alpha_ref: {value: 0.3, vary: false}/' \
+    sample_run.yaml >fixed_alpha.yaml
+run_capture "$HETUI" fit -c fixed_alpha.yaml -o fitfixed
+is "$RUN_RC" 0 "a fit with alpha_ref fixed"
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result fitfixed -o x
+is "$RUN_RC" 1 "--nlsq-result of another parameter set: exit 1"
+like "$RUN_ERR" "has no value for the free parameter alpha_ref" \
+    "... names the missing parameter"
+
+# --- exit 4: a gate fails -------------------------------------------------------
+sed 's/min_ess: 10$/min_ess: 100000/' sample_run.yaml >gate.yaml
+run_capture "$HETUI" sample -c gate.yaml --nlsq-result res -o gate --workers 2
+is "$RUN_RC" 4 "min_ess 100000: exit 4"
+like "$RUN_OUT" "^gates .*: FAILED" "the table says FAILED"
+like "$RUN_OUT" "^Shard [01]: bulk ESS of .* not above min_ess 100000" \
+    "the failed gate is named with its shard and parameter"
+like "$RUN_ERR" "convergence gates failed; results were written to gate/" \
+    "stderr: results written anyway"
+like "$(cat gate/cmc_diagnostics.json)" '"convergence_passed": false' \
+    "cmc_diagnostics.json: convergence_passed false"
+
+# --- exit 5: every worker dies --------------------------------------------------
+run_capture env HETUI_TEST_MARK=$mark "$HETUI" sample -c sample_run.yaml \
+    --nlsq-result res -o dead --worker-command /bin/false
+is "$RUN_RC" 5 "every worker exits at once: exit 5"
+like "$RUN_ERR" "0 of 2 shards succeeded \\(rate 0, min_success_rate 0.9\\); early abort: 2 of the first 2 shards failed" \
+    "the rule that stopped the run is stated"
+like "$RUN_ERR" "Shard 0 attempt 1: .+\\. Shard 0 attempt 2: .+\\. Shard 1 attempt 1: .+\\. Shard 1 attempt 2: .+\\." \
+    "every attempt is listed with its reason"
+like "$RUN_ERR" "attempt [12]: worker [0-9]+ \\(pid [0-9]+\\): exited with status 1 before sending a result" \
+    "... the reason says how the worker ended"
+like "$RUN_ERR" "no shard finished; nothing was written" "nothing written"
+ok "$([ ! -e dead ]; echo $?)" "no output directory"
+is "$(leftover)" 0 "no process left"
+
+# --- exit 1 ---------------------------------------------------------------------
+run_capture "$HETUI" sample -c sample_run.yaml nosuch.h5
+is "$RUN_RC" 1 "missing data file: exit 1"
+like "$RUN_ERR" "nosuch.h5" "... names the file"
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result res -o x \
+    --worker-command /nonexistent/hetui-worker
+is "$RUN_RC" 1 "a worker program that does not exist: exit 1"
+like "$RUN_ERR" "cannot start worker 0 with the command '/nonexistent/hetui-worker'" \
+    "... names the command"
+run_capture "$HETUI" sample -c nosuch.yaml
+is "$RUN_RC" 1 "missing config: exit 1"
+
+# --- exit 2 ---------------------------------------------------------------------
+run_capture "$HETUI" sample
+is "$RUN_RC" 2 "no config: exit 2"
+like "$RUN_ERR" "a config is required \\(-c CONFIG\\)" "... says so"
+like "$RUN_ERR" "usage: hetui sample -c CONFIG" "... with the usage line"
+run_capture "$HETUI" sample -c sample_run.yaml --workers 0
+is "$RUN_RC" 2 "--workers 0: exit 2"
+like "$RUN_ERR" "--workers" "... names the option"
+run_capture "$HETUI" sample -c sample_run.yaml --seed x
+is "$RUN_RC" 2 "--seed x: exit 2"
+run_capture "$HETUI" sample -c sample_run.yaml --worker-command ' '
+is "$RUN_RC" 2 "empty --worker-command: exit 2"
+like "$RUN_ERR" "--worker-command is empty" "... says so"
+run_capture "$HETUI" sample -c sample_run.yaml --bogus
+is "$RUN_RC" 2 "unknown option: exit 2"
+run_capture "$HETUI" sample -c sample_run.yaml a.h5 b.h5
+is "$RUN_RC" 2 "two files: exit 2"
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result
+is "$RUN_RC" 2 "--nlsq-result without a value: exit 2"
+
+# --- help -----------------------------------------------------------------------
+run_capture "$HETUI" help sample
+is "$RUN_RC" 0 "hetui help sample: exit 0"
+for o in --config --output --json --workers --nlsq-result --seed \
+    --worker-command; do
+	like "$RUN_OUT" "^ +(-., )?$o" "help lists $o"
+done
+like "$RUN_OUT" "4 gates failed" "help documents exit 4"
+like "$RUN_OUT" "^5 shards failed \\(early abort" "help documents exit 5"
+
+# --- SIGINT during sampling -----------------------------------------------------
+sed 's/num_warmup: 100$/num_warmup: 100000/' sample_run.yaml >long.yaml
+env HETUI_TEST_MARK=$mark "$HETUI" sample -c long.yaml --nlsq-result res \
+    -o long --workers 2 >long.out 2>long.err &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q '^shard . .*running' long.err; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+is "$rc" 130 "SIGINT during sampling: exit 130"
+like "$(cat long.err)" "interrupted; nothing was written" \
+    "stderr: interrupted, no shard had finished"
+like "$(cat long.err)" "shard 0 .*cancelled +cancelled: interrupted" \
+    "the shards are reported cancelled"
+sleep 0.2
+is "$(leftover)" 0 "no worker left after SIGINT"
+
+# --- SIGINT after a shard finished: it is combined and written ----------------
+sed 's/num_shards: 2$/num_shards: 3/' sample_run.yaml >three.yaml
+env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml --nlsq-result res \
+    -o part --workers 1 >part.out 2>part.err &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q '^shard . .* done ' part.err; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+is "$rc" 130 "SIGINT after one shard finished: exit 130"
+like "$(cat part.err)" "interrupted; the finished shards were combined and written" \
+    "stderr: what finished was written"
+like "$(cat part.out)" "^hetui sample: 1 of 3 shards done, 1 combined" \
+    "the table shows the finished shard"
+like "$(cat part/cmc_summary.json 2>/dev/null)" '"status": "cancelled"' \
+    "cmc_summary.json: status cancelled"
+sleep 0.2
+is "$(leftover)" 0 "no worker left"
+
+done_testing
