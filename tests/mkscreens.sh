@@ -24,7 +24,7 @@ save data-log-cursor
 tui_keys Escape '?'
 wait_for 'Help: Data' || exit 1
 save data-help
-tui_keys x 3
+tui_keys x 0
 wait_for 'Session log' || exit 1
 save log
 tui_keys q
@@ -48,6 +48,65 @@ wait_for 'Analysis mode' || exit 1
 save model-modes
 tui_keys q
 tui_wait_exit 10
+
+# The Fit panel: the demo dataset fitted with its configuration (in a
+# scratch directory, where the configuration's output_dir is created).
+cp "$top_srcdir/data/demo.yaml" "$top_srcdir/data/demo_results.hdf" \
+    "$TAP_TMP/" || exit 1
+here=$(pwd)
+cd "$TAP_TMP" || exit 1
+tui_start 100 30 -- -c demo.yaml
+wait_for 'sel 8/8' || exit 1
+tui_keys 3
+wait_for 'no fit yet' || exit 1
+save fit-idle
+tui_keys r
+wait_for 'fit converged' 60 || exit 1
+save fit
+tui_keys q
+tui_wait_exit 10
+tui_start 80 24 -- --ascii -c demo.yaml
+wait_for 'sel 8/8' || exit 1
+tui_keys 3 r
+wait_for 'fit converged' 60 || exit 1
+save fit-80x24-ascii
+tui_keys q
+tui_wait_exit 10
+cd "$here" || exit 1
+
+# The Sampling and Results panels: the simulated file of tests/t_sample.sh
+# sampled with tests/configs/sample_run.yaml (2 shards, 2 chains of
+# 100 + 100) by the real hetui-worker, in a scratch directory.
+cp "$top_srcdir/tests/configs/sample_truth.yaml" \
+    "$top_srcdir/tests/configs/sample_run.yaml" "$TAP_TMP/" || exit 1
+cd "$TAP_TMP" || exit 1
+"$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 --noise 0.003 \
+    --seed 11 || exit 1
+tui_start 100 30 HETUI_WORKER="$HETUI_WORKER" -- -c sample_run.yaml sim.h5
+wait_for 'c2 = ' || exit 1
+tui_keys 4
+wait_for 'Settings' || exit 1
+save sampling-settings
+tui_keys r
+wait_for 'gates passed: every shard' 120 || exit 1
+save sampling
+tui_keys 5
+wait_for 'Results +posterior' || exit 1
+save results
+tui_keys q
+tui_wait_exit 10
+tui_start 80 24 HETUI_WORKER="$HETUI_WORKER" -- --ascii -c sample_run.yaml \
+    sim.h5
+wait_for 'c2 = ' || exit 1
+tui_keys 4 r
+wait_for 'gates passed: every shard' 120 || exit 1
+save sampling-80x24-ascii
+tui_keys 5
+wait_for 'Results +posterior' || exit 1
+save results-80x24-ascii
+tui_keys q
+tui_wait_exit 10
+cd "$here" || exit 1
 
 tui_start 80 24 -- --ascii -c "$cfg" "$fx"
 wait_for 'c2 = ' || exit 1

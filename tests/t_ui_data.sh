@@ -88,8 +88,8 @@ tui_keys L
 wait_for 'colour scale: linear c2'; ok $? "L again: linear"
 
 # Panels and help.
-tui_keys 3
-wait_for 'Session log: [0-9]+ lines'; ok $? "3 shows the Log panel"
+tui_keys 0
+wait_for 'Session log: [0-9]+ lines'; ok $? "0 shows the Log panel (the last)"
 like "$TUI_SCREEN" 'info +opened .*run42_results\.hdf: aps-u, 18 bins in 3 rings' "the log has the open"
 like "$TUI_SCREEN" 'frame window 90,10 rejected' "and the rejected window"
 tui_keys 1

@@ -13,7 +13,7 @@ wait_for 'Cannot open .*nothere/run42_results\.hdf'; ok $? "missing file: the Da
 like "$TUI_SCREEN" 'nothere/run42_results\.hdf: ' "the reason starts with the file name"
 last=$(printf '%s\n' "$TUI_SCREEN" | sed -n '29p')
 like "$last" 'nothere/run42_results\.hdf' "the status line shows the error"
-tui_keys 3
+tui_keys 0
 wait_for 'error +.*nothere/run42_results\.hdf'; ok $? "the Log panel has it, as an error"
 tui_keys q
 tui_wait_exit 10; ok $? "quits"
@@ -34,7 +34,7 @@ like "$TUI_SCREEN" 'start hetui with an XPCS two-time result file' "and how to o
 like "$TUI_SCREEN" 'hetui run42_results\.hdf' "with an example"
 like "$TUI_SCREEN" '^ hetui [0-9.]+ .*100x30' "the header is drawn"
 tui_keys j k Space a w L Enter
-tui_keys 3
+tui_keys 0
 wait_for 'Session log'; ok $? "keys of the Data panel are harmless without data"
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"

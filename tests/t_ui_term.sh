@@ -73,7 +73,7 @@ tui_wait_exit 10; is "$TUI_STATUS" 0 "--ascii: quits with 0"
 tui_start 100 30 LANG=C LC_ALL=C NO_COLOR=1 -- "$fx"
 wait_for 'c2 = '; ok $? "C locale + NO_COLOR: starts"
 unlike "$TUI_SCREEN" '▀' "C locale: ASCII automatically"
-tui_keys 3
+tui_keys 0
 wait_for 'started on a 100x30 terminal \(ASCII, monochrome\)'
 ok $? "the log records ASCII and monochrome"
 tui_keys q
@@ -83,7 +83,7 @@ tui_start 100 30 -- --no-color "$fx"
 wait_for 'c2 = '; ok $? "--no-color: starts"
 unlike "$TUI_SCREEN" '▀' "--no-color: no colour pairs, so shades, not half blocks"
 like "$TUI_SCREEN" '[.:=+*#%@-]{6}' "--no-color: the shade ramp"
-tui_keys 3
+tui_keys 0
 wait_for '\(UTF-8, monochrome\)'; ok $? "--no-color: monochrome"
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "quits with 0"

@@ -97,7 +97,32 @@ struct ui_panel_ops {
 
 extern const struct ui_panel_ops ui_panel_data;
 extern const struct ui_panel_ops ui_panel_model;
+extern const struct ui_panel_ops ui_panel_fit;
+extern const struct ui_panel_ops ui_panel_sample;
+extern const struct ui_panel_ops ui_panel_results;
 extern const struct ui_panel_ops ui_panel_log;
+
+/*
+ * One finished fit of the session, newest last (the Fit panel records
+ * each; the Results panel lists them).  Every pointer is owned by the
+ * record; names, x and unc hold the fit's physics parameters.
+ */
+struct ui_fit_record {
+	time_t		 when;		/* wall-clock end of the fit */
+	char		*file;		/* the data file fitted */
+	char		*outdir;	/* where the results went, or NULL */
+	char		*status;	/* "converged", "not_converged",
+					   "cancelled" */
+	char		*mode;		/* analysis mode name */
+	double		 chi2_red;
+	long		 iterations;
+	double		 seconds;	/* wall time of the job */
+	size_t		 np;
+	char		**names;	/* np physics parameter names */
+	double		*x, *unc;	/* np values and 1-sigma (NaN ok) */
+};
+
+#define UI_FIT_HISTORY_MAX 500	/* the oldest record is dropped beyond */
 
 /* The selection that later milestones consume. */
 struct ui_sel {
@@ -178,6 +203,17 @@ struct ui {
 	char		*cfg_path;	/* its file, or NULL (defaults) */
 	int		 cfg_dirty;
 	unsigned long	 cfg_serial;
+
+	/* File browser overlay and follow mode (ui_browse.c). */
+	struct ui_browse *browse;
+
+	/* Fits: one may run at a time (ui_p_fit.c); finished ones. */
+	int		 fit_running;
+	struct ui_fit_record *fit_hist;
+	size_t		 nfit_hist;
+
+	/* The sampling run (owned by the Sampling panel), or NULL. */
+	struct het_sample *sample;
 };
 
 /* ui_main.c */
@@ -205,8 +241,60 @@ void	ui_model_apply_config(struct ui *, const struct het_config *cfg);
 struct het_nyquist;
 int	ui_model_nyquist(const struct ui *, struct het_nyquist *out);
 
+/* ui_p_fit.c: release the session's fit history. */
+void	ui_fit_history_free(struct ui *);
+
+/*
+ * ui_p_sample.c: the sampling run in the poll loop.  ui_sample_pollfds
+ * fills fds (cap >= UI_SAMPLE_MAX_FDS) with the run's descriptors and
+ * returns how many; ui_sample_handle must run after every poll, also on
+ * timeout (n = 0); ui_sample_timeout lowers a poll timeout (ms, -1 none)
+ * to the run's next deadline; ui_sample_running: a run is active.
+ */
+#define UI_SAMPLE_MAX_FDS	160
+struct pollfd;
+size_t	ui_sample_pollfds(struct ui *, struct pollfd *fds, size_t cap);
+void	ui_sample_handle(struct ui *, const struct pollfd *fds, size_t n);
+int	ui_sample_timeout(struct ui *, int timeout);
+int	ui_sample_running(const struct ui *);
+
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);
+
+/*
+ * ui_browse.c: the file browser overlay (o) and follow mode (F).
+ * ui_browse_init starts the folder scanner thread (-1 with err set);
+ * ui_browse_key takes every key while the browser is open (returns 1);
+ * ui_browse_event handles the scanner's events; ui_browse_render draws
+ * the overlay and the status line's "follow: DIR" after the render pass
+ * (dirty: the bits that pass redrew).
+ */
+int	ui_browse_init(struct ui *, struct het_error *err);
+void	ui_browse_free(struct ui *);
+void	ui_browse_open(struct ui *);
+void	ui_browse_follow_toggle(struct ui *);
+int	ui_browse_key(struct ui *, int key);
+void	ui_browse_event(struct ui *, struct het_event *ev);
+void	ui_browse_render(struct ui *, int dirty);
+
+/*
+ * ui_browse_keep.c: the selection carried from one file to the next.
+ * ui_keep_take before the old metadata goes; ui_keep_apply after the new
+ * one is in place (it logs what could not be kept and frees *k).
+ */
+struct ui_keep {
+	int		 have;		/* a selection was taken */
+	char		*from;		/* its file's name */
+	size_t		 ring;
+	double		 q;
+	double		*phi;		/* angles of the selected bins */
+	size_t		 nphi, nring;	/* selected, bins of the ring */
+	double		 cursor_phi;
+	long		 first, last;
+	int		 all_frames;
+};
+void	ui_keep_take(struct ui *, struct ui_keep *k);
+void	ui_keep_apply(struct ui *, struct ui_keep *k);
 
 /*
  * ui_config.c: the configuration of the session.  ui_config_start runs

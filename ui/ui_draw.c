@@ -34,6 +34,9 @@ static const struct ui_hint global_tail = { "q", "q", "Quit" };
 static const char global_help[] =
     "Tab  S-Tab\tnext / previous panel\n"
     "1 .. 9\tgo to panel N\n"
+    "0\tgo to the Log (the last panel)\n"
+    "o\topen another result file (browser)\n"
+    "F\tfollow mode: load new files of this folder\n"
     "?\tthis help (any key closes it)\n"
     "q  F10\tquit (asks first while work runs or the\n"
     "\tconfiguration has unsaved edits)\n"
@@ -361,6 +364,12 @@ draw_tabs(struct ui *ui)
 	if (ui->io != NULL && het_io_busy(ui->io))
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  reading  ");
+	else if (ui->fit_running)
+		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
+		    "  fitting  ");
+	else if (ui_sample_running(ui))
+		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
+		    "  sampling ");
 }
 
 static void

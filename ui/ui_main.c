@@ -4,12 +4,14 @@
  * Design (docs/design.md, aesthetics-anchors §6.6): one loop thread owns
  * the terminal and the UI model and sleeps only in poll() on four
  * descriptors: the keyboard, the signal self-pipe, the engine's event
- * queue and the captured stderr pipe.  Each iteration drains every ready
- * source into the model, which only sets dirty bits; the render pass runs
- * at the end, at most every 50 ms (~20 Hz), so a burst of events or keys
- * costs one redraw.  Heavy work never runs here: file reads and grids are
- * requests to the I/O thread (het_io), whose answers come back as events
- * tagged with generations, so answers to superseded requests are ignored.
+ * queue and the captured stderr pipe, plus, while a sampling run is
+ * active, its wake-up pipe and its workers' pipes (ui_p_sample.c).
+ * Each iteration drains every ready source into the model, which only
+ * sets dirty bits; the render pass runs at the end, at most every 50 ms
+ * (~20 Hz), so a burst of events or keys costs one redraw.  Heavy work
+ * never runs here: file reads and grids are requests to the I/O thread
+ * (het_io), whose answers come back as events tagged with generations,
+ * so answers to superseded requests are ignored.
  * Configuration files are the exception: they are a few kilobytes and are
  * read and written here (ui_config.c).
  * Every exit path, including SIGTERM and SIGHUP, restores the terminal
@@ -28,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "het_pool.h"
 #include "ui.h"
 #include "ui_main.h"
 
@@ -36,7 +39,10 @@
 static const struct ui_panel_ops *const ui_all_panels[] = {
 	&ui_panel_data,
 	&ui_panel_model,
-	&ui_panel_log,
+	&ui_panel_fit,
+	&ui_panel_sample,
+	&ui_panel_results,
+	&ui_panel_log,		/* the Log stays last: key 0 finds it */
 };
 
 double
@@ -54,12 +60,11 @@ ui_dirty(struct ui *ui, int bits)
 	ui->dirty |= bits;
 }
 
-/* Hook for later milestones: fits and samplers report here. */
+/* Work that quitting would stop: a fit or a sampling run. */
 int
 ui_work_running(const struct ui *ui)
 {
-	(void)ui;
-	return 0;
+	return ui->fit_running || ui_sample_running(ui);
 }
 
 void
@@ -106,6 +111,7 @@ static void
 ui_on_opened(struct ui *ui, struct het_event *ev)
 {
 	struct het_io_meta *m = ev->data;
+	struct ui_keep keep;
 	char dt[64];
 
 	if (m->gen != ui->open_gen) {
@@ -114,6 +120,7 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 	}
 	ev->data = NULL;
 	ui->opening = 0;
+	ui_keep_take(ui, &keep);	/* a refit keeps the selection */
 	ui_model_set_meta(ui, m);
 	if (m->dt == m->dt)
 		snprintf(dt, sizeof(dt), "dt %.6g s", m->dt);
@@ -123,7 +130,10 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 	    "%zu frames, %s", m->path, het_layout_name(m->layout), m->nbins,
 	    m->nbins == 1 ? "" : "s", ui->nrings, ui->nrings == 1 ? "" : "s",
 	    m->frames, dt);
-	ui_model_apply_config(ui, ui->cfg);
+	if (keep.have)
+		ui_keep_apply(ui, &keep);
+	else
+		ui_model_apply_config(ui, ui->cfg);
 }
 
 static void
@@ -154,6 +164,7 @@ ui_drain_events(struct ui *ui)
 				ui_on_opened(ui, &evs[i]);
 			else if (evs[i].type == HET_IO_EV_ERROR)
 				ui_on_error(ui, &evs[i]);
+			ui_browse_event(ui, &evs[i]);
 			for (p = 0; p < ui->npanels; p++)
 				if (ui->panels[p]->event != NULL)
 					ui->panels[p]->event(ui, ui->pstate[p],
@@ -179,7 +190,7 @@ ui_drain_signals(struct ui *ui, int fd)
 {
 	unsigned char buf[64];
 	ssize_t n, i;
-	int fatal = 0, status;
+	int fatal = 0;
 
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (i = 0; i < n; i++) {
@@ -189,8 +200,11 @@ ui_drain_signals(struct ui *ui, int fd)
 				ui_layout(ui);
 				break;
 			case SIGCHLD:
-				while (waitpid(-1, &status, WNOHANG) > 0)
-					;
+				/*
+				 * No waitpid(-1): het_proc reaps its workers
+				 * by pid (ui_sample_handle runs after this
+				 * poll) and needs their exit statuses.
+				 */
 				break;
 			case SIGINT:
 				ui_request_quit(ui);
@@ -257,6 +271,8 @@ ui_key(struct ui *ui, int key)
 		ui->status[0] = '\0';	/* a key acknowledges an error */
 		ui_dirty(ui, UI_DIRTY_STATUS);
 	}
+	if (ui_browse_key(ui, key))	/* the browser overlay is open */
+		return;
 	if (p->key != NULL && p->key(ui, ui->pstate[ui->cur], key))
 		return;
 	switch (key) {
@@ -276,9 +292,17 @@ ui_key(struct ui *ui, int key)
 	case UI_K_F(10):
 		ui_request_quit(ui);
 		break;
+	case 'o':
+		ui_browse_open(ui);
+		break;
+	case 'F':
+		ui_browse_follow_toggle(ui);
+		break;
 	default:
 		if (key >= '1' && key <= '9')
 			ui_switch(ui, (size_t)(key - '1'));
+		else if (key == '0')	/* the Log, whatever its number */
+			ui_switch(ui, ui->npanels - 1);
 	}
 }
 
@@ -299,9 +323,10 @@ ui_read_keys(struct ui *ui)
 static int
 ui_loop(struct ui *ui, int sigfd, int errfd)
 {
-	struct pollfd pfd[4];
+	struct pollfd pfd[4 + UI_SAMPLE_MAX_FDS];
 	double now, last = 0, wait;
-	int timeout, nfd, fatal = 0;
+	int timeout, nfd, fatal = 0, drawn;
+	size_t nsfd;
 
 	while (!ui->quit && !fatal) {
 		now = ui_now();
@@ -313,7 +338,9 @@ ui_loop(struct ui *ui, int sigfd, int errfd)
 		timeout = -1;
 		if (ui->dirty) {
 			if (now - last >= UI_FRAME_SECONDS) {
+				drawn = ui->dirty;
 				ui_render(ui);
+				ui_browse_render(ui, drawn);
 				last = now;
 			} else
 				timeout = (int)((last + UI_FRAME_SECONDS -
@@ -329,6 +356,11 @@ ui_loop(struct ui *ui, int sigfd, int errfd)
 			timeout = 100;
 			ui_dirty(ui, UI_DIRTY_TABS);
 		}
+		if (ui->fit_running && (timeout < 0 || timeout > 500)) {
+			/* The elapsed time of a slow iteration keeps moving. */
+			timeout = 500;
+			ui_dirty(ui, UI_DIRTY_BODY);
+		}
 		pfd[0].fd = STDIN_FILENO;
 		pfd[1].fd = sigfd;
 		pfd[2].fd = het_evq_fd(ui->evq);
@@ -337,11 +369,15 @@ ui_loop(struct ui *ui, int sigfd, int errfd)
 			pfd[nfd].events = POLLIN;
 			pfd[nfd].revents = 0;
 		}
-		if (poll(pfd, 4, timeout) < 0) {
+		/* The sampling run's wake-up pipe and worker pipes. */
+		nsfd = ui_sample_pollfds(ui, pfd + 4, UI_SAMPLE_MAX_FDS);
+		timeout = ui_sample_timeout(ui, timeout);
+		if (poll(pfd, 4 + nsfd, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			ui_fatal("poll failed: %s", strerror(errno));
 		}
+		ui_sample_handle(ui, pfd + 4, nsfd);
 		if (pfd[1].revents & POLLIN)
 			fatal = ui_drain_signals(ui, sigfd);
 		if (pfd[2].revents & POLLIN)
@@ -364,6 +400,7 @@ ui_teardown(struct ui *ui)
 
 	het_io_free(ui->io);
 	ui->io = NULL;
+	ui_browse_free(ui);
 	for (i = 0; i < ui->npanels; i++)
 		if (ui->panels[i]->free != NULL)
 			ui->panels[i]->free(ui->pstate[i]);
@@ -372,6 +409,7 @@ ui_teardown(struct ui *ui)
 	ui_model_clear(ui);
 	ui_config_free(ui);
 	ui_log_free(ui);
+	ui_fit_history_free(ui);
 	if (ui->log_file != NULL)
 		fclose(ui->log_file);
 	free(ui->data_path);
@@ -409,10 +447,13 @@ ui_main(const struct ui_options *opts)
 		ui_teardown(ui);
 		return 1;
 	}
+	/* Fits run BLAS on several pool threads at once. */
+	het_pool_blas_single_threaded();
 	het_error_clear(&err);
 	if ((ui->evq = het_evq_alloc(&err)) == NULL ||
 	    (ui->io = het_io_alloc(ui->evq, &err)) == NULL ||
-	    het_io_start(ui->io, &err) != HET_OK) {
+	    het_io_start(ui->io, &err) != HET_OK ||
+	    ui_browse_init(ui, &err) != 0) {
 		fprintf(stderr, "hetui: %s\n", err.msg);
 		ui_teardown(ui);
 		return 1;

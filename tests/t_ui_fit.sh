@@ -1,0 +1,158 @@
+#!/bin/sh
+# t_ui_fit.sh: the Fit panel (3) inside a private tmux server.
+#   - the demo dataset with its configuration: r runs the fit to the end
+#     and shows chi2, the parameters with uncertainties, the warnings,
+#     the heatmaps and where the results went (the config's output_dir;
+#     the files exist); [ ] changes the angle; R refits from the result;
+#   - without output_dir in the config, one angle deselected: 7 angles
+#     fitted, results in hetui_<stem>/ beside the data;
+#   - a slow fit (multistart on a larger simulated file): live iteration
+#     and parameters, c cancels and the partial result is written; q
+#     while a fit runs asks, n keeps it running, y quits with status 0
+#     and no process left;
+#   - 0 shows the Log (the last panel); r without a file says why;
+#     ASCII mode at 80x24 (the chart and the table header in ASCII).
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/tui.sh"
+plan_lazy
+
+cp "$top_srcdir/data/demo.yaml" "$top_srcdir/data/demo_results.hdf" \
+    "$TAP_TMP/" || exit 1
+cd "$TAP_TMP" || exit 1
+
+# --- a fit to the end ------------------------------------------------------
+tui_start 100 30 -- -c demo.yaml
+wait_for 'sel 8/8'; ok $? "the demo opens with its 8 angles selected"
+like "$TUI_SCREEN" ' 1 Data +2 Model +3 Fit .* [0-9] Log' "tabs: Data, Model, Fit, ..., Log last"
+tui_keys 3
+wait_for 'no fit yet'; ok $? "3 shows the Fit panel"
+like "$TUI_SCREEN" 'r fits two_component' "it says what r fits"
+tui_keys r
+wait_for 'fit converged: chi2_red [0-9.]+, [0-9]+ iterations' 60
+ok $? "r runs the fit to convergence"
+like "$TUI_SCREEN" 'converged \((ftol|gtol|xtol|ftol_xtol)\) +[0-9]+ iterations' "the state line says converged"
+like "$TUI_SCREEN" 'χ²_red 0\.9[0-9]*' "the reduced chi-square is shown (near 1)"
+like "$TUI_SCREEN" 'Parameters +30 free' "the table counts 30 free parameters"
+like "$TUI_SCREEN" 'name +value +± 1σ +flags' "with uncertainty column"
+like "$TUI_SCREEN" 'D0_ref +9[0-9][0-9][0-9]\.[0-9]+ +[0-9.]+ ' "D0_ref near the truth 9000, with an uncertainty"
+like "$TUI_SCREEN" 'alpha_sample +-0\.3[0-9]+ +[0-9.e-]+ ' "alpha_sample near -0.35, with an uncertainty"
+like "$TUI_SCREEN" 'data +model +residual' "the heatmaps are labelled"
+like "$TUI_SCREEN" 'angle 1/8 +φ -157\.5°' "the heatmaps show angle 1"
+like "$TUI_SCREEN" 'Warnings +[0-9]+' "the warnings are counted"
+like "$TUI_SCREEN" 'strongly' "and given in words"
+like "$TUI_SCREEN" "results: \\./hetui_output/ +\\(the configuration's output\\.output_dir\\)" "where the results went"
+braille=$(printf '\342[\240-\243]')
+printf '%s\n' "$TUI_SCREEN" | LC_ALL=C grep -q "$braille"
+ok $? "the cost history is a braille chart"
+ok "$([ -f hetui_output/hetui_results.h5 ] && [ -f hetui_output/nlsq_parameters.json ] \
+    && [ -f hetui_output/nlsq_metadata.json ]; echo $?)" "the results files exist"
+tui_keys ']'
+wait_for 'angle 2/8 +φ -112\.5°'; ok $? "] shows the next angle"
+tui_keys '['
+wait_for 'angle 1/8'; ok $? "[ goes back"
+tui_keys Down Down
+wait_for 'Parameters +30 free +3-'; ok $? "Down scrolls the table"
+tui_keys R
+wait_for 'fit started from the last result'; ok $? "R starts from the last result"
+wait_for 'fit converged: chi2_red' 60; ok $? "and converges"
+tui_keys 0
+wait_for 'Session log'; ok $? "0 shows the Log (the last panel)"
+like "$TUI_SCREEN" '30 of 30 parameters started from the previous result' "the Log says the warm start took every parameter"
+like "$TUI_SCREEN" 'fit results written to \./hetui_output' "and where the results went"
+tui_keys q
+tui_wait_exit 10; ok $? "q quits when no fit runs"
+is "$TUI_STATUS" 0 "exit status 0"
+
+# --- the default output directory ------------------------------------------
+sed '/^output:/,$d' demo.yaml > noout.yaml
+tui_start 100 30 -- -c noout.yaml
+wait_for 'sel 8/8'; ok $? "a config without output_dir"
+tui_keys Space
+wait_for 'sel 7/8'; ok $? "Space in the Data panel deselects the first angle"
+tui_keys 3 r
+wait_for 'fit converged' 60; ok $? "fits"
+like "$TUI_SCREEN" 'Parameters +28 free' "7 angles: 14 + 2 x 7 free parameters (start values mapped by phi)"
+like "$TUI_SCREEN" 'angle 1/7 +φ -112\.5°' "the heatmaps start at the first selected angle"
+like "$TUI_SCREEN" "results: ($TAP_TMP/)?hetui_demo_results/ +\\(beside the data file\\)" \
+    "results go to hetui_<stem>/ beside the data file"
+ok "$([ -f hetui_demo_results/nlsq_parameters.json ]; echo $?)" "and the files are there"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
+# --- a slow fit: live state, cancel, quit while running ---------------------
+cat > big.yaml <<'YAML'
+analysis_mode: two_component
+experimental_data:
+  file_path: big.h5
+analyzer_parameters:
+  dt: 0.1
+  end_frame: 400
+  scattering: {wavevector_q: 0.01, phi_angles: [0.0, 30.0, 60.0, 90.0]}
+parameters:
+  sample: {D0_sample: 3000.0, alpha_sample: -0.2}
+  velocity: {v0: 50.0, v_offset: 5.0}
+  fraction: {f0: 0.3, f1: 0.05, f2: 15.0, f3: 0.2}
+optimization:
+  nlsq: {max_nfev: 100000, max_iterations: 100000, multistart: true, multistart_n: 200}
+output:
+  output_dir: big_out
+YAML
+"$HETUI" simulate -q -c big.yaml -o big.h5 --noise 0.01
+ok $? "simulated a larger file for a slow fit"
+sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' big.yaml > big_start.yaml
+tui_start 100 30 -- -c big_start.yaml
+wait_for 'sel 4/4'; ok $? "the slow fit's data open"
+tui_keys 3 r
+wait_for 'running +iteration [0-9]+ +start [0-9]+/200' 60; ok $? "live: iteration and start"
+like "$TUI_SCREEN" 'Parameters +[0-9]+ free +.*\(live\)' "the table is live"
+like "$TUI_SCREEN" 'name +value +start +flags' "with the start values"
+like "$TUI_SCREEN" 'radius [0-9]' "the trust radius"
+like "$TUI_SCREEN" 'step [0-9]' "the step norm"
+like "$TUI_SCREEN" 'fitting ' "the tab bar says a fit runs"
+tui_keys c
+wait_for 'cancelling the fit' 10; ok $? "c cancels"
+wait_for 'fit cancelled: chi2_red' 60; ok $? "the fit ends as cancelled"
+like "$TUI_SCREEN" 'cancelled \(cancelled\)' "the state line says cancelled"
+like "$TUI_SCREEN" 'results: big_out/' "the partial result is written"
+grep -q '"status": "cancelled"' big_out/nlsq_metadata.json
+ok $? "its metadata says cancelled"
+
+tui_keys r
+wait_for 'running +iteration' 60; ok $? "another fit runs"
+tui_keys q
+wait_for 'Work is still running\. Quit anyway and stop it\? \(y/n\)'; ok $? "q asks while a fit runs"
+tui_keys n
+wait_for 'quit cancelled'; ok $? "n keeps running"
+like "$TUI_SCREEN" 'running +iteration' "the fit goes on"
+pid=$(tui_pid)
+tui_keys q
+wait_for 'Quit anyway and stop it'
+tui_keys y
+tui_wait_exit 30; ok $? "y quits"
+is "$TUI_STATUS" 0 "exit status 0 after stopping the fit"
+if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+	ok 1 "no hetui process left (pid $pid still runs)"
+else
+	ok 0 "no hetui process left"
+fi
+
+# --- no file; ASCII at 80x24 -------------------------------------------------
+tui_start 100 30 --
+wait_for 'No file open'; ok $? "no file"
+tui_keys 3 r
+wait_for 'no file is open: start hetui with a result file'; ok $? "r says a file is needed"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
+tui_start 80 24 -- --ascii -c demo.yaml
+wait_for 'sel 8/8'; ok $? "ASCII, 80x24"
+tui_keys 3 r
+wait_for 'fit converged' 60; ok $? "fits"
+like "$TUI_SCREEN" 'name +value +\+- 1sigma +flags' "ASCII table header"
+like "$TUI_SCREEN" 'chi2_red 0\.9' "ASCII chi2 label"
+like "$TUI_SCREEN" '\*' "the chart draws with *"
+printf '%s\n' "$TUI_SCREEN" | LC_ALL=C grep -q "$braille"
+ok $((! $?)) "and no braille"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+done_testing

@@ -1,0 +1,552 @@
+/*
+ * ui_p_fit.c: the Fit panel: start, follow and cancel an NLSQ fit of the
+ * selected data, then show its result; and the session's fit history.
+ *
+ * Design: the panel never computes.  `r` turns the session into a fit
+ * specification (the configuration as edited in the Model panel, with
+ * the Data panel's q ring, angles and frame window, on the open file)
+ * and hands it to het_fitjob_start, which copies it and runs the whole
+ * fit on its own thread; `R` does the same starting from the values of
+ * the last fit (by parameter name).  The job's PROGRESS events are
+ * wake-ups: each one polls the latest state (iteration, cost, radius,
+ * parameters) and the iteration records not seen yet, so the cost chart
+ * has every point however the events were coalesced.  DONE brings the
+ * result with display grids of data, model and residual computed on the
+ * job thread; FAILED a sentence.  Only events of the current job id
+ * count.  `c` sets the job's cancel flag; the DONE that follows holds
+ * the partial result.  Quitting while a fit runs is confirmed by the
+ * loop; the panel's free hook then cancels and joins the job.
+ * Every finished fit is appended to ui->fit_hist (file, time, chi2 and
+ * the physics parameters), which the Results panel lists.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui.h"
+#include "ui_heat.h"
+#include "ui_p_fit.h"
+
+static const struct ui_hint fit_hints[] = {
+	{ "r", "r", "Fit" },
+	{ "R", "R", "From result" },
+	{ "c", "c", "Cancel" },
+	{ "[]", "[]", "Angle" },
+	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Scroll" },
+	{ NULL, NULL, NULL }
+};
+
+static const char fit_help[] =
+    "r\tfit: the configuration as edited in the Model\n"
+    "\tpanel, on the Data panel's q ring, selected angles\n"
+    "\tand frame window of the open file\n"
+    "R\tthe same, starting from the values of the last fit\n"
+    "\t(matched by parameter name)\n"
+    "c\tcancel the running fit; its last accepted point is\n"
+    "\tkept and written as a partial result\n"
+    "[  ]\tprevious / next angle of the heatmaps\n"
+    "Left Right\tthe same\n"
+    "Up Down\tscroll the parameter table (PgUp PgDn, Home)\n"
+    "\tLive: iteration, cost, reduced chi-square, trust\n"
+    "\tradius, Levenberg-Marquardt lambda, step norm and\n"
+    "\tthe cost of every iteration on a log scale.\n"
+    "\tAfter: values with 1-sigma uncertainties and flags\n"
+    "\t(at a bound, degenerate), the warnings in words,\n"
+    "\tthe data | model | residual heatmaps of one angle\n"
+    "\t(data and model share one colour scale; the\n"
+    "\tresidual, data - model, is centred on zero) and\n"
+    "\twhere the results were written: the config's\n"
+    "\toutput_dir when set, else hetui_<file stem>/ beside\n"
+    "\tthe data file, else in the current directory when\n"
+    "\tthe data folder is not writable.\n";
+
+/* ---- the session's fit history ------------------------------------- */
+
+static void
+rec_free(struct ui_fit_record *r)
+{
+	size_t k;
+
+	free(r->file);
+	free(r->outdir);
+	free(r->status);
+	free(r->mode);
+	for (k = 0; r->names != NULL && k < r->np; k++)
+		free(r->names[k]);
+	free(r->names);
+	free(r->x);
+	free(r->unc);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+ui_fit_history_free(struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; i < ui->nfit_hist; i++)
+		rec_free(&ui->fit_hist[i]);
+	free(ui->fit_hist);
+	ui->fit_hist = NULL;
+	ui->nfit_hist = 0;
+}
+
+static void
+history_add(struct ui *ui, const struct het_fitjob_result *res)
+{
+	const struct het_fit_result *fr = res->fits[0];
+	const struct het_problem *pb = res->pb;
+	struct ui_fit_record *r;
+	size_t k, n = 0;
+	long col;
+
+	if (ui->nfit_hist == UI_FIT_HISTORY_MAX) {
+		rec_free(&ui->fit_hist[0]);
+		memmove(ui->fit_hist, ui->fit_hist + 1,
+		    (ui->nfit_hist - 1) * sizeof(*ui->fit_hist));
+		ui->nfit_hist--;
+	}
+	if (ui->fit_hist == NULL)
+		ui->fit_hist = ui_xcalloc(UI_FIT_HISTORY_MAX,
+		    sizeof(*ui->fit_hist));
+	r = &ui->fit_hist[ui->nfit_hist++];
+	memset(r, 0, sizeof(*r));
+	r->when = time(NULL);
+	r->file = ui_xstrdup(res->data_path);
+	r->outdir = res->written ? ui_xstrdup(res->outdir) : NULL;
+	r->status = ui_xstrdup(res->status_name);
+	r->mode = ui_xstrdup(het_mode_name(pb->spec.mode));
+	r->chi2_red = fr->chi2_red;
+	r->iterations = fr->iterations;
+	r->seconds = res->wall_time;
+	r->names = ui_xcalloc(pb->nphys + 1, sizeof(char *));
+	r->x = ui_xcalloc(pb->nphys + 1, sizeof(double));
+	r->unc = ui_xcalloc(pb->nphys + 1, sizeof(double));
+	for (k = 0; k < pb->nphys; k++) {
+		if ((col = het_resid_phys_col(pb->resid, k)) < 0)
+			continue;
+		r->names[n] = ui_xstrdup(fr->names[col]);
+		r->x[n] = fr->x[col];
+		r->unc[n] = fr->unc[col];
+		n++;
+	}
+	r->np = n;
+}
+
+/* ---- starting a fit ------------------------------------------------ */
+
+static double
+phi_dist(double a, double b)
+{
+	double d = fmod(fabs(a - b), 360.0);
+
+	return d > 180.0 ? 360.0 - d : d;
+}
+
+/*
+ * The per-angle start values of the configuration, for the selected
+ * angles: mapped by nearest phi through the configuration's own angle
+ * list when it has one of the same length, else kept when there are as
+ * many as selected angles, else dropped (the quantile estimates are
+ * used) with a note in the Log.
+ */
+static void
+map_init(struct ui *ui, double **vals, size_t *n,
+    const double *oldphi, size_t noldphi, const double *phi, size_t nsel,
+    const char *what)
+{
+	double *v;
+	size_t a, i, best;
+
+	if (*n <= 1)
+		return;
+	if (oldphi != NULL && noldphi == *n) {
+		v = ui_xcalloc(nsel, sizeof(double));
+		for (a = 0; a < nsel; a++) {
+			for (best = 0, i = 1; i < noldphi; i++)
+				if (phi_dist(oldphi[i], phi[a]) <
+				    phi_dist(oldphi[best], phi[a]))
+					best = i;
+			v[a] = (*vals)[best];
+		}
+		free(*vals);
+		*vals = v;
+		*n = nsel;
+		return;
+	}
+	if (*n == nsel)
+		return;
+	ui_log(ui, UI_LOG_WARN, "fit: the configuration gives %zu per-angle "
+	    "%s start values for %zu selected angles; the quantile estimates "
+	    "are used instead", *n, what, nsel);
+	free(*vals);
+	*vals = NULL;
+	*n = 0;
+}
+
+/* The configuration of a fit of the session's selection, or NULL. */
+static struct het_config *
+fit_config(struct ui *ui)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	struct het_config *cfg;
+	struct het_error err;
+	double *phi, *oldphi;
+	size_t i, n = 0, nold;
+
+	if (ui->meta == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "no file is open: start hetui with a "
+		    "result file (hetui FILE) to fit it");
+		return NULL;
+	}
+	if (r == NULL || ui_model_ring_selected(ui, ui->sel.ring) == 0) {
+		ui_msg(ui, UI_LOG_ERROR, "no angle of ring %zu is selected: "
+		    "select angles in the Data panel (1; Space, a)",
+		    ui->sel.ring + 1);
+		return NULL;
+	}
+	het_error_clear(&err);
+	if ((cfg = het_config_dup(ui->cfg, &err)) == NULL)
+		ui_fatal("%s", err.msg);
+	phi = ui_xcalloc(r->nbins, sizeof(double));
+	for (i = 0; i < r->nbins; i++)
+		if (ui->sel.bin_on[r->bins[i]])
+			phi[n++] = ui->meta->bins[r->bins[i]].phi;
+	oldphi = cfg->phi_angles;
+	nold = cfg->nphi_angles;
+	map_init(ui, &cfg->scaling.init_contrast,
+	    &cfg->scaling.ninit_contrast, oldphi, nold, phi, n, "contrast");
+	map_init(ui, &cfg->scaling.init_offset,
+	    &cfg->scaling.ninit_offset, oldphi, nold, phi, n, "offset");
+	free(oldphi);
+	cfg->phi_angles = phi;
+	cfg->nphi_angles = n;
+	cfg->phi_filter = 0;
+	cfg->q_set = 1;
+	cfg->wavevector_q = r->q;
+	cfg->start_frame = ui->sel.first;
+	cfg->end_frame = ui->sel.last;
+	if (het_config_validate(cfg, &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "fit not started: %s", err.msg);
+		het_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+static void
+fit_start(struct ui *ui, struct fit_state *s, int warm)
+{
+	const struct het_fit_result *prev = NULL;
+	struct het_fitjob_spec spec;
+	struct het_config *cfg;
+	struct het_error err;
+	const struct ui_ring *r;
+
+	if (s->job != NULL) {
+		ui_msg(ui, UI_LOG_WARN, "a fit is running: c cancels it");
+		return;
+	}
+	if (warm) {
+		if (s->res == NULL || s->res->nfits != 1 ||
+		    s->res->fits[0] == NULL) {
+			ui_msg(ui, UI_LOG_ERROR, "no previous fit in this "
+			    "session to start from: r fits from the Model "
+			    "panel's values");
+			return;
+		}
+		prev = s->res->fits[0];
+	}
+	if ((cfg = fit_config(ui)) == NULL)
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.cfg = cfg;
+	spec.data_path = ui->meta->path;
+	if (prev != NULL) {
+		spec.start_names = (const char *const *)prev->names;
+		spec.start_x = prev->x;
+		spec.nstart = prev->p;
+	}
+	het_error_clear(&err);
+	s->job = het_fitjob_start(ui->evq, ++s->job_id, &spec, &err);
+	het_config_free(cfg);
+	if (s->job == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "fit not started: %s", err.msg);
+		return;
+	}
+	s->warm = warm;
+	s->cancelling = 0;
+	s->t_start = ui_now();
+	free(s->job_file);
+	s->job_file = ui_xstrdup(ui->meta->path);
+	het_fitjob_snap_free(s->snap);
+	s->snap = NULL;
+	s->ncost = 0;
+	free(s->error);
+	s->error = NULL;
+	ui->fit_running = 1;
+	r = ui_model_ring(ui);
+	ui_msg(ui, UI_LOG_INFO, "fit started%s: %s, %s, ring %zu (q %.4g), "
+	    "%zu angle%s, frames %ld-%ld", warm ? " from the last result" :
+	    "", het_mode_name(ui->cfg->mode), ui->meta->path,
+	    ui->sel.ring + 1, r->q, ui_model_ring_selected(ui, ui->sel.ring),
+	    ui_model_ring_selected(ui, ui->sel.ring) == 1 ? "" : "s",
+	    ui->sel.first, ui->sel.last);
+	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+/* ---- events -------------------------------------------------------- */
+
+static void
+on_progress(struct ui *ui, struct fit_state *s)
+{
+	struct het_fitjob_snap *snap;
+	struct het_error err;
+	size_t k;
+
+	het_error_clear(&err);
+	if ((snap = het_fitjob_poll(s->job, s->ncost, &err)) == NULL) {
+		ui_log(ui, UI_LOG_WARN, "fit progress: %s", err.msg);
+		return;
+	}
+	if (s->ncost + snap->nhist > s->capcost) {
+		s->capcost = 2 * (s->ncost + snap->nhist) + 64;
+		s->cost = realloc(s->cost, s->capcost * sizeof(double));
+		if (s->cost == NULL)
+			ui_fatal("out of memory for the cost history");
+	}
+	for (k = 0; k < snap->nhist; k++)
+		s->cost[s->ncost++] = snap->hist[k].cost;
+	het_fitjob_snap_free(s->snap);
+	s->snap = snap;
+	ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+static void
+job_over(struct ui *ui, struct fit_state *s)
+{
+	het_fitjob_free(s->job);	/* the thread has posted its last */
+	s->job = NULL;
+	ui->fit_running = 0;
+	ui_dirty(ui, UI_DIRTY_ALL);
+}
+
+static void
+on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
+{
+	const struct het_fit_result *fr = res->fits[0];
+	size_t k;
+
+	/* The last records may have come after the last poll. */
+	if (s->ncost < res->nhist) {
+		s->capcost = res->nhist + 64;
+		s->cost = realloc(s->cost, s->capcost * sizeof(double));
+		if (s->cost == NULL)
+			ui_fatal("out of memory for the cost history");
+		for (k = s->ncost; k < res->nhist; k++)
+			s->cost[k] = res->hist[k].cost;
+		s->ncost = res->nhist;
+	}
+	het_fitjob_result_free(s->res);
+	s->res = res;
+	if (s->angle >= res->pb->nangles)
+		s->angle = 0;
+	s->top = 0;
+	job_over(ui, s);
+	fp_levels(ui, s);
+	history_add(ui, res);
+	for (k = 0; k < res->pb->nwarnings; k++)
+		ui_log(ui, UI_LOG_WARN, "fit: %s", res->pb->warnings[k]);
+	for (k = 0; k < fr->nwarnings; k++)
+		ui_log(ui, UI_LOG_WARN, "fit: %s", fr->warnings[k]);
+	if (res->nwarm > 0)
+		ui_log(ui, UI_LOG_INFO, "fit: %zu of %zu parameters started "
+		    "from the previous result", res->nwarm, fr->p);
+	if (!res->written) {
+		ui_msg(ui, UI_LOG_ERROR, "fit %s but the results were not "
+		    "written: %s", res->status_name, res->write_err.msg);
+		return;
+	}
+	ui_log(ui, UI_LOG_INFO, "fit results written to %s/%s%s", res->outdir,
+	    res->outdir_note[0] != '\0' ? " " : "", res->outdir_note);
+	ui_msg(ui, res->converged && res->status == HET_OK ? UI_LOG_INFO :
+	    UI_LOG_WARN, "fit %s: chi2_red %.4g, %ld iteration%s, %.2f s; "
+	    "results in %s/", res->status == HET_ECANCEL ? "cancelled" :
+	    res->converged ? "converged" : "did not converge", fr->chi2_red,
+	    fr->iterations, fr->iterations == 1 ? "" : "s", res->wall_time,
+	    res->outdir);
+}
+
+static void
+fit_event(struct ui *ui, void *state, struct het_event *ev)
+{
+	struct fit_state *s = state;
+	struct het_fitjob_failure *f;
+
+	if (ev->type != HET_FITJOB_EV_PROGRESS &&
+	    ev->type != HET_FITJOB_EV_DONE && ev->type != HET_FITJOB_EV_FAILED)
+		return;
+	if (s->job == NULL || ev->job != s->job_id) {
+		ui_log(ui, UI_LOG_DEBUG, "dropped a stale fit event");
+		return;
+	}
+	switch (ev->type) {
+	case HET_FITJOB_EV_PROGRESS:
+		on_progress(ui, s);
+		break;
+	case HET_FITJOB_EV_DONE:
+		on_done(ui, s, ev->data);
+		ev->data = NULL;
+		break;
+	case HET_FITJOB_EV_FAILED:
+		f = ev->data;
+		job_over(ui, s);
+		free(s->error);
+		s->error = ui_xstrdup(f->err.msg);
+		if (f->err.code == HET_ECANCEL)
+			ui_msg(ui, UI_LOG_WARN, "fit cancelled while reading "
+			    "the data; nothing was fitted or written");
+		else
+			ui_msg(ui, UI_LOG_ERROR, "fit failed: %s", f->err.msg);
+		break;
+	}
+}
+
+/* ---- keys and the panel table ------------------------------------- */
+
+static void
+change_angle(struct ui *ui, struct fit_state *s, int delta)
+{
+	size_t n;
+
+	if (s->res == NULL || s->res->grids == NULL) {
+		ui_msg(ui, UI_LOG_INFO, "no fit result to show yet: r fits");
+		return;
+	}
+	n = s->res->pb->nangles;
+	s->angle = (s->angle + (delta > 0 ? 1 : n - 1)) % n;
+	fp_levels(ui, s);
+	ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+static void
+table_scroll(struct ui *ui, struct fit_state *s, long delta, size_t np)
+{
+	long top = (long)s->top + delta, rows = fp_table_rows(s);
+
+	if (top > (long)np - rows)
+		top = (long)np - rows;
+	if (top < 0)
+		top = 0;
+	s->top = (size_t)top;
+	ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+static int
+fit_key(struct ui *ui, void *state, int key)
+{
+	struct fit_state *s = state;
+	size_t np = s->job != NULL && s->snap != NULL ? s->snap->p :
+	    s->res != NULL ? s->res->fits[0]->p : 0;
+
+	switch (key) {
+	case 'r':
+		fit_start(ui, s, 0);
+		return 1;
+	case 'R':
+		fit_start(ui, s, 1);
+		return 1;
+	case 'c':
+		if (s->job == NULL) {
+			ui_msg(ui, UI_LOG_INFO, "no fit is running");
+			return 1;
+		}
+		het_fitjob_cancel(s->job);
+		s->cancelling = 1;
+		ui_msg(ui, UI_LOG_WARN, "cancelling the fit: its last accepted "
+		    "point will be kept");
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case '[':
+	case UI_K_LEFT:
+		change_angle(ui, s, -1);
+		return 1;
+	case ']':
+	case UI_K_RIGHT:
+		change_angle(ui, s, 1);
+		return 1;
+	case UI_K_UP:
+	case 'k':
+		table_scroll(ui, s, -1, np);
+		return 1;
+	case UI_K_DOWN:
+	case 'j':
+		table_scroll(ui, s, 1, np);
+		return 1;
+	case UI_K_PGUP:
+		table_scroll(ui, s, -fp_table_rows(s), np);
+		return 1;
+	case UI_K_PGDN:
+		table_scroll(ui, s, fp_table_rows(s), np);
+		return 1;
+	case UI_K_HOME:
+		table_scroll(ui, s, -(long)np, np);
+		return 1;
+	}
+	return 0;
+}
+
+static void *
+fit_init(struct ui *ui)
+{
+	(void)ui;
+	return ui_xcalloc(1, sizeof(struct fit_state));
+}
+
+static void
+fit_free(void *state)
+{
+	struct fit_state *s = state;
+
+	if (s == NULL)
+		return;
+	het_fitjob_free(s->job);	/* cancels and joins a running fit */
+	het_fitjob_snap_free(s->snap);
+	het_fitjob_result_free(s->res);
+	free(s->job_file);
+	free(s->cost);
+	free(s->error);
+	free(s->lvl_data);
+	free(s->lvl_model);
+	free(s->lvl_resid);
+	free(s);
+}
+
+static void
+fit_resize(struct ui *ui, void *state, int lines, int cols)
+{
+	struct fit_state *s = state;
+
+	(void)ui;
+	s->rows = lines;
+	s->cols = cols;
+	s->left = 46 + (cols - 80) / 4;
+	if (s->left > 60)
+		s->left = 60;
+}
+
+const struct ui_panel_ops ui_panel_fit = {
+	.name = "Fit",
+	.hints = fit_hints,
+	.help = fit_help,
+	.init = fit_init,
+	.free = fit_free,
+	.draw = fp_draw,
+	.key = fit_key,
+	.resize = fit_resize,
+	.event = fit_event,
+};

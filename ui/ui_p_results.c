@@ -1,0 +1,629 @@
+/*
+ * ui_p_results.c: the Results panel: the consensus posterior of the last
+ * sampling run and the session's fit history.
+ *
+ * Design: pure view of two things other panels own: the sampling run
+ * (ui->sample, the Sampling panel's) and the fit history (ui->fit_hist,
+ * the Fit panel's).  The top part shows, once the run has combined its
+ * shards, the gates in words, the posterior table (mean, sd, 5/50/95 %,
+ * R-hat, ESS, the NLSQ value beside them and the contraction against the
+ * prior), the marginal histogram and the trace of the combined draws of
+ * the parameter under the cursor (the NLSQ value is marked under the
+ * histogram), and where the results were written.  The bottom part lists
+ * the fits of the session, newest first (time, file, status, reduced
+ * chi-square and the first physics parameters, matched by name), and `w`
+ * writes them all as CSV beside the newest results, atomically (a
+ * temporary file renamed over the old one).  Keys move the cursor and
+ * scroll; nothing here computes a statistic.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "het_util.h"
+#include "ui.h"
+#include "ui_p_sample.h"
+
+#define CSV_NAME	"hetui_fit_history.csv"
+
+struct results_state {
+	int		 rows, cols;
+	size_t		 sel;		/* parameter at the cursor */
+	size_t		 top;		/* first parameter shown */
+	size_t		 htop;		/* first history row */
+	int		 trows;		/* table rows drawn */
+	int		 hrows;		/* history rows drawn */
+};
+
+static const struct ui_hint results_hints[] = {
+	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Parameter" },
+	{ "PgUp/PgDn", "PgUp/PgDn", "History" },
+	{ "w", "w", "Save history CSV" },
+	{ NULL, NULL, NULL }
+};
+
+static const char results_help[] =
+    "Up Down  j k\tchoose the parameter of the histogram and trace\n"
+    "PgUp PgDn\tscroll the fit history (Home: newest)\n"
+    "w\twrite the fit history as CSV (hetui_fit_history.csv)\n"
+    "\tbeside the newest results, atomically\n"
+    "\tPosterior: the consensus of the last sampling run\n"
+    "\t(Sampling, 4): mean, sd, the 5/50/95 % quantiles\n"
+    "\tof the combined draws, R-hat (largest over the\n"
+    "\tshards, green below max_r_hat), bulk ESS (summed),\n"
+    "\tthe NLSQ value the sampler started from, and the\n"
+    "\tcontraction 1 - sd/prior sd (1: the data decide,\n"
+    "\t0: the prior does).  Below: the marginal histogram\n"
+    "\t(^ marks the NLSQ value) and the trace of the\n"
+    "\tcombined draws of the parameter under the cursor;\n"
+    "\tthe gates in words and the files written.\n"
+    "\tFit history: every fit of this session, newest\n"
+    "\tfirst: time, file, status, reduced chi-square and\n"
+    "\tthe first physics parameters.\n";
+
+/* v in at most w characters, losing digits before width. */
+static void
+fmt_w(char *buf, size_t len, double v, int w)
+{
+	char *e;
+	int p;
+
+	for (p = 5; p >= 1; p--) {
+		sp_fmt(buf, len, v, p);
+		/* "1.2e-05" -> "1.2e-5": exponents without padding. */
+		if ((e = strchr(buf, 'e')) != NULL) {
+			e++;
+			if (*e == '+')
+				memmove(e, e + 1, strlen(e));
+			else if (*e == '-')
+				e++;
+			while (*e == '0' && e[1] != '\0')
+				memmove(e, e + 1, strlen(e));
+		}
+		if ((int)strlen(buf) <= w)
+			return;
+	}
+}
+
+/* ---- the posterior -------------------------------------------------- */
+
+/* Gates and the combination in words; returns the next row. */
+static int
+draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
+    const struct het_sample_summary *sm)
+{
+	struct het_cons_gates g;
+	char buf[2048];
+	int maxl = s->rows / 6 > 1 ? s->rows / 6 : 1;
+
+	het_sample_view_gates(ui->sample, &g);
+	if (sm->gates_pass)
+		snprintf(buf, sizeof(buf), "gates passed: every shard passed "
+		    "(max R-hat %.4g < %.3g, min ESS %.0f > %.4g, min BFMI "
+		    "%.3g > %.3g, %ld divergences)", sm->max_rhat,
+		    g.max_r_hat, sm->min_ess, g.min_ess, sm->min_bfmi,
+		    g.min_bfmi, sm->divergences);
+	else
+		snprintf(buf, sizeof(buf), "gates FAILED for %zu of %zu "
+		    "shards: %s", sm->gates_nfailed, sm->ndone,
+		    sm->gates_text);
+	y += ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
+	    ui_color_attr(sm->gates_pass ? UI_C_INFO : UI_C_ERROR) | A_BOLD,
+	    buf);
+	snprintf(buf, sizeof(buf), "%zu of %zu shards combined (%s), %zu "
+	    "draws; noise sigma %.4g (%s)%s%s", sm->nused, sm->nshards,
+	    sm->method, sm->ndraws, sm->sigma, sm->sigma_source,
+	    sm->note != NULL && *sm->note != '\0' ? "; " : "",
+	    sm->note != NULL ? sm->note : "");
+	ui_put_trunc(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_DIM), buf);
+	return y;
+}
+
+static void
+draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
+    int rows, const struct het_sample_summary *sm)
+{
+	struct het_cons_gates g;
+	const struct het_sample_param *q;
+	int nw = 11, cw = 7 + (s->cols - 80) / 9, x, i, cur;
+	char v[8][32];
+	attr_t ra;
+	size_t k;
+
+	if (cw > 11)
+		cw = 11;
+	het_sample_view_gates(ui->sample, &g);
+	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-*s %*s %*s %*s %*s %*s %6s %5s %*s %5s", nw, "parameter", cw,
+	    "mean", cw, "sd", cw, "5%", cw, "50%", cw, "95%", "R-hat", "ESS",
+	    cw, "NLSQ", "contr");
+	if (s->sel >= sm->p)
+		s->sel = 0;
+	if (s->sel < s->top)
+		s->top = s->sel;
+	if (s->sel >= s->top + (size_t)rows)
+		s->top = s->sel + 1 - (size_t)rows;
+	for (i = 0; i < rows && s->top + (size_t)i < sm->p; i++, y++) {
+		k = s->top + (size_t)i;
+		q = &sm->param[k];
+		cur = k == s->sel;
+		ra = cur ? ui_color_attr(UI_C_CURSOR) : A_NORMAL;
+		if (cur)
+			ui_fill(w, y, 0, s->cols, ra);
+		ui_put_trunc(w, y, 1, nw, ra, q->name);
+		fmt_w(v[0], sizeof(v[0]), q->mean, cw);
+		fmt_w(v[1], sizeof(v[0]), q->sd, cw);
+		fmt_w(v[2], sizeof(v[0]), q->q5, cw);
+		fmt_w(v[3], sizeof(v[0]), q->q50, cw);
+		fmt_w(v[4], sizeof(v[0]), q->q95, cw);
+		fmt_w(v[5], sizeof(v[0]), q->nlsq, cw);
+		x = 1 + nw;
+		ui_putf(w, y, x, 5 * (cw + 1), cur ? ra :
+		    ui_color_attr(UI_C_VALUE), " %*s %*s %*s %*s %*s", cw,
+		    v[0], cw, v[1], cw, v[2], cw, v[3], cw, v[4]);
+		x += 5 * (cw + 1);
+		ui_putf(w, y, x, 7, cur ? ra : sp_rhat_attr(q->rhat,
+		    g.max_r_hat), " %6.4f", q->rhat);
+		x += 7;
+		ui_putf(w, y, x, 6, cur ? ra : q->ess_bulk > g.min_ess ?
+		    A_NORMAL : ui_color_attr(UI_C_WARN), " %5.0f", q->ess_bulk);
+		x += 6;
+		if (q->contraction == q->contraction)
+			snprintf(v[6], sizeof(v[0]), "%.2f", q->contraction);
+		else
+			snprintf(v[6], sizeof(v[0]), "-");
+		ui_putf(w, y, x, s->cols - x, cur ? ra : ui_color_attr(
+		    UI_C_DIM), " %*s %5s", cw, v[5], v[6]);
+	}
+	if (sm->p > (size_t)rows)
+		ui_putf(w, y - i - 1, s->cols - 12, 11, ui_color_attr(
+		    UI_C_LABEL), "%zu-%zu/%zu", s->top + 1, s->top +
+		    (size_t)i, sm->p);
+}
+
+/* Histogram and trace of the selected parameter in h rows from y. */
+static void
+draw_plots(struct ui *ui, struct results_state *s, WINDOW *w, int y, int h,
+    const struct het_sample_summary *sm)
+{
+	const struct het_sample_param *q = &sm->param[s->sel];
+	const double *d;
+	size_t nd, p, k;
+	double lo = INFINITY, hi = -INFINITY, v;
+	int hw = (s->cols - 3) / 2, tx = hw + 2, col;
+	char a[32], b[32], buf[256];
+
+	d = het_sample_view_draws(ui->sample, &nd, &p);
+	if (d == NULL || nd == 0 || p != sm->p || h < 2)
+		return;
+	for (k = 0; k < nd; k++) {
+		v = d[k * p + s->sel];
+		if (isfinite(v)) {
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
+		}
+	}
+	if (!(lo < hi)) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	snprintf(buf, sizeof(buf), "%s: marginal", q->name);
+	ui_put(w, y, 1, hw - 1, ui_color_attr(UI_C_LABEL) | A_BOLD, buf);
+	ui_putf(w, y, tx, s->cols - tx - 1, ui_color_attr(UI_C_LABEL) |
+	    A_BOLD, "trace of the %zu combined draws", nd);
+	sp_hist(ui, w, y + 1, 1, h - 2, hw - 1, d + s->sel, nd, p, lo, hi);
+	sp_trace(ui, w, y + 1, tx, h - 2, s->cols - tx - 1, d + s->sel, nd, p,
+	    lo, hi, ui_color_attr(UI_C_GRAPH));
+	/* The axis: range and the NLSQ value (^). */
+	fmt_w(a, sizeof(a), lo, 9);
+	fmt_w(b, sizeof(b), hi, 9);
+	ui_put(w, y + h - 1, 1, hw - 1, ui_color_attr(UI_C_DIM), a);
+	ui_put(w, y + h - 1, hw - (int)strlen(b), (int)strlen(b),
+	    ui_color_attr(UI_C_DIM), b);
+	if (q->nlsq >= lo && q->nlsq <= hi) {
+		col = (int)((q->nlsq - lo) / (hi - lo) * (hw - 1));
+		if (col >= hw - 1)
+			col = hw - 2;
+		ui_put(w, y + h - 1, 1 + col, 1, ui_color_attr(UI_C_WARN) |
+		    A_BOLD, "^");
+	}
+	ui_put(w, y + h - 1, tx, s->cols - tx - 1, ui_color_attr(UI_C_DIM),
+	    "^ NLSQ value; trace range as the histogram");
+}
+
+static void
+draw_written(struct ui *ui, struct results_state *s, WINDOW *w, int y)
+{
+	const char *const *f = het_sample_files(ui->sample);
+	char buf[2048];
+	size_t k, used;
+
+	if (f[0] == NULL) {
+		ui_put_trunc(w, y, 1, s->cols - 2, ui_color_attr(UI_C_ERROR),
+		    "the posterior was NOT written (see the Log)");
+		return;
+	}
+	used = (size_t)snprintf(buf, sizeof(buf), "written: %s/ (",
+	    het_sample_out_dir(ui->sample));
+	for (k = 0; f[k] != NULL && used + 4 < sizeof(buf); k++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+		    "%s%s", k > 0 ? ", " : "", f[k]);
+	if (used + 2 < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, ")");
+	ui_put_trunc(w, y, 1, s->cols - 2, ui_color_attr(UI_C_VALUE), buf);
+}
+
+/* Why there is no posterior to show; returns the next row. */
+static int
+draw_none(struct ui *ui, struct results_state *s, WINDOW *w, int y)
+{
+	char buf[HET_ERROR_MSG_MAX + 128];
+	attr_t a = ui_color_attr(UI_C_DIM);
+
+	if (ui->sample == NULL)
+		snprintf(buf, sizeof(buf), "No sampling results yet: the "
+		    "Sampling panel (4) runs NLSQ then Consensus Monte Carlo "
+		    "(r); its posterior appears here.");
+	else if (!het_sample_finished(ui->sample))
+		snprintf(buf, sizeof(buf), "Sampling is running (%s); the "
+		    "posterior appears here when the shards are combined.",
+		    het_sample_phase_name(het_sample_phase(ui->sample)));
+	else {
+		a = ui_color_attr(UI_C_ERROR);
+		snprintf(buf, sizeof(buf), "The last sampling run has no "
+		    "posterior (%s): %s", het_sample_verdict_name(
+		    het_sample_verdict(ui->sample)),
+		    het_sample_error(ui->sample)->msg[0] != '\0' ?
+		    het_sample_error(ui->sample)->msg : "nothing finished");
+	}
+	return y + ui_put_wrapped(w, y, 1, s->cols - 2, 3, a, buf);
+}
+
+/* ---- the fit history ------------------------------------------------ */
+
+/* The value of parameter `name` in r, or NaN. */
+static double
+rec_value(const struct ui_fit_record *r, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < r->np; k++)
+		if (strcmp(r->names[k], name) == 0)
+			return r->x[k];
+	return NAN;
+}
+
+static void
+draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
+    int rows)
+{
+	const struct ui_fit_record *last, *r;
+	attr_t ta = ui_color_attr(UI_C_TITLE);
+	int fw = 18 + (s->cols - 80) / 3, x, i, np, k, cw = 10;
+	char tm[32], v[32], *base;
+	size_t idx;
+
+	if (fw > 40)
+		fw = 40;
+	ui_fill(w, y, 0, s->cols, ta);
+	ui_putf(w, y, 1, s->cols - 2, ta, "Fit history  %zu fit%s this "
+	    "session%s", ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s",
+	    ui->nfit_hist > 0 ? "   w saves it as CSV" : "");
+	y++;
+	rows--;
+	s->hrows = rows - 1;
+	if (rows < 1)
+		return;
+	if (ui->nfit_hist == 0) {
+		ui_put_trunc(w, y, 1, s->cols - 2, ui_color_attr(UI_C_DIM),
+		    "No fit yet: the Fit panel (3) fits with r; each fit is "
+		    "listed here, newest first.");
+		return;
+	}
+	last = &ui->fit_hist[ui->nfit_hist - 1];
+	x = 1 + 8 + 1 + fw + 1 + 9 + 1 + 9;
+	np = (s->cols - x - 1) / (cw + 1);
+	if (np > (int)last->np)
+		np = (int)last->np;
+	ui_putf(w, y, 1, x, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-8s %-*s %-9s %9s", "time", fw, "file", "status",
+	    ui->term.utf8 ? "\xcf\x87\xc2\xb2_red" : "chi2_red");
+	for (k = 0; k < np; k++)
+		ui_putf(w, y, x + k * (cw + 1), cw + 1, ui_color_attr(
+		    UI_C_LABEL) | A_BOLD, " %*.*s", cw, cw, last->names[k]);
+	y++;
+	rows--;
+	if (s->htop + (size_t)rows > ui->nfit_hist)
+		s->htop = ui->nfit_hist > (size_t)rows ? ui->nfit_hist -
+		    (size_t)rows : 0;
+	for (i = 0; i < rows && s->htop + (size_t)i < ui->nfit_hist; i++) {
+		idx = ui->nfit_hist - 1 - (s->htop + (size_t)i);
+		r = &ui->fit_hist[idx];
+		strftime(tm, sizeof(tm), "%H:%M:%S", localtime(&r->when));
+		base = strrchr(r->file, '/') != NULL ? strrchr(r->file, '/') +
+		    1 : r->file;
+		fmt_w(v, sizeof(v), r->chi2_red, 9);
+		ui_putf(w, y + i, 1, 9, A_NORMAL, "%-8s", tm);
+		ui_put_trunc(w, y + i, 10, fw, A_NORMAL, base);
+		ui_putf(w, y + i, 11 + fw, 10, ui_color_attr(strcmp(r->status,
+		    "converged") == 0 ? UI_C_INFO : UI_C_WARN), "%-9.9s",
+		    r->status);
+		ui_putf(w, y + i, 21 + fw, 10, ui_color_attr(UI_C_VALUE),
+		    "%9s", v);
+		for (k = 0; k < np; k++) {
+			fmt_w(v, sizeof(v), rec_value(r, last->names[k]), cw);
+			ui_putf(w, y + i, x + k * (cw + 1), cw + 1, A_NORMAL,
+			    " %*s", cw, v);
+		}
+	}
+	if (ui->nfit_hist > (size_t)rows)
+		ui_putf(w, y - 2, s->cols - 12, 11, ta, "%zu-%zu/%zu",
+		    s->htop + 1, s->htop + (size_t)i, ui->nfit_hist);
+}
+
+static void
+results_draw(struct ui *ui, void *state, WINDOW *w)
+{
+	struct results_state *s = state;
+	const struct het_sample_summary *sm = ui->sample != NULL ?
+	    het_sample_summary(ui->sample) : NULL;
+	attr_t ta = ui_color_attr(UI_C_TITLE);
+	int y = 1, avail, hist, t, ph;
+	const char *f = NULL;
+
+	ui_fill(w, 0, 0, s->cols, ta);
+	if (ui->sample != NULL && het_sample_problem(ui->sample) != NULL)
+		f = het_sample_problem(ui->sample)->data_path;
+	ui_putf(w, 0, 1, s->cols - 2, ta, "Results  %s%s%s",
+	    sm != NULL ? "posterior" : "", sm != NULL && f != NULL ? " of " :
+	    "", sm != NULL && f != NULL ? (strrchr(f, '/') != NULL ?
+	    strrchr(f, '/') + 1 : f) : "");
+	if (sm == NULL || sm->p == 0) {
+		y = draw_none(ui, s, w, y) + 1;
+		s->trows = 0;
+		draw_history(ui, s, w, y, s->rows - y);
+		return;
+	}
+	y = draw_gates(ui, s, w, y, sm);
+	/* Rows: table, plots, written line, history (2 + up to 5 fits). */
+	avail = s->rows - y - 1 - 1;
+	hist = 2 + (ui->nfit_hist < 5 ? (int)(ui->nfit_hist > 0 ?
+	    ui->nfit_hist : 1) : 5);
+	t = avail - hist - 5;
+	if (t > (int)sm->p)
+		t = (int)sm->p;
+	if (t < 2)
+		t = 2;
+	ph = avail - hist - t;
+	if (ph > 8)
+		ph = 8;
+	if (ph < 3)
+		ph = 3;
+	s->trows = t;
+	draw_table(ui, s, w, y, t, sm);
+	y += 1 + t;
+	draw_plots(ui, s, w, y, ph, sm);
+	y += ph;
+	draw_written(ui, s, w, y++);
+	if (y < s->rows - 1)
+		draw_history(ui, s, w, y, s->rows - y);
+}
+
+/* ---- the CSV ---------------------------------------------------------- */
+
+/* A CSV field: quoted when it holds a comma, quote or line break. */
+static void
+csv_str(FILE *fp, const char *t)
+{
+	if (t == NULL)
+		t = "";
+	if (strpbrk(t, ",\"\r\n") == NULL) {
+		fputs(t, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *t != '\0'; t++) {
+		if (*t == '"')
+			fputc('"', fp);
+		fputc(*t, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+csv_num(FILE *fp, double v)
+{
+	if (v == v)
+		fprintf(fp, ",%.17g", v);
+	else
+		fputs(",", fp);
+}
+
+/* The directory of the newest results, or "." */
+static const char *
+csv_dir(struct ui *ui)
+{
+	size_t i;
+
+	for (i = ui->nfit_hist; i > 0; i--)
+		if (ui->fit_hist[i - 1].outdir != NULL)
+			return ui->fit_hist[i - 1].outdir;
+	if (ui->sample != NULL && het_sample_files(ui->sample)[0] != NULL)
+		return het_sample_out_dir(ui->sample);
+	return ".";
+}
+
+static void
+csv_save(struct ui *ui)
+{
+	struct het_error err;
+	const struct ui_fit_record *r;
+	const char **names = NULL;
+	char path[4096], tm[64], *tmp;
+	size_t nn = 0, i, k, j;
+	FILE *fp;
+	int bad;
+
+	if (ui->nfit_hist == 0) {
+		ui_msg(ui, UI_LOG_INFO, "no fit in this session yet: nothing "
+		    "to save (the Fit panel, 3, fits with r)");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", csv_dir(ui), CSV_NAME);
+	het_error_clear(&err);
+	if ((tmp = het_tmp_path(path, &err)) == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
+		return;
+	}
+	/* Columns: every parameter name of any fit, first seen first. */
+	names = ui_xcalloc(1, sizeof(*names));
+	for (i = 0; i < ui->nfit_hist; i++)
+		for (k = 0; k < ui->fit_hist[i].np; k++) {
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j],
+				    ui->fit_hist[i].names[k]) == 0)
+					break;
+			if (j < nn)
+				continue;
+			names = realloc(names, (nn + 1) * sizeof(*names));
+			if (names == NULL)
+				ui_fatal("out of memory for the history");
+			names[nn++] = ui->fit_hist[i].names[k];
+		}
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "history not saved: cannot create %s: "
+		    "%s", tmp, strerror(errno));
+		free(tmp);
+		free(names);
+		return;
+	}
+	fputs("time,file,status,mode,chi2_red,iterations,seconds,outdir", fp);
+	for (j = 0; j < nn; j++) {
+		fputc(',', fp);
+		csv_str(fp, names[j]);
+		fputc(',', fp);
+		fprintf(fp, "%s_sd", names[j]);
+	}
+	fputc('\n', fp);
+	for (i = 0; i < ui->nfit_hist; i++) {
+		r = &ui->fit_hist[i];
+		strftime(tm, sizeof(tm), "%Y-%m-%dT%H:%M:%S%z",
+		    localtime(&r->when));
+		fputs(tm, fp);
+		fputc(',', fp);
+		csv_str(fp, r->file);
+		fputc(',', fp);
+		csv_str(fp, r->status);
+		fputc(',', fp);
+		csv_str(fp, r->mode);
+		csv_num(fp, r->chi2_red);
+		fprintf(fp, ",%ld", r->iterations);
+		csv_num(fp, r->seconds);
+		fputc(',', fp);
+		csv_str(fp, r->outdir);
+		for (j = 0; j < nn; j++) {
+			for (k = 0; k < r->np; k++)
+				if (strcmp(r->names[k], names[j]) == 0)
+					break;
+			csv_num(fp, k < r->np ? r->x[k] : NAN);
+			csv_num(fp, k < r->np ? r->unc[k] : NAN);
+		}
+		fputc('\n', fp);
+	}
+	bad = ferror(fp);
+	if (fclose(fp) != 0 || bad) {
+		ui_msg(ui, UI_LOG_ERROR, "history not saved: writing %s failed",
+		    tmp);
+		remove(tmp);
+		free(tmp);
+		free(names);
+		return;
+	}
+	if (het_commit_tmp(tmp, path, &err) != HET_OK)
+		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
+	else
+		ui_msg(ui, UI_LOG_INFO, "fit history (%zu fit%s) saved to %s",
+		    ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s", path);
+	free(tmp);
+	free(names);
+}
+
+/* ---- keys and the panel table ------------------------------------------ */
+
+static int
+results_key(struct ui *ui, void *state, int key)
+{
+	struct results_state *s = state;
+	const struct het_sample_summary *sm = ui->sample != NULL ?
+	    het_sample_summary(ui->sample) : NULL;
+	size_t p = sm != NULL ? sm->p : 0;
+	long step = s->hrows > 1 ? s->hrows : 1;
+
+	switch (key) {
+	case UI_K_UP:
+	case 'k':
+		if (s->sel > 0)
+			s->sel--;
+		break;
+	case UI_K_DOWN:
+	case 'j':
+		if (s->sel + 1 < p)
+			s->sel++;
+		break;
+	case UI_K_PGUP:
+		s->htop = s->htop > (size_t)step ? s->htop - (size_t)step : 0;
+		break;
+	case UI_K_PGDN:
+		s->htop += (size_t)step;	/* clamped when drawn */
+		break;
+	case UI_K_HOME:
+		s->htop = 0;
+		break;
+	case 'w':
+		csv_save(ui);
+		break;
+	default:
+		return 0;
+	}
+	ui_dirty(ui, UI_DIRTY_BODY);
+	return 1;
+}
+
+static void *
+results_init(struct ui *ui)
+{
+	(void)ui;
+	return ui_xcalloc(1, sizeof(struct results_state));
+}
+
+static void
+results_free(void *state)
+{
+	free(state);
+}
+
+static void
+results_resize(struct ui *ui, void *state, int lines, int cols)
+{
+	struct results_state *s = state;
+
+	(void)ui;
+	s->rows = lines;
+	s->cols = cols;
+}
+
+const struct ui_panel_ops ui_panel_results = {
+	.name = "Results",
+	.hints = results_hints,
+	.help = results_help,
+	.init = results_init,
+	.free = results_free,
+	.draw = results_draw,
+	.key = results_key,
+	.resize = results_resize,
+};
