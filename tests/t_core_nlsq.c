@@ -12,7 +12,8 @@
  *   - each robust loss: cost against a hand computation and against
  *     SciPy 1.10's loss functions on five residuals;
  *   - the stopping reasons (gtol, ftol, xtol, max_nfev, max_iterations)
- *     and het_nlsq_test's statuses; a non-finite trial shrinks the
+ *     and het_nlsq_test's statuses; radius0 scales the initial trust
+ *     radius (and is validated); a non-finite trial shrinks the
  *     radius; an evaluation error stops the fit with a consistent state;
  *   - the quality report: exact degeneracy named, zero-gradient and
  *     at-bound warnings, correlations;
@@ -600,6 +601,38 @@ test_stops(void)
 	    het_nlsq_reason_name(het_nlsq_reason(w)));
 	is_rel(het_nlsq_x(w)[1], cert[1], 1e-8, "x_scale given: b2 "
 	    "certified");
+
+	/* radius0: the initial trust radius is that fraction of SciPy's,
+	   the fit still reaches the certified optimum. */
+	{
+		struct het_nlsq_info i1, i2;
+
+		tight(&par);
+		het_nlsq_init(w, prob_eval, &P, 14, s1, lo, hi, &par, &err);
+		het_nlsq_info(w, &i1);
+		par.radius0 = 0.125;
+		het_nlsq_init(w, prob_eval, &P, 14, s1, lo, hi, &par, &err);
+		het_nlsq_info(w, &i2);
+		is_rel(i2.radius, 0.125 * i1.radius, 1e-15, "radius0 0.125: "
+		    "initial radius %g = 0.125 x %g", i2.radius, i1.radius);
+		rc = run(w, &P, s1, NULL, NULL, &par, &err);
+		ok(rc == HET_OK && fabs(het_nlsq_x(w)[0] / cert[0] - 1) <
+		    1e-8, "radius0 0.125: converged, b1 certified (%s)",
+		    het_nlsq_reason_name(het_nlsq_reason(w)));
+		par.radius0 = -1;
+		rc = het_nlsq_init(w, prob_eval, &P, 14, s1, lo, hi, &par,
+		    &err);
+		is_int(rc, HET_EINVAL, "negative radius0: HET_EINVAL");
+		like(err.msg, "initial radius factor is -1", "... message "
+		    "names it");
+		par.radius0 = NAN;
+		is_int(het_nlsq_init(w, prob_eval, &P, 14, s1, lo, hi, &par,
+		    &err), HET_EINVAL, "NaN radius0: HET_EINVAL");
+	}
+	is_str(het_nlsq_reason_name(HET_NLSQ_SCREENED), "screened",
+	    "reason name: screened");
+	ok(!het_nlsq_reason_converged(HET_NLSQ_SCREENED),
+	    "screened is not converged");
 	het_nlsq_free(w);
 }
 

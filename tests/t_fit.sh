@@ -61,7 +61,8 @@ j = json.load(open(sys.argv[1]))
 keys = ["status", "fit", "analysis_mode", "per_angle_mode", "n_angles",
         "n_data", "wall_time", "output_dir", "converged", "parameters",
         "uncertainties", "fixed", "cost", "chi2_red", "noise_sigma", "dof",
-        "iterations", "evaluations", "convergence_reason", "message",
+        "iterations", "evaluations", "passes", "window_frames",
+        "window_iterations", "convergence_reason", "message",
         "starts", "warnings"]
 missing = [k for k in keys if k not in j]
 print("missing:", missing)
@@ -75,6 +76,8 @@ ok = (abs(p["D0_ref"] - 5000) < 0.03 * 5000 and abs(p["alpha_ref"] - 0.3) < 0.01
 print("near truth:", ok, p["D0_ref"], p["alpha_ref"])
 print("chi2:", 0.9 < j["chi2_red"] < 1.1, j["chi2_red"])
 print("status:", j["status"], j["converged"], j["iterations"] > 0, j["evaluations"] >= j["iterations"])
+print("passes:", j["iterations"] <= j["passes"] <= j["evaluations"] + j["iterations"] + 1,
+      j["window_frames"] == 0 and j["window_iterations"] == 0)
 PY
 )
 	like "$out" "missing: \\[\\]" "--json has the documented keys"
@@ -83,6 +86,8 @@ PY
 	like "$out" "near truth: True" "D0_ref within 3 % and 4 sigma of 5000, alpha_ref within 0.01 of 0.3, scaling within 0.003"
 	like "$out" "chi2: True" "reduced chi-square against the far-lag noise is 1 within 10 %"
 	like "$out" "status: converged True True True" "status, converged, counts"
+	like "$out" "passes: True True" \
+	    "data passes between iterations and evaluations + iterations; no pre-fit below 600 frames"
 	diag "$out"
 
 	run_capture "$HETUI" fit -c fit_start.yaml --json -o json2 --threads 2

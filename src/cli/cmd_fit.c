@@ -191,8 +191,11 @@ fit_progress(void *ctx, const struct het_fit_progress *pr)
 	double frac;
 	int fill;
 
+	if (pr->stage == 1)
+		snprintf(who, sizeof(who), "window  ");
 	if (pr->angle >= 0)
-		snprintf(who, sizeof(who), "angle %ld  ", pr->angle);
+		snprintf(who + strlen(who), sizeof(who) - strlen(who),
+		    "angle %ld  ", pr->angle);
 	if (pr->nstarts > 1)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who),
 		    "start %zu/%zu  ", pr->start + 1, pr->nstarts);
@@ -232,10 +235,15 @@ fit_print_table(const struct het_problem *pb, const struct het_fit_result *fr)
 	if (fr->angle >= 0)
 		printf("\nangle %ld (phi %g):\n", fr->angle,
 		    pb->phi[fr->angle]);
-	printf("%s (%s): %ld iterations, %ld evaluations, %.2f s\n",
+	printf("%s (%s): %ld iterations, %ld evaluations, %ld data passes, "
+	    "%.2f s\n",
 	    fr->converged ? "converged" : fr->reason == HET_NLSQ_CANCELLED ?
 	    "cancelled" : "not converged", het_nlsq_reason_name(fr->reason),
-	    fr->iterations, fr->nfev, fr->wall_time);
+	    fr->iterations, fr->nfev, fr->npass, fr->wall_time);
+	if (fr->window_frames > 0)
+		printf("started from a pre-fit of the first %ld frames "
+		    "(%ld iterations)\n", fr->window_frames,
+		    fr->window_iterations);
 	printf("cost %.6e  chi2_red %.4g  (noise sigma %.4g, dof %ld)\n\n",
 	    fr->cost, fr->chi2_red, fr->sigma, fr->dof);
 	printf("%-18s %14s   %-11s %-16s %-22s %s\n", "parameter", "value",
@@ -293,6 +301,11 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 	json_object_set_new(o, "evaluations", json_integer(fr->nfev));
 	json_object_set_new(o, "jacobian_evaluations",
 	    json_integer(fr->njev));
+	json_object_set_new(o, "passes", json_integer(fr->npass));
+	json_object_set_new(o, "window_frames",
+	    json_integer(fr->window_frames));
+	json_object_set_new(o, "window_iterations",
+	    json_integer(fr->window_iterations));
 	json_object_set_new(o, "wall_time", json_real(fr->wall_time));
 	json_object_set_new(o, "convergence_reason",
 	    json_string(het_nlsq_reason_name(fr->reason)));

@@ -42,7 +42,7 @@
 
 static const char *const reason_names[HET_NLSQ_REASON_COUNT] = {
 	"running", "gtol", "ftol", "xtol", "ftol_xtol", "max_nfev",
-	"max_iterations", "cancelled", "failed"
+	"max_iterations", "cancelled", "failed", "screened"
 };
 
 static const char *const reason_texts[HET_NLSQ_REASON_COUNT] = {
@@ -58,7 +58,9 @@ static const char *const reason_texts[HET_NLSQ_REASON_COUNT] = {
 	    "convergence.",
 	"Stopped: the fit was cancelled; the result is the last accepted "
 	    "point.",
-	"Stopped: an evaluation of the model failed."
+	"Stopped: an evaluation of the model failed.",
+	"Stopped: this multistart start was dropped after its screening "
+	    "iterations because others had reached lower costs."
 };
 
 const char *
@@ -323,6 +325,10 @@ het_nlsq_init(struct het_nlsq *w, het_nlsq_eval_fn fn, void *ctx, size_t n,
 	if ((unsigned)par->loss >= HET_LOSS_COUNT)
 		return het_error_set(err, HET_EINVAL, "least squares: unknown "
 		    "loss function %d", (int)par->loss);
+	if (!(par->radius0 >= 0) || !isfinite(par->radius0))
+		return het_error_set(err, HET_EINVAL, "least squares: the "
+		    "initial radius factor is %g; it must be >= 0 (0 = "
+		    "SciPy's default)", par->radius0);
 	if (par->max_nfev < 0 || par->max_iter < 0)
 		return het_error_set(err, HET_EINVAL, "least squares: "
 		    "max_nfev and max_iterations must be >= 0 (0 = default)");
@@ -386,6 +392,8 @@ het_nlsq_init(struct het_nlsq *w, het_nlsq_eval_fn fn, void *ctx, size_t n,
 	w->Delta = sqrt(s);
 	if (w->Delta == 0 || !isfinite(w->Delta))
 		w->Delta = 1.0;
+	if (par->radius0 > 0)
+		w->Delta *= par->radius0;
 	w->ready = 1;
 	top_tests(w);
 	return HET_OK;

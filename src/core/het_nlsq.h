@@ -58,6 +58,8 @@ enum het_nlsq_reason {
 	HET_NLSQ_MAX_ITER,	/* iteration limit reached */
 	HET_NLSQ_CANCELLED,	/* stopped on request (set by a driver) */
 	HET_NLSQ_FAILED,	/* an evaluation failed (set by a driver) */
+	HET_NLSQ_SCREENED,	/* a multistart start dropped after its
+				   screening iterations (set by a driver) */
 	HET_NLSQ_REASON_COUNT
 };
 
@@ -110,6 +112,9 @@ struct het_nlsq_params {
 					   values > 0, borrowed until init */
 	long		 max_nfev;	/* >= 1, or 0 = 100 p; 0 */
 	long		 max_iter;	/* >= 1, or 0 = no limit; 0 */
+	double		 radius0;	/* > 0: initial trust radius as a
+					   fraction of SciPy's ||x0 / x_scale||
+					   (Coleman-Li scaled); 0 = 1 */
 };
 
 /* Progress and state after init or an iteration. */

@@ -10,15 +10,18 @@
  * A single start accumulates on the whole pool; several starts run
  * concurrently, one per pool thread, each accumulating serially with the
  * same chunks, so every start is bit-identical to a lone run of it and
- * the whole result does not depend on the thread count.  The chosen
+ * the whole result does not depend on the thread count.  Each start has
+ * its own slot (solver and evaluation state), so multistart can screen:
+ * run every start for a few iterations, then continue only the best
+ * (het_fit_ms.c); the choice depends on costs alone.  With variable
+ * projection (het_fit_vp.c) the solver works on the physics columns and
+ * slot_x appends the best scaling to form the full x.  The chosen
  * point is evaluated once more (normal equations, per-angle sums) to
  * build the report, so the reported cost always belongs to the reported
  * x, also after a cancel.
  */
 #include "config.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,29 +31,6 @@
 
 #include "het_fit_impl.h"
 #include "het_util.h"
-
-/* Resources of one concurrently running start. */
-struct fit_slot {
-	struct fit_eval	 fe;
-	struct het_nlsq	*w;
-};
-
-/* Everything the starts of one problem share. */
-struct fit_run {
-	const struct fit_prob	*fp;
-	const struct het_fit_options *opt;
-	struct het_nlsq_params	 par;
-	double			*xs;		/* p x_scale values or NULL */
-	size_t			 nstarts;
-	double			*X0;		/* nstarts * p starts */
-	struct het_fit_start	*starts;
-	struct het_error	*serr;		/* nstarts error records */
-	struct fit_slot		*slots;
-	size_t			 nslots;
-	pthread_mutex_t		 mu;		/* serialises progress */
-	double			 sig2;		/* sigma^2 in use, 0: none */
-	long			 dof;
-};
 
 static double
 now_s(void)
@@ -120,64 +100,28 @@ het_fit_results_free(struct het_fit_result **res, size_t n)
 	free(res);
 }
 
-/* ------------------------------------------------------------------ */
-/* Starts. */
-
 /*
- * Latin hypercube starts 1 .. n-1 inside the bounds (start 0 is x0):
- * per dimension a random permutation of the n-1 strata plus a uniform
- * jitter.  A range over three decades with lo > 0 is sampled in log
- * space; an infinite bound is replaced by x0 -+ 10 % (at least 0.1).
+ * The full fitted vector of the solver's current point into slot->xf:
+ * with variable projection, the physics of the solver and the best
+ * scaling of its last normal-equation pass.
  */
-static int
-lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
-    double *X, struct het_error *err)
+static const double *
+slot_x(const struct fit_run *run, struct fit_slot *slot)
 {
-	size_t m = n - 1, i, j, p = fp->p, *perm;
-	double l, h, u, v, d;
-	gsl_rng *rng;
+	const struct fit_prob *fp = run->fp;
 
-	memcpy(X, fp->x0, p * sizeof(double));
-	if (m == 0)
-		return HET_OK;
-	if ((perm = het_alloc_array(m, sizeof(size_t), "multistart",
-	    err)) == NULL)
-		return HET_ENOMEM;
-	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
-		free(perm);
-		return het_error_set(err, HET_ENOMEM, "multistart: out of "
-		    "memory for the random generator");
-	}
-	gsl_rng_set(rng, seed);
-	for (j = 0; j < p; j++) {
-		for (i = 0; i < m; i++)
-			perm[i] = i;
-		gsl_ran_shuffle(rng, perm, m, sizeof(size_t));
-		d = 0.1 * fmax(fabs(fp->x0[j]), 1.0);
-		l = isfinite(fp->lo[j]) ? fp->lo[j] : fp->x0[j] - d;
-		h = isfinite(fp->hi[j]) ? fp->hi[j] : fp->x0[j] + d;
-		for (i = 0; i < m; i++) {
-			u = ((double)perm[i] + gsl_rng_uniform(rng)) /
-			    (double)m;
-			if (l > 0 && h / l > 1e3)
-				v = exp(log(l) + u * (log(h) - log(l)));
-			else
-				v = l + u * (h - l);
-			if (v < fp->lo[j])
-				v = fp->lo[j];
-			if (v > fp->hi[j])
-				v = fp->hi[j];
-			X[(i + 1) * p + j] = v;
-		}
-	}
-	gsl_rng_free(rng);
-	free(perm);
-	return HET_OK;
+	if (!fp->vp)
+		return het_nlsq_x(slot->w);
+	memcpy(slot->xf, het_nlsq_x(slot->w), fp->nfp * sizeof(double));
+	memcpy(slot->xf + fp->nfp, fit_vp_scaling(&slot->fe),
+	    fp->ns * sizeof(double));
+	return slot->xf;
 }
 
 static void
-report(struct fit_run *run, size_t k, const struct het_nlsq *w)
+report(struct fit_run *run, size_t k, struct fit_slot *slot)
 {
+	const struct het_nlsq *w = slot->w;
 	const struct het_fit_options *opt = run->opt;
 	struct het_fit_progress pr;
 	struct het_nlsq_info info;
@@ -200,40 +144,57 @@ report(struct fit_run *run, size_t k, const struct het_nlsq *w)
 	pr.step_norm = info.step_norm;
 	pr.g_norm = info.g_norm;
 	pr.p = run->fp->p;
-	pr.x = het_nlsq_x(w);
+	pr.x = slot_x(run, slot);
+	pr.stage = run->fp->nseg > 0;
 	pthread_mutex_lock(&run->mu);
 	opt->progress(opt->progress_ctx, &pr);
 	pthread_mutex_unlock(&run->mu);
 }
 
 /*
- * Run start k to its end on a slot, accumulating on `pool` (NULL:
- * serially on this thread).  Fills run->starts[k]; returns its status.
+ * Run start k on a slot, accumulating on `pool` (NULL: serially on this
+ * thread): initialise it when `begin`, then iterate until a test fires
+ * or it has done `limit` iterations (0: no limit).  The slot keeps the
+ * solver state, so a start stopped by the limit can go on later.  Fills
+ * run->starts[k] (reason HET_NLSQ_RUNNING when the limit stopped it);
+ * returns its status.
  */
-static int
-run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
-    struct het_pool *pool)
+int
+fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
+    struct het_pool *pool, int begin, long limit)
 {
 	const struct fit_prob *fp = run->fp;
 	const atomic_int *cancel = run->opt->cancel;
 	struct het_fit_start *st = &run->starts[k];
 	struct het_error *err = &run->serr[k];
 	struct het_nlsq_info info;
-	int rc, cancelled = 0;
+	int rc = HET_OK, cancelled = 0;
 
 	slot->fe.pool = pool;
 	slot->fe.cancel = cancel;
-	het_error_clear(err);
-	rc = het_nlsq_init(slot->w, fit_eval_cb, &slot->fe, fp->n, st->x0,
-	    fp->lo, fp->hi, &run->par, err);
-	if (rc != HET_OK) {
-		st->status = rc;
-		st->reason = rc == HET_ECANCEL ? HET_NLSQ_CANCELLED :
-		    HET_NLSQ_FAILED;
-		return rc;
+	if (begin) {
+		het_error_clear(err);
+		slot->fe.pending = 0;
+		slot->fe.spec_valid = 0;
+		slot->fe.npass = 0;
+		/* Variable projection: the solver sees the physics prefix. */
+		if (fp->vp)
+			fit_vp_start(&slot->fe, st->x0 + fp->nfp);
+		rc = het_nlsq_init(slot->w, fp->vp ? fit_eval_vp_cb :
+		    fit_eval_cb, &slot->fe, fp->n, st->x0, fp->lo, fp->hi,
+		    &run->par, err);
+		if (rc != HET_OK) {
+			st->status = rc;
+			st->reason = rc == HET_ECANCEL ? HET_NLSQ_CANCELLED :
+			    HET_NLSQ_FAILED;
+			return rc;
+		}
+		report(run, k, slot);
 	}
-	report(run, k, slot->w);
 	while (het_nlsq_test(slot->w) == HET_CONTINUE) {
+		het_nlsq_info(slot->w, &info);
+		if (limit > 0 && info.iter >= limit)
+			break;
 		if (cancel != NULL && atomic_load(cancel)) {
 			cancelled = 1;
 			break;
@@ -245,16 +206,17 @@ run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		}
 		if (rc != HET_OK)
 			break;
-		report(run, k, slot->w);
+		report(run, k, slot);
 	}
 	het_nlsq_info(slot->w, &info);
-	memcpy(st->x, het_nlsq_x(slot->w), fp->p * sizeof(double));
+	memcpy(st->x, slot_x(run, slot), fp->p * sizeof(double));
 	st->cost = info.cost;
 	st->chi2_red = info.rss / (run->sig2 > 0 ? run->sig2 : 1.0) /
 	    (double)run->dof;
 	st->iterations = info.iter;
 	st->nfev = info.nfev;
 	st->njev = info.njev;
+	st->npass = slot->fe.npass;
 	if (cancelled) {
 		st->reason = HET_NLSQ_CANCELLED;
 		st->status = HET_ECANCEL;
@@ -268,17 +230,6 @@ run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 	return st->status;
 }
 
-/* het_pool_run chunk function: one whole start per chunk. */
-static int
-start_chunk(void *ctx, size_t chunk, size_t worker, struct het_error *err)
-{
-	struct fit_run *run = ctx;
-
-	(void)err;
-	run_start(run, chunk, &run->slots[worker], NULL);
-	return HET_OK;		/* a failed start is a result */
-}
-
 /* ------------------------------------------------------------------ */
 /* One problem: starts, best, report. */
 
@@ -290,6 +241,7 @@ run_fini(struct fit_run *run)
 	for (k = 0; run->slots != NULL && k < run->nslots; k++) {
 		fit_eval_fini(&run->slots[k].fe);
 		het_nlsq_free(run->slots[k].w);
+		free(run->slots[k].xf);
 	}
 	free(run->slots);
 	for (k = 0; run->starts != NULL && k < run->nstarts; k++) {
@@ -299,6 +251,7 @@ run_fini(struct fit_run *run)
 	free(run->starts);
 	free(run->serr);
 	free(run->X0);
+	free(run->order);
 	free(run->xs);
 	pthread_mutex_destroy(&run->mu);
 }
@@ -369,6 +322,7 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 	if ((rc = run_check(run, err)) != HET_OK)
 		return rc;
 	het_nlsq_params_from_config(&run->par, &opt->nlsq);
+	run->par.radius0 = opt->radius0 > 0 ? opt->radius0 : HET_FIT_RADIUS0;
 	if (!opt->nlsq.x_scale_jac) {
 		if ((run->xs = het_alloc_array(p, sizeof(double), "fit",
 		    err)) == NULL)
@@ -381,7 +335,11 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 	}
 	run->nstarts = opt->nlsq.multistart ? (size_t)opt->nlsq.multistart_n :
 	    1;
-	run->nslots = run->nstarts > 1 && nth > 1 ? nth : 1;
+	run->nslots = run->nstarts;
+	run->screen = opt->screen_iter == 0 ? HET_FIT_SCREEN_ITER :
+	    opt->screen_iter > 0 ? opt->screen_iter : 0;
+	run->order = het_alloc_array(run->nstarts, sizeof(size_t), "fit",
+	    err);
 	run->X0 = het_alloc_array(run->nstarts * p, sizeof(double), "fit",
 	    err);
 	run->starts = het_alloc_array(run->nstarts, sizeof(*run->starts),
@@ -391,9 +349,9 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 	run->slots = het_alloc_array(run->nslots, sizeof(*run->slots), "fit",
 	    err);
 	if (run->X0 == NULL || run->starts == NULL || run->serr == NULL ||
-	    run->slots == NULL)
+	    run->slots == NULL || run->order == NULL)
 		return HET_ENOMEM;
-	if ((rc = lhs_starts(fp, opt->nlsq.seed, run->nstarts, run->X0,
+	if ((rc = fit_lhs_starts(fp, opt->nlsq.seed, run->nstarts, run->X0,
 	    err)) != HET_OK)
 		return rc;
 	for (k = 0; k < run->nstarts; k++) {
@@ -416,8 +374,12 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		if ((rc = fit_eval_init(&run->slots[k].fe, fp, k == 0 ? nth :
 		    1, err)) != HET_OK)
 			return rc;
-		if ((run->slots[k].w = het_nlsq_alloc(p, err)) == NULL)
+		if ((run->slots[k].w = het_nlsq_alloc(fp->vp ? fp->nfp : p,
+		    err)) == NULL)
 			return err != NULL ? err->code : HET_ENOMEM;
+		if ((run->slots[k].xf = het_alloc_array(p, sizeof(double),
+		    "fit", err)) == NULL)
+			return HET_ENOMEM;
 	}
 	return HET_OK;
 }
@@ -535,6 +497,7 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 	res->iterations = bs->iterations;
 	res->nfev = bs->nfev;
 	res->njev = bs->njev;
+	res->npass = bs->npass;
 	res->reason = bs->reason;
 	res->converged = het_nlsq_reason_converged(bs->reason);
 	if (run->nstarts > 1)
@@ -597,17 +560,12 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	*out = NULL;
 	if ((rc = run_setup(&run, fp, pool, opt, err)) != HET_OK)
 		goto out;
-	if (run.nslots > 1) {
-		rc = het_pool_run(pool, run.nstarts, start_chunk, &run,
-		    opt->cancel, NULL, err);
+	if (run.nstarts > 1) {
+		rc = fit_run_multistart(&run, pool, err);
 		if (rc != HET_OK && rc != HET_ECANCEL)
 			goto out;
-	} else
-		for (k = 0; k < run.nstarts; k++) {
-			if (opt->cancel != NULL && atomic_load(opt->cancel))
-				break;
-			run_start(&run, k, &run.slots[0], pool);
-		}
+	} else if (opt->cancel == NULL || !atomic_load(opt->cancel))
+		fit_run_start(&run, 0, &run.slots[0], pool, 1, 0);
 	/* Best by cost among the starts that have a point. */
 	for (k = 0; k < run.nstarts; k++) {
 		if (run.starts[k].status == HET_ECANCEL)
@@ -675,6 +633,48 @@ full_vectors(const struct het_resid *r, const double *x0, const double *lo,
 	return HET_OK;
 }
 
+/*
+ * The early-window pre-fit (het_fit.h, window_frames): refines the
+ * start X0 (full layout) in place; sets *wf and *wi when it ran.
+ */
+static void
+window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
+    const double *L, const double *H, const struct het_fit_options *opt,
+    long *wf, long *wi)
+{
+	const struct het_pair *pr = het_resid_pairs(r);
+	struct het_fit_options o = *opt;
+	struct het_fit_result *res = NULL;
+	struct fit_prob fw;
+	struct het_error e;
+	size_t k, n = het_resid_ndata(r), nfr = 0, w, c;
+
+	*wf = *wi = 0;
+	if (opt->window_frames < 0)
+		return;
+	for (k = 0; k < n; k++)
+		if (pr[k].j + (size_t)1 > nfr)
+			nfr = pr[k].j + (size_t)1;
+	w = opt->window_frames > 0 ? (size_t)opt->window_frames :
+	    nfr >= 2 * (size_t)HET_FIT_WINDOW ? HET_FIT_WINDOW : 0;
+	if (w == 0 || w >= nfr)
+		return;
+	if (fit_prob_init(&fw, r, -1, X0, L, H, opt, &e) != HET_OK)
+		return;
+	if (fit_prob_window(&fw, w, &e) == HET_OK) {
+		o.nlsq.multistart = 0;
+		if (fit_problem(pool, &fw, &o, now_s(), &res, &e) == HET_OK ||
+		    res != NULL) {
+			for (c = 0; c < fw.p; c++)
+				X0[fw.rcol[c]] = res->x[c];
+			*wf = (long)w;
+			*wi = res->iterations;
+		}
+		het_fit_result_free(res);
+	}
+	fit_prob_fini(&fw);
+}
+
 int
 het_fit_run(struct het_pool *pool, const struct het_resid *r,
     const double *x0, const double *lo, const double *hi,
@@ -683,16 +683,27 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 {
 	struct fit_prob fp;
 	double *X0 = NULL, *L = NULL, *H = NULL, t0 = now_s();
+	long wf = 0, wi = 0;
 	int rc;
 
 	*out = NULL;
 	if (r == NULL || opt == NULL)
 		return het_error_set(err, HET_EINVAL, "fit: a problem and "
 		    "options are required");
-	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) == HET_OK &&
-	    (rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) == HET_OK) {
-		rc = fit_problem(pool, &fp, opt, t0, out, err);
-		fit_prob_fini(&fp);
+	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) == HET_OK) {
+		/* A pre-fit that fails (bad start, too few pairs) is skipped;
+		   the fit proper then reports the problem. */
+		window_stage(pool, r, X0, L, H, opt, &wf, &wi);
+		if ((rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) ==
+		    HET_OK) {
+			rc = fit_problem(pool, &fp, opt, t0, out, err);
+			fit_prob_fini(&fp);
+		}
+		if (*out != NULL) {
+			(*out)->window_frames = wf;
+			(*out)->window_iterations = wi;
+			(*out)->wall_time = now_s() - t0;
+		}
 	}
 	free(X0);
 	free(L);

@@ -31,7 +31,25 @@
  *     starts run concurrently, one per pool thread (het_pool_run with one
  *     chunk per start), each accumulating serially in the same chunk
  *     order, so every start's result equals the same start run alone.
- *     The best is the lowest cost; all starts are reported.
+ *     The best is the lowest cost; all starts are reported.  Screening:
+ *     every start first runs at most screen_iter iterations; then only
+ *     the screen_keep starts of lowest cost (and start 0, the given
+ *     start) go on to convergence; the others end with reason
+ *     HET_NLSQ_SCREENED.  The choice depends on the costs alone, so it
+ *     is the same for any thread count.
+ *   - Variable projection (linear loss, default): the residuals are
+ *     affine in the scaling columns (contrast, offset, Fourier
+ *     coefficients), so for given physics the best scaling inside its
+ *     bounds follows from per-angle sums of one data pass by a small
+ *     box-constrained quadratic program.  The trust-region solver then
+ *     works on the physics columns alone: cost min_s F(theta, s), its
+ *     gradient (the physics gradient at the best s) and the Kaufman
+ *     Gauss-Newton matrix (the Schur complement of the free scaling
+ *     block).  Same minimum, fewer and better-conditioned iterations;
+ *     robust losses, or scaling_joint = 1, fit all columns jointly.
+ *   - Early-window pre-fit (window_frames): on long series the start is
+ *     first fitted to the first W frames, then the whole fit runs from
+ *     there.
  *   - Per-angle mode fits each angle alone (physics plus that angle's
  *     contrast and offset; the other angles' columns are ignored), one
  *     after the other, each from the same x0 (heterodyne-spec §8 l.12).
@@ -50,6 +68,12 @@
 
 /* Pairs per accumulation chunk when the options say 0. */
 #define HET_FIT_CHUNK 4096
+/* Multistart screening iterations when the options say 0. */
+#define HET_FIT_SCREEN_ITER 20
+/* Initial trust radius factor when the options say 0. */
+#define HET_FIT_RADIUS0 1.0
+/* Early-window frames when the options say 0 (used for N >= 2 W). */
+#define HET_FIT_WINDOW 300
 
 /* One iteration record, passed to the progress callback. */
 struct het_fit_progress {
@@ -71,6 +95,9 @@ struct het_fit_progress {
 	size_t		 p;		/* length of x */
 	const double	*x;		/* current parameters, borrowed for
 					   the duration of the call */
+	int		 stage;		/* 1: the early-window pre-fit (its
+					   cost covers fewer pairs), 0: the
+					   fit itself */
 };
 
 /*
@@ -106,6 +133,31 @@ struct het_fit_options {
 	   joint chi2 sums each angle's sum r^2 / sigma_a^2). */
 	const double	*noise_sigma_angle;
 	size_t		 chunk;		/* pairs per chunk, 0: HET_FIT_CHUNK */
+	/* 0 (default): project the scaling columns out when the loss is
+	   linear (see the top of this file); 1: always fit them jointly
+	   with the physics in the trust region. */
+	int		 scaling_joint;
+	/* Multistart screening (see above): iterations per start before
+	   the choice (0: HET_FIT_SCREEN_ITER; < 0: no screening, every
+	   start runs to its end), and how many continue (0: a quarter of
+	   the starts, rounded up; start 0 always continues). */
+	long		 screen_iter;
+	size_t		 screen_keep;
+	/* Initial trust radius as a fraction of SciPy's (0: the engine
+	   default HET_FIT_RADIUS0, see het_nlsq_params.radius0). */
+	double		 radius0;
+	/*
+	 * Early-window pre-fit of a joint fit (not per-angle): the start
+	 * is first fitted to the pairs with both frames below W, and the
+	 * fit proper (every start of a multistart: start 0) begins from
+	 * that point.  The early frames pin the fast dynamics cheaply
+	 * (W^2 / N^2 of the pairs), so the full fit starts in the right
+	 * basin and needs few of its expensive iterations.  0: W =
+	 * HET_FIT_WINDOW when the data span at least 2 W frames, else
+	 * none; < 0: never; > 0: W (none when W >= N).  A pre-fit that
+	 * cannot run (too few pairs) is skipped.
+	 */
+	long		 window_frames;
 	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
 	het_fit_progress_fn progress;	/* NULL, or see above */
 	void		*progress_ctx;
@@ -118,7 +170,11 @@ struct het_fit_start {
 	double		 cost;		/* final loss cost */
 	double		 chi2_red;	/* as in het_fit_result */
 	long		 iterations;
-	long		 nfev, njev;	/* cost and normal-equation passes */
+	long		 nfev, njev;	/* cost and normal-equation
+					   evaluations of the solver */
+	long		 npass;		/* data passes made (a pass after an
+					   accepted step yields the cost and
+					   the normal equations at once) */
 	enum het_nlsq_reason reason;
 	int		 status;	/* HET_OK; HET_ECANCEL (cancelled, or
 					   never started: cost +inf, x = x0);
@@ -143,7 +199,11 @@ struct het_fit_result {
 	long		 dof;		/* n - p, at least 1 */
 	long		 iterations;	/* of the best start */
 	long		 nfev, njev;	/* of the best start */
+	long		 npass;		/* data passes of the best start */
 	double		 wall_time;	/* s, the whole call */
+	long		 window_frames;	/* W of the early-window pre-fit, 0:
+					   none ran */
+	long		 window_iterations; /* its iterations */
 	enum het_nlsq_reason reason;	/* of the best start */
 	int		 converged;	/* het_nlsq_reason_converged(reason) */
 	char		 message[256];	/* one sentence on how it ended */
@@ -170,7 +230,9 @@ struct het_fit_result {
  * het_fit_default_options: nlsq from the configuration defaults
  * (trf, soft_l1, f_scale 1, tolerances 1e-8, x_scale jac, max_nfev auto,
  * max_iterations 1000, no multistart, 10 starts, seed 42); no sigma,
- * default chunk, no cancel flag, no progress.  Thread: any.
+ * default chunk, scaling projected (linear loss), default screening,
+ * radius and early window (all 0), no cancel flag, no progress.
+ * Thread: any.
  */
 void het_fit_default_options(struct het_fit_options *opt);
 
@@ -190,7 +252,8 @@ void het_fit_default_options(struct het_fit_options *opt);
  *                warning say so; non-convergence is a result);
  *   HET_ECANCEL  *opt->cancel was set: *out holds the last accepted point
  *                of every start (x inside the bounds, cost = F(x)) with
- *                reason HET_NLSQ_CANCELLED;
+ *                reason HET_NLSQ_CANCELLED (cancelled during the
+ *                early-window pre-fit: its last point, as start 0);
  *   HET_EINVAL   a bad option, start or bound (the message names it), or
  *                fewer data than parameters;
  *   HET_EDATA    the cost at the start is not finite;

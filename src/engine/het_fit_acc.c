@@ -43,6 +43,8 @@ fit_prob_fini(struct fit_prob *fp)
 	free(fp->awc);
 	free(fp->awo);
 	free(fp->names);
+	free(fp->seg_first);
+	free(fp->seg_v);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -216,12 +218,94 @@ fit_prob_init(struct fit_prob *fp, const struct het_resid *r, long angle,
 	fp->off_jtj = fp->off_g + fp->nfp;
 	fp->off_ang = fp->off_jtj + fp->nfp * fp->nfp;
 	fp->clen = fp->off_ang + fp->na * fp->astride;
+	fp->off_pa = fp->clen;
+	fp->pastride = fp->nfp * fp->nfp + fp->nfp;
+	fp->clen_pa = fp->off_pa + fp->na * fp->pastride;
+	fp->ns = fp->p - fp->nfp;
+	fp->vp = !opt->scaling_joint && fp->loss == HET_LOSS_LINEAR &&
+	    fp->nfp > 0 && fp->ns > 0;
 	return HET_OK;
 nomem:
 	rc = HET_ENOMEM;
 fail:
 	fit_prob_fini(fp);
 	return rc;
+}
+
+int
+fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
+{
+	size_t k, end = fp->first + fp->n, ns = 0, nv = 0, a, *sf, *sv;
+	int in, prev = 0;
+
+	for (k = fp->first; k < end; k++) {
+		in = fp->pairs[k].j < w;
+		if (in && !prev)
+			ns++;
+		nv += (size_t)in;
+		prev = in;
+	}
+	if (nv < fp->p || nv == 0)
+		return het_error_set(err, HET_EINVAL, "fit: %zu pairs lie in "
+		    "the first %zu frames, fewer than the %zu parameters",
+		    nv, w, fp->p);
+	sf = het_alloc_array(ns, sizeof(size_t), "fit", err);
+	sv = het_alloc_array(ns + 1, sizeof(size_t), "fit", err);
+	if (sf == NULL || sv == NULL) {
+		free(sf);
+		free(sv);
+		return HET_ENOMEM;
+	}
+	ns = nv = 0;
+	prev = 0;
+	for (a = 0; a < fp->na; a++)
+		fp->npa[a] = 0;
+	for (k = fp->first; k < end; k++) {
+		in = fp->pairs[k].j < w;
+		if (in && !prev) {
+			sf[ns] = k;
+			sv[ns++] = nv;
+		}
+		if (in) {
+			nv++;
+			fp->npa[fp->pairs[k].a]++;
+		}
+		prev = in;
+	}
+	sv[ns] = nv;
+	free(fp->seg_first);
+	free(fp->seg_v);
+	fp->seg_first = sf;
+	fp->seg_v = sv;
+	fp->nseg = ns;
+	fp->n = nv;
+	fp->nchunks = (nv + fp->chunk - 1) / fp->chunk;
+	return HET_OK;
+}
+
+/*
+ * The real pair index of pair v of the problem, and in *left how many
+ * pairs follow it contiguously (up to the end of its run).
+ */
+static size_t
+real_pair(const struct fit_prob *fp, size_t v, size_t *left)
+{
+	size_t lo = 0, hi, mid;
+
+	if (fp->nseg == 0) {
+		*left = fp->n - v;
+		return fp->first + v;
+	}
+	hi = fp->nseg;		/* seg_v[lo] <= v < seg_v[hi] */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (fp->seg_v[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*left = fp->seg_v[lo + 1] - v;
+	return fp->seg_first[lo] + (v - fp->seg_v[lo]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -253,8 +337,12 @@ fit_eval_fini(struct fit_eval *fe)
 	het_resid_eval_free(fe->ev);
 	het_pool_reducer_free(fe->red_full);
 	het_pool_reducer_free(fe->red_cost);
+	het_pool_reducer_free(fe->red_pa);
+	free(fe->spec_x);
+	free(fe->spec_acc);
 	free(fe->cacc);
 	free(fe->xfull);
+	fit_vp_fini(fe);
 	memset(fe, 0, sizeof(*fe));
 }
 
@@ -275,8 +363,14 @@ fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
 	    4 * nwk : 1, err)) == NULL ||
 	    (fe->red_cost = het_pool_reducer_alloc(fp->clen_cost, nwk > 1 ?
 	    4 * nwk : 1, err)) == NULL ||
-	    (fe->cacc = het_alloc_array(fp->clen, sizeof(double), "fit",
+	    (fp->vp && (fe->red_pa = het_pool_reducer_alloc(fp->clen_pa,
+	    nwk > 1 ? 4 * nwk : 1, err)) == NULL) ||
+	    (fe->cacc = het_alloc_array(fp->vp ? fp->clen_pa : fp->clen,
+	    sizeof(double), "fit", err)) == NULL ||
+	    (fe->spec_x = het_alloc_array(fp->p, sizeof(double), "fit",
 	    err)) == NULL ||
+	    (fe->spec_acc = het_alloc_array(het_nlsq_acc_len(fp->p),
+	    sizeof(double), "fit", err)) == NULL ||
 	    (fe->xfull = het_alloc_array(fp->P, sizeof(double), "fit",
 	    err)) == NULL)
 		goto fail;
@@ -294,6 +388,8 @@ fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
 		    wk->f == NULL)
 			goto fail;
 	}
+	if (fp->vp && fit_vp_init(fe, err) != HET_OK)
+		goto fail;
 	return HET_OK;
 fail:
 	fit_eval_fini(fe);
@@ -336,19 +432,43 @@ chunk_fn(void *ctx, size_t chunk, size_t worker, double *partial,
 	struct fit_eval *fe = ctx;
 	const struct fit_prob *fp = fe->fp;
 	struct fit_worker *wk = &fe->wk[worker];
-	size_t k0, kend, b, nb, kk, c, nfp = fp->nfp;
-	double o[3], cost = 0.0, rr;
-	int want = fe->want_jac;
+	size_t v, vend, left, b, nb, kk, c, nfp = fp->nfp;
+	double o[3], cost = 0.0, rr, *bb;
+	int pa = fe->want_jac == FIT_FULL_PA;
+	int want = fe->want_jac == FIT_FULL || pa;
+	int vpc = fe->want_jac == FIT_VP_COST;
+	size_t r0, r1;
 
 	(void)err;
-	k0 = fp->first + chunk * fp->chunk;
-	kend = k0 + fp->chunk;
-	if (kend > fp->first + fp->n)
-		kend = fp->first + fp->n;
-	for (b = k0; b < kend; b += nb) {
-		nb = kend - b < HET_FIT_BLOCK ? kend - b : HET_FIT_BLOCK;
+	v = chunk * fp->chunk;
+	vend = v + fp->chunk < fp->n ? v + fp->chunk : fp->n;
+	for (; v < vend; v += nb) {
+		b = real_pair(fp, v, &left);
+		nb = vend - v < HET_FIT_BLOCK ? vend - v : HET_FIT_BLOCK;
+		if (nb > left)
+			nb = left;
 		het_resid_eval_compact(fe->ev, wk->scr, b, nb, wk->res,
-		    want && nfp > 0 ? wk->Jp : NULL, want ? wk->dcon : NULL);
+		    want && nfp > 0 ? wk->Jp : NULL, want || vpc ? wk->dcon :
+		    NULL);
+		if (vpc) {
+			/* Linear loss: r is affine in contrast/offset. */
+			for (kk = 0; kk < nb; kk++) {
+				double u = wk->dcon[kk];
+				double w = het_resid_weight(fp->r, b + kk);
+
+				rr = wk->res[kk];
+				cost += 0.5 * rr * rr;
+				partial[1 + fp->pairs[b + kk].a] += rr * rr;
+				bb = partial + fp->off_ang +
+				    fp->pairs[b + kk].a * fp->astride;
+				bb[0] += u * u;
+				bb[1] += u * w;
+				bb[2] += w * w;
+				bb[3] += u * rr;
+				bb[4] += w * rr;
+			}
+			continue;
+		}
 		for (kk = 0; kk < nb; kk++) {
 			rr = wk->res[kk];
 			het_nlsq_loss(fp->loss, fp->f_scale, rr, o);
@@ -365,7 +485,22 @@ chunk_fn(void *ctx, size_t chunk, size_t worker, double *partial,
 		}
 		if (!want)
 			continue;
-		if (nfp > 0) {
+		/* Per angle: one BLAS call per run of one angle's pairs. */
+		for (r0 = 0; pa && nfp > 0 && r0 < nb; r0 = r1) {
+			size_t a = fp->pairs[b + r0].a;
+			double *blk = partial + fp->off_pa + a * fp->pastride;
+
+			for (r1 = r0 + 1; r1 < nb && fp->pairs[b + r1].a == a;
+			    r1++)
+				;
+			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans,
+			    (int)nfp, (int)(r1 - r0), 1.0, wk->Jp + r0 * nfp,
+			    (int)nfp, 1.0, blk, (int)nfp);
+			cblas_dgemv(CblasRowMajor, CblasTrans, (int)(r1 - r0),
+			    (int)nfp, 1.0, wk->Jp + r0 * nfp, (int)nfp,
+			    wk->f + r0, 1, 1.0, blk + nfp * nfp, 1);
+		}
+		if (nfp > 0 && !pa) {
 			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans,
 			    (int)nfp, (int)nb, 1.0, wk->Jp, (int)nfp, 1.0,
 			    partial + fp->off_jtj, (int)nfp);
@@ -385,7 +520,7 @@ chunk_fn(void *ctx, size_t chunk, size_t worker, double *partial,
  * The dense accumulator of the fitted columns from the reduced compact
  * sums (upper triangle; physics columns precede scaling columns).
  */
-static void
+void
 fit_expand(const struct fit_prob *fp, const double *ca, int want,
     double *acc)
 {
@@ -431,10 +566,9 @@ fit_expand(const struct fit_prob *fp, const double *ca, int want,
 }
 
 int
-fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
+fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
     struct het_error *err)
 {
-	struct fit_eval *fe = ctx;
 	const struct fit_prob *fp = fe->fp;
 	size_t c;
 	int rc;
@@ -442,14 +576,56 @@ fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
 	memcpy(fe->xfull, fp->xfull0, fp->P * sizeof(double));
 	for (c = 0; c < fp->p; c++)
 		fe->xfull[fp->rcol[c]] = x[c];
-	if ((rc = het_resid_prepare(fe->ev, fe->xfull, want_jac, err)) !=
-	    HET_OK)
+	if ((rc = het_resid_prepare(fe->ev, fe->xfull, mode == FIT_FULL ||
+	    mode == FIT_FULL_PA, err)) != HET_OK)
 		return rc;
-	fe->want_jac = want_jac;
-	rc = het_pool_reduce(fe->pool, want_jac ? fe->red_full :
-	    fe->red_cost, fp->nchunks, chunk_fn, fe, fe->cacc, fe->cancel,
-	    NULL, err);
-	if (rc != HET_OK)
+	fe->want_jac = (int)mode;
+	fe->npass++;
+	return het_pool_reduce(fe->pool, mode == FIT_COST ? fe->red_cost :
+	    mode == FIT_FULL_PA ? fe->red_pa : fe->red_full, fp->nchunks,
+	    chunk_fn, fe, fe->cacc, fe->cancel, NULL, err);
+}
+
+int
+fit_eval_spec(struct fit_eval *fe, int want_jac)
+{
+	int spec = !fe->pending;
+
+	fe->pending = !want_jac;
+	return spec;
+}
+
+int
+fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
+    struct het_error *err)
+{
+	struct fit_eval *fe = ctx;
+	const struct fit_prob *fp = fe->fp;
+	size_t p = fp->p;
+	int rc, spec;
+
+	spec = fit_eval_spec(fe, want_jac);
+	if (want_jac && fe->spec_valid &&
+	    memcmp(fe->spec_x, x, p * sizeof(double)) == 0) {
+		/* The accepted trial: its normal equations are in. */
+		memcpy(acc, fe->spec_acc, het_nlsq_acc_len(p) *
+		    sizeof(double));
+		fe->spec_valid = 0;
+		return HET_OK;
+	}
+	fe->spec_valid = 0;
+	if (!want_jac && spec) {
+		if ((rc = fit_eval_pass(fe, x, FIT_FULL, err)) != HET_OK)
+			return rc;
+		fit_expand(fp, fe->cacc, 1, fe->spec_acc);
+		memcpy(fe->spec_x, x, p * sizeof(double));
+		fe->spec_valid = 1;
+		acc[HET_NLSQ_ACC_COST] = fe->spec_acc[HET_NLSQ_ACC_COST];
+		acc[HET_NLSQ_ACC_RSS] = fe->spec_acc[HET_NLSQ_ACC_RSS];
+		return HET_OK;
+	}
+	if ((rc = fit_eval_pass(fe, x, want_jac ? FIT_FULL : FIT_COST,
+	    err)) != HET_OK)
 		return rc;
 	fit_expand(fp, fe->cacc, want_jac, acc);
 	return HET_OK;

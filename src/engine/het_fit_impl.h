@@ -6,6 +6,7 @@
 #ifndef HET_FIT_IMPL_H
 #define HET_FIT_IMPL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -49,9 +50,53 @@ struct fit_prob {
 	double		*awc, *awo;	/* its d contrast_a, d offset_a */
 	size_t		 clen, clen_cost;
 	size_t		 off_g, off_jtj, off_ang, astride;
+	/* FIT_FULL_PA: after the compact sums, per angle the physics
+	   J^T J block (nfp * nfp, upper) and sum Jphys r (nfp). */
+	size_t		 off_pa, pastride, clen_pa;
 	enum het_config_loss loss;
 	double		 f_scale;
 	const char	**names;	/* p, borrowed from r */
+	int		 vp;		/* variable projection: the solver
+					   sees the nfp physics columns */
+	size_t		 ns;		/* scaling columns, p - nfp */
+	/* Early-window problem (fit_prob_window): the pairs are the runs
+	   seg_first[s] .. + (seg_v[s + 1] - seg_v[s]) of r, numbered
+	   0 .. n-1 in run order; nseg 0: the range first .. first + n. */
+	size_t		 nseg;
+	size_t		*seg_first, *seg_v;
+};
+
+/* Evaluation modes of the chunk function. */
+enum fit_mode {
+	FIT_COST = 0,		/* cost and per-angle sum r^2 */
+	FIT_FULL,		/* the whole compact accumulator */
+	FIT_VP_COST,		/* cost pass of variable projection: per
+				   angle sum r^2 and the 2 x 2 block and
+				   gradient of contrast/offset (linear loss) */
+	FIT_FULL_PA		/* FIT_FULL with the physics block and
+				   gradient per angle instead of summed */
+};
+
+/*
+ * Variable projection state of one running fit.  s_lin is the scaling
+ * (ns values) the data passes are evaluated with: the best scaling of
+ * the last normal-equation pass, i.e. of the solver's current point.
+ * A cost pass at theta yields s_opt = argmin_s F(theta, s); th_opt
+ * remembers theta so that the normal-equation pass at the same point
+ * (an accepted step) does not repeat the cost pass.
+ */
+struct fit_vp {
+	double		*s_lin, *s_opt, *th_opt;
+	int		 opt_valid;
+	double		 cost_opt;	/* min_s F(th_opt, s) */
+	double		*H, *G, *ds, *L, *t, *dlo, *dhi, *tmp;
+	size_t		*idx;		/* ns */
+	unsigned char	*act;		/* ns: 1 lower, 2 upper bound active */
+	double		*accf;		/* het_nlsq_acc_len(p) */
+	double		*X;		/* ns * nfp */
+	double		*spec;		/* het_nlsq_acc_len(nfp): projected
+					   normal equations at th_opt */
+	int		 spec_valid;
 };
 
 /* Per-thread scratch of the chunk function. */
@@ -67,11 +112,25 @@ struct fit_eval {
 	struct het_resid_eval	*ev;
 	struct fit_worker	*wk;
 	size_t			 nwk;
-	struct het_pool_reducer	*red_full, *red_cost;
+	struct het_pool_reducer	*red_full, *red_cost, *red_pa;
 	double			*cacc;		/* clen */
 	double			*xfull;		/* P */
 	const atomic_int	*cancel;
-	int			 want_jac;
+	int			 want_jac;	/* enum fit_mode */
+	struct fit_vp		 vp;		/* when fp->vp */
+	/*
+	 * Speculation: a cost evaluation that follows an accepted step
+	 * computes the normal equations in the same pass (most trial
+	 * steps are accepted, and the solver then asks for them at the
+	 * same point); after a rejected trial the next one is cost only.
+	 * The solver sees the same numbers either way.
+	 */
+	int			 pending;	/* last cost call not yet
+						   followed by its Jacobian */
+	double			*spec_x;	/* p: x of spec_acc */
+	double			*spec_acc;	/* het_nlsq_acc_len(p) */
+	int			 spec_valid;
+	long			 npass;		/* data passes */
 };
 
 /*
@@ -85,6 +144,13 @@ int fit_prob_init(struct fit_prob *fp, const struct het_resid *r,
     const struct het_fit_options *opt, struct het_error *err);
 void fit_prob_fini(struct fit_prob *fp);
 
+/*
+ * fit_prob_window: restrict a joint problem to the pairs with both
+ * frames below w (i < j < w).  HET_OK, HET_EINVAL (fewer such pairs
+ * than parameters) or HET_ENOMEM; on error fp is unchanged.
+ */
+int fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
+
 /* fit_eval_init: resources for nwk pool workers; fit_eval_fini. */
 int fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp,
     size_t nwk, struct het_error *err);
@@ -92,6 +158,88 @@ void fit_eval_fini(struct fit_eval *fe);
 
 /* The het_nlsq_eval_fn of a fit (ctx is a struct fit_eval). */
 int fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
+    struct het_error *err);
+
+/*
+ * fit_eval_pass: one pooled data pass at the full fitted vector x (p
+ * values) in mode `mode`; the reduced compact sums are left in
+ * fe->cacc.
+ */
+int fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
+    struct het_error *err);
+
+/* fit_expand: the dense accumulator of the p fitted columns from the
+   compact sums ca (upper triangle of J^T J). */
+void fit_expand(const struct fit_prob *fp, const double *ca, int want,
+    double *acc);
+
+/*
+ * Variable projection (het_fit_vp.c).  fit_vp_init / fit_vp_fini: the
+ * state in fe->vp (fe->fp->vp must be set).  fit_vp_start: begin a fit
+ * whose scaling starts at s0 (ns values).  fit_eval_vp_cb: the
+ * het_nlsq_eval_fn of the projected problem (x = nfp physics values).
+ * fit_vp_scaling: the best scaling of the solver's current point.
+ */
+int fit_vp_init(struct fit_eval *fe, struct het_error *err);
+/* fit_eval_spec: whether the next cost call should speculate, and note
+   that a cost call (want_jac 0) or a Jacobian call (1) happens. */
+int fit_eval_spec(struct fit_eval *fe, int want_jac);
+void fit_vp_fini(struct fit_eval *fe);
+void fit_vp_start(struct fit_eval *fe, const double *s0);
+int fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
+    struct het_error *err);
+const double *fit_vp_scaling(const struct fit_eval *fe);
+
+/* ------------------------------------------------------------------ */
+/* The driver (het_fit.c) and its starts (het_fit_ms.c). */
+
+/* Resources of one concurrently running start. */
+struct fit_slot {
+	struct fit_eval	 fe;
+	struct het_nlsq	*w;
+	double		*xf;		/* p: the full current point */
+};
+
+/* Everything the starts of one problem share. */
+struct fit_run {
+	const struct fit_prob	*fp;
+	const struct het_fit_options *opt;
+	struct het_nlsq_params	 par;
+	double			*xs;		/* p x_scale values or NULL */
+	size_t			 nstarts;
+	double			*X0;		/* nstarts * p starts */
+	struct het_fit_start	*starts;
+	struct het_error	*serr;		/* nstarts error records */
+	struct fit_slot		*slots;		/* one per start (slot 0
+						   also pools single fits) */
+	size_t			 nslots;
+	size_t			*order;		/* starts of a phase */
+	int			 phase;		/* 0 screening, 1 the rest */
+	long			 screen;	/* screening iterations, 0:
+						   none */
+	pthread_mutex_t		 mu;		/* serialises progress */
+	double			 sig2;		/* sigma^2 in use, 0: none */
+	long			 dof;
+};
+
+/*
+ * fit_run_start (het_fit.c): run start k on a slot, accumulating on
+ * pool (NULL: serially on this thread): initialise it when `begin`, then
+ * iterate until a test fires or it has done `limit` iterations (0: no
+ * limit).  Fills run->starts[k] (reason HET_NLSQ_RUNNING when the limit
+ * stopped it); returns its status.
+ */
+int fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
+    struct het_pool *pool, int begin, long limit);
+
+/* fit_lhs_starts: start 0 = fp->x0, starts 1 .. n-1 a Latin hypercube
+   (X: n * p values).  HET_OK or HET_ENOMEM. */
+int fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
+    double *X, struct het_error *err);
+
+/* fit_run_multistart: screening, then the kept starts to their end.
+   HET_OK, HET_ECANCEL or a pool error. */
+int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err);
 
 #endif /* HET_FIT_IMPL_H */
