@@ -61,8 +61,19 @@ for p in $panels; do
 	ok $? "THE WORKSTATION documents the $p panel"
 done
 
-# 5. The guided first analysis mentions the bundled demo.
-printf '%s\n' "$text" | grep -q "make demo\|demo_results.hdf"
-ok $? "the manual points a first-time user at the demo dataset"
+# 5. The guided first analysis walks the demo from opening to results.
+tour=$(printf '%s\n' "$text" | sed -n '/^A FIRST ANALYSIS/,/^SUBCOMMANDS/p')
+printf '%s\n' "$tour" | grep -q "make demo"
+ok $? "A FIRST ANALYSIS starts from make demo"
+for step in "1. Open" "2. Inspect and select" "3. Set bounds" "4. Fit" \
+    "5. Sample" "6. Read the results" "7. The next measurement"; do
+	printf '%s\n' "$tour" | grep -q "^   $step\$"
+	ok $? "the tour has the step '$step'"
+done
+for s in $subs; do
+	[ "$s" = help ] || [ "$s" = config ] || [ "$s" = simulate ] && continue
+	printf '%s\n' "$tour" | grep -q "hetui $s "
+	ok $? "the tour shows 'hetui $s' headless"
+done
 
 done_testing

@@ -250,4 +250,16 @@ const char *het_fitjob_flag(const struct het_fit_result *fr, size_t k);
 /* het_fitjob_unit: the ASCII unit of a physics parameter, "" otherwise. */
 const char *het_fitjob_unit(const struct het_problem *pb, const char *name);
 
+/*
+ * het_fitjob_describe: the results-file description of one fit result.
+ * Fills *f with pointers borrowed from fr (valid while fr lives) and
+ * *starts with a calloc'd array of fr->nstarts start records that *f
+ * points into (the caller frees *starts).  Returns 0, or -1 when out of
+ * memory (*starts NULL).  Thread: any.
+ */
+struct het_results_fit;
+struct het_results_start;
+int het_fitjob_describe(const struct het_fit_result *fr,
+    struct het_results_fit *f, struct het_results_start **starts);
+
 #endif /* HET_FITJOB_H */

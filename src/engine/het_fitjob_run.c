@@ -252,9 +252,9 @@ oom:
 }
 
 /* The results description of one engine result (arrays it points into). */
-static int
-fj_describe(const struct het_fit_result *fr, struct het_results_fit *f,
-    struct het_results_start **starts)
+int
+het_fitjob_describe(const struct het_fit_result *fr,
+    struct het_results_fit *f, struct het_results_start **starts)
 {
 	size_t k;
 
@@ -305,7 +305,7 @@ fj_write(const struct het_config *cfg, struct het_fitjob_result *res,
 	for (k = 0; k < res->nfits; k++) {
 		if (res->fits[k] == NULL)
 			continue;
-		if (fj_describe(res->fits[k], &fits[n], &starts[n]) != 0)
+		if (het_fitjob_describe(res->fits[k], &fits[n], &starts[n]) != 0)
 			goto out;
 		n++;
 	}

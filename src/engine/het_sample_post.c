@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_fitjob.h"
 #include "het_sample_impl.h"
 #include "het_util.h"
 #include "het_wire_shard.h"
@@ -258,7 +259,6 @@ hs_fit_desc(struct het_sample *s, struct het_results_fit *f,
 {
 	const struct het_fit_result *fr = s->fit;
 	const struct het_problem *pb = s->pb;
-	size_t k;
 
 	*starts = NULL;
 	if (fr == NULL) {
@@ -275,33 +275,9 @@ hs_fit_desc(struct het_sample *s, struct het_results_fit *f,
 		};
 		return HET_OK;
 	}
-	*starts = het_alloc_array(fr->nstarts > 0 ? fr->nstarts : 1,
-	    sizeof(**starts), "starts", err);
-	if (*starts == NULL)
-		return HET_ENOMEM;
-	for (k = 0; k < fr->nstarts; k++) {
-		const struct het_fit_start *st = &fr->starts[k];
-
-		(*starts)[k] = (struct het_results_start){ st->x0, st->x,
-		    st->cost, st->chi2_red, st->iterations, st->nfev,
-		    het_nlsq_reason_name(st->reason), st->status };
-	}
-	*f = (struct het_results_fit){
-		.angle = fr->angle, .p = fr->p,
-		.names = (const char *const *)fr->names, .x = fr->x,
-		.x0 = fr->x0, .unc = fr->unc, .lo = fr->lo, .hi = fr->hi,
-		.cov = fr->cov, .corr = fr->corr, .cost = fr->cost,
-		.rss = fr->rss, .chi2 = fr->chi2, .chi2_red = fr->chi2_red,
-		.sigma = fr->sigma, .dof = fr->dof,
-		.iterations = fr->iterations, .nfev = fr->nfev,
-		.njev = fr->njev, .wall_time = fr->wall_time,
-		.reason = het_nlsq_reason_name(fr->reason),
-		.converged = fr->converged, .message = fr->message,
-		.rank = fr->rank,
-		.warnings = (const char *const *)fr->warnings,
-		.nwarnings = fr->nwarnings, .starts = *starts,
-		.nstarts = fr->nstarts, .best = fr->best
-	};
+	if (het_fitjob_describe(fr, f, starts) != 0)
+		return het_error_set(err, HET_ENOMEM,
+		    "out of memory describing the NLSQ starts");
 	return HET_OK;
 }
 
