@@ -76,7 +76,7 @@ cd "$here" || exit 1
 
 # The Sampling and Results panels: the simulated file of tests/t_sample.sh
 # sampled with tests/configs/sample_run.yaml (2 shards, 2 chains of
-# 100 + 100) by the real hetui-worker, in a scratch directory.
+# 300 + 100) by the real hetui-worker, in a scratch directory.
 cp "$top_srcdir/tests/configs/sample_truth.yaml" \
     "$top_srcdir/tests/configs/sample_run.yaml" "$TAP_TMP/" || exit 1
 cd "$TAP_TMP" || exit 1

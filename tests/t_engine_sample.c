@@ -5,7 +5,7 @@
  *
  * Data: `$HETUI simulate` of tests/configs/sample_truth.yaml (static_ref,
  * one angle, 50 frames); sampled with tests/configs/sample_run.yaml by
- * the real $HETUI_WORKER (2 shards, 2 chains of 100 + 100).
+ * the real $HETUI_WORKER (2 shards, 2 chains of 300 + 100).
  * Checks:
  *   - the phases arrive in order through on_change: reading, nlsq,
  *     preparing, sampling, combining, writing, done; shard changes are
@@ -410,7 +410,7 @@ main(void)
 		skip_all("mkdtemp failed");
 	snprintf(cmd, sizeof(cmd), "cp '%s/tests/configs/sample_truth.yaml' "
 	    "'%s/tests/configs/sample_run.yaml' '%s/' && cd '%s' && "
-	    "sed 's/num_warmup: 100$/num_warmup: 100000/' sample_run.yaml "
+	    "sed 's/num_warmup: 300$/num_warmup: 100000/' sample_run.yaml "
 	    ">slow.yaml && '%s' simulate -q -c sample_truth.yaml -o sim.h5 "
 	    "--noise 0.003 --seed 11", src, src, tmpdir, tmpdir, hetui);
 	if (system(cmd) != 0)

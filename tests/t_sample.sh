@@ -2,7 +2,7 @@
 # t_sample.sh: `hetui sample` end to end with the real hetui-worker on a
 # file written by `hetui simulate` from tests/configs/sample_truth.yaml
 # (static_ref, one angle, 50 frames), sampled with
-# tests/configs/sample_run.yaml (2 shards, 2 chains of 100 + 100).
+# tests/configs/sample_run.yaml (2 shards, 2 chains of 300 + 100).
 # Checks: exit 0 when the gates pass, progress per shard on stderr, the
 # summary table and --json; the five output files exist, parse and carry
 # the reference's keys in its order, the /cmc group of the HDF5 file;
@@ -86,7 +86,7 @@ print("ci", names == ["D0_ref", "alpha_ref", "contrast[0]", "offset[0]"]
 pd = d["parameter_diagnostics"]["alpha_ref"]
 print("diag", sorted(pd) == ["ess_bulk", "ess_tail", "r_hat", "r_hat_passed"]
       and d["convergence_passed"] is True and len(d["bfmi"]) == 4
-      and d["sampling_info"] == {"num_warmup": 100, "num_samples": 100,
+      and d["sampling_info"] == {"num_warmup": 300, "num_samples": 100,
                                  "num_chains": 2,
                                  "wall_time_seconds":
                                      d["sampling_info"]["wall_time_seconds"]}
@@ -259,7 +259,7 @@ like "$RUN_OUT" "4 gates failed" "help documents exit 4"
 like "$RUN_OUT" "^5 shards failed \\(early abort" "help documents exit 5"
 
 # --- SIGINT during sampling -----------------------------------------------------
-sed 's/num_warmup: 100$/num_warmup: 100000/' sample_run.yaml >long.yaml
+sed 's/num_warmup: 300$/num_warmup: 100000/' sample_run.yaml >long.yaml
 env HETUI_TEST_MARK=$mark "$HETUI" sample -c long.yaml --nlsq-result res \
     -o long --workers 2 >long.out 2>long.err &
 pid=$!

@@ -22,7 +22,7 @@ cp "$top_srcdir/tests/configs/sample_truth.yaml" "$dir/"
 cd "$dir" || exit 1
 mark="t_sample_faults_$$_marker"
 wrap="$top_srcdir/tests/sample_wrap.sh"
-sed -e 's/num_warmup: 100$/num_warmup: 200/' \
+sed -e 's/num_warmup: 300$/num_warmup: 200/' \
     -e 's/num_samples: 100$/num_samples: 200/' \
     -e 's/heartbeat_timeout: 600$/heartbeat_timeout: 2/' \
     "$top_srcdir/tests/configs/sample_run.yaml" >run.yaml

@@ -25,9 +25,10 @@ plan_lazy
 dir="$TAP_TMP"
 cp "$top_srcdir/tests/configs/sample_truth.yaml" "$dir/"
 cd "$dir" || exit 1
-sed -e 's/num_warmup: 100$/num_warmup: 300/' \
-    -e 's/num_samples: 100$/num_samples: 1000/' \
-    -e 's/^\(      seed: 42\)$/\1\n      dense_mass: true/' \
+grep -q '^      num_warmup: 300$' "$top_srcdir/tests/configs/sample_run.yaml" &&
+    grep -q '^      dense_mass: true$' "$top_srcdir/tests/configs/sample_run.yaml"
+ok $? "sample_run.yaml has 300 warm-up iterations and a dense metric"
+sed -e 's/num_samples: 100$/num_samples: 1000/' \
     -e 's/num_shards: 2$/num_shards: 1/' \
     -e 's/output_dir: res$/output_dir: k1/' \
     "$top_srcdir/tests/configs/sample_run.yaml" >k1.yaml

@@ -71,7 +71,7 @@ is "$(leftover)" 0 "no process left after a clean run"
 
 # SIGINT while the shards run through srun.
 slow="slow.yaml"
-sed -e 's/num_warmup: 100/num_warmup: 20000/' \
+sed -e 's/num_warmup: 300/num_warmup: 20000/' \
     -e 's/num_samples: 100/num_samples: 20000/' \
     -e 's/^  output_dir: res$/  output_dir: slow/' sample_run.yaml > "$slow"
 env HETUI_TEST_MARK=$mark "$HETUI" sample -c "$slow" --workers 2 \

@@ -2,7 +2,7 @@
 # t_ui_sample.sh: the Sampling (4) and Results (5) panels with the real
 # hetui-worker, on a file written by `hetui simulate` from
 # tests/configs/sample_truth.yaml (static_ref, one angle, 50 frames) and a
-# run of 2 shards x 2 chains x (100 + 100).
+# run of 2 shards x 2 chains x (300 + 100).
 # Checks: the settings table and its refusals (a word for a number, 0
 # chains, 99 workers), the strategy cycling; r runs NLSQ then the shards
 # to DONE with per-shard R-hat and ESS, a shard whose first worker dies is
@@ -28,6 +28,11 @@ ok $? "simulate the test data"
 
 # run.yaml: the sampling run; long.yaml: the same with long chains.
 mkrun() {
+	# warm-up: at least 300 iterations with a dense metric, so the
+	# D0_ref / alpha_ref correlation is learnt and the gates pass with
+	# margin whatever the rounding of the gradient
+	_w=$2
+	[ "$_w" -lt 300 ] && _w=300
 	cat > "$dir/$1" <<EOF
 analysis_mode: static_ref
 experimental_data:
@@ -51,10 +56,11 @@ optimization:
     sharding:
       num_shards: 2
     per_shard_mcmc:
-      num_warmup: $2
+      num_warmup: $_w
       num_samples: $2
       num_chains: 2
       seed: 42
+      dense_mass: true
     validation:
       max_r_hat: 1.2
       min_ess: ${3:-10}
@@ -112,7 +118,7 @@ tui_keys 4
 wait_for 'Settings +\(Enter edits, r starts\)'; ok $? "4 shows the Sampling settings"
 like "$TUI_SCREEN" 'shards +2 ' "shards from the config"
 like "$TUI_SCREEN" 'chains +2 ' "chains"
-like "$TUI_SCREEN" 'warmup +100 ' "warmup"
+like "$TUI_SCREEN" 'warmup +300 ' "warmup"
 like "$TUI_SCREEN" 'samples +100 ' "samples"
 like "$TUI_SCREEN" 'workers +auto ' "workers: auto"
 like "$TUI_SCREEN" 'strategy +random ' "strategy"
