@@ -1,0 +1,697 @@
+/*
+ * bench_cmc.c: speed of the CMC shard sampler (`make bench`).
+ *
+ * Problem (issue 5): one shard of 5,000 upper-triangle pairs drawn at
+ * random (seeded) from a 300-frame x 8-angle heterodyne data set, mode
+ * two_component with all 14 physics parameters free and individual
+ * per-angle scaling (8 contrasts, 8 offsets): 30 parameters.  The data
+ * are the physics core's c2 at a known truth plus Gaussian noise of sd
+ * SIGMA; the likelihood uses the same sigma.
+ *
+ * Priors: what `hetui sample` uses by default, the NLSQ-informed
+ * truncated normal of het_post_prior_nlsq (width factor 2) centred on
+ * the optimum, here the truth, with the standard errors of the Laplace
+ * approximation of this shard's own likelihood at the truth (a K-shard
+ * run tempers the full-data prior by 1/K, which widens it by sqrt(K),
+ * i.e. to about twice the shard's own standard error: the same thing).
+ * The standard errors are computed as hetui's NLSQ report computes them
+ * (het_nlsq_stats.c): sigma^2 times the pseudo-inverse of J^T J scaled
+ * to unit diagonal, eigen-directions below 1000 p eps of the largest
+ * eigenvalue dropped.  J^T J is exactly singular in (f0, f2) (the model
+ * depends on them only through f0 exp(-f1 f2)), so their errors are
+ * those of the identified combination, and the priors then close the
+ * degenerate ridge as they do in a real `hetui sample`.  K = 1, reparam
+ * on.
+ *
+ * Figures:
+ *   1. gradient: het_posterior_logp with gradient at the truth, repeated
+ *      (best of 5 blocks, CPU time); time per evaluation and per pair;
+ *      also for a shard of the same size made of 625 random (i, j)
+ *      cells with all 8 angles each (what a cell-wise sharding would
+ *      give: the kernel then reuses the angle-independent work).
+ *   2. sampling: het_shard_run, 4 chains x (500 warmup + 1000 draws),
+ *      seed 42, started at the truth.  het_shard_run runs the chains one
+ *      after the other on the calling thread, so the wall time is also
+ *      the CPU time of one core: ESS/s/core = bulk ESS / wall time.
+ *      Reported: wall and CPU time, min and median bulk ESS over the 30
+ *      parameters, min bulk ESS per second, max R-hat, divergences,
+ *      step sizes, and the number of gradient evaluations estimated as
+ *      CPU time / gradient time (het_shard_run does not count them).
+ * It writes two JSON files for the Stan peer (bench/peer_stan.R): the
+ * shard (time grid, angles, pairs, data, sigma, priors, bounds, truth,
+ * hetui's c2, log density and gradient at two points) and hetui's
+ * posterior summary.
+ *
+ * Usage: bench_cmc [-n] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
+ *                  [-r RESULT.json]
+ *   -n  no sampling: gradient timing and the shard file only;
+ *   -g  evaluations per timing block (500; 5 blocks each);
+ *   -w, -d  warmup transitions and draws per chain (500, 1000).
+ * This is not a test: it never fails on speed.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "het_model.h"
+#include "het_params.h"
+#include "het_posterior.h"
+#include "het_resid.h"
+#include "het_scaling.h"
+#include "het_shard_run.h"
+
+#define NF		300
+#define NA		8
+#define NPAIR		5000
+#define NPHYS		HET_P_HET_COUNT
+#define NP		(NPHYS + 2 * NA)
+#define SIGMA		0.01
+#define DT		0.1
+#define QV		0.01
+#define WIDTH		2.0
+
+static const double truth_phys[NPHYS] = {
+	200, 0.5, 100,		/* D0_ref, alpha_ref, D_offset_ref */
+	300, -0.5, 200,		/* D0_sample, alpha_sample, D_offset_sample */
+	30, 0.4, 5,		/* v0, beta, v_offset */
+	0.05, 0.08, 5, 0.3,	/* f0, f1, f2, f3 */
+	3			/* phi0 */
+};
+
+/*
+ * Bounds of the physics parameters: the registry's are 10^2 to 10^5
+ * times wider than the posterior for D_offset, f2 and the prefactors,
+ * which makes the first warmup window (unit metric) crawl at the
+ * maximum tree depth in both samplers; a user would narrow them in the
+ * config, and so does the bench (every truth is well inside).
+ */
+static const double phys_lo[NPHYS] = {
+	10, -2, -1000, 10, -2, -1000, 1e-3, -2, -100, 0, -1, -100, 0, -10
+};
+static const double phys_hi[NPHYS] = {
+	1e4, 2, 1000, 1e4, 2, 1000, 1e3, 2, 100, 1, 1, 100, 1, 10
+};
+
+struct bench {
+	struct het_model	*m;
+	struct het_scaling	*sc;
+	struct het_resid	*r;
+	struct het_posterior	*post;
+	struct het_pair		 pairs[NPAIR];
+	double			 y[NPAIR], c2[NPAIR];
+	double			 phi[NA], x0[NP], lo[NP], hi[NP], sd[NP];
+	struct het_post_prior	 pri[NP];
+	/* the same shard size grouped by cell: NPAIR / NA random (i, j),
+	   each with all NA angles, angle innermost (gradient timing only) */
+	struct het_resid	*r2;
+	struct het_posterior	*post2;
+	struct het_pair		 pairs2[NPAIR];
+	double			 y2[NPAIR];
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+	const struct het_pair *p = a, *q = b;
+
+	if (p->i != q->i)
+		return p->i < q->i ? -1 : 1;
+	if (p->j != q->j)
+		return p->j < q->j ? -1 : 1;
+	return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* NPAIR distinct random pairs (i < j, a), sorted by (i, j, a). */
+static int
+pick_pairs(struct bench *B, gsl_rng *rng)
+{
+	size_t		 ntri = (size_t)NF * (NF - 1) / 2, tot = ntri * NA;
+	unsigned char	*used;
+	size_t		 k = 0, idx, t, i, j;
+
+	if ((used = calloc(tot, 1)) == NULL)
+		return -1;
+	while (k < NPAIR) {
+		idx = gsl_rng_uniform_int(rng, tot);
+		if (used[idx])
+			continue;
+		used[idx] = 1;
+		B->pairs[k].a = (uint32_t)(idx / ntri);
+		t = idx % ntri;
+		/* t-th pair of the row-major upper triangle */
+		for (i = 0; t >= NF - 1 - i; i++)
+			t -= NF - 1 - i;
+		j = i + 1 + t;
+		B->pairs[k].i = (uint32_t)i;
+		B->pairs[k].j = (uint32_t)j;
+		k++;
+	}
+	free(used);
+	qsort(B->pairs, NPAIR, sizeof B->pairs[0], pair_cmp);
+	return 0;
+}
+
+/*
+ * The cell-grouped shard: NPAIR / NA distinct random cells (i < j), each
+ * with all angles in a row, data = model at the truth + noise, the same
+ * priors.  The kernel computes the angle-independent part of a pair
+ * (transport factors, fractions, their derivative factors) once per cell.
+ */
+static int
+cell_shard(struct bench *B, const double *s, struct het_error *err)
+{
+	struct het_resid_spec	 rs;
+	struct het_resid_eval	*ev;
+	struct het_post_spec	 ps;
+	unsigned char		*used;
+	gsl_rng			*rng;
+	size_t			 ntri = (size_t)NF * (NF - 1) / 2, k = 0, t, i;
+	size_t			 a, idx;
+
+	if ((used = calloc(ntri, 1)) == NULL ||
+	    (rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
+		free(used);
+		return -1;
+	}
+	gsl_rng_set(rng, 11235813);
+	while (k < NPAIR) {
+		idx = gsl_rng_uniform_int(rng, ntri);
+		if (used[idx])
+			continue;
+		used[idx] = 1;
+		for (i = 0, t = idx; t >= NF - 1 - i; i++)
+			t -= NF - 1 - i;
+		for (a = 0; a < NA; a++, k++) {
+			B->pairs2[k].i = (uint32_t)i;
+			B->pairs2[k].j = (uint32_t)(i + 1 + t);
+			B->pairs2[k].a = (uint32_t)a;
+		}
+	}
+	free(used);
+	qsort(B->pairs2, NPAIR / NA, NA * sizeof B->pairs2[0], pair_cmp);
+	memset(&rs, 0, sizeof rs);
+	rs.model = B->m;
+	rs.scaling = B->sc;
+	rs.theta = truth_phys;
+	rs.s = s;
+	rs.n = NPAIR;
+	rs.pairs = B->pairs2;
+	rs.y = B->y2;
+	if ((B->r2 = het_resid_alloc(&rs, err)) == NULL ||
+	    (ev = het_resid_eval_alloc(B->r2, err)) == NULL) {
+		gsl_rng_free(rng);
+		return -1;
+	}
+	if (het_resid_prepare(ev, B->x0, 0, err) != HET_OK) {
+		het_resid_eval_free(ev);
+		gsl_rng_free(rng);
+		return -1;
+	}
+	het_resid_eval_model(ev, 0, NPAIR, B->y2);
+	het_resid_eval_free(ev);
+	for (k = 0; k < NPAIR; k++)
+		B->y2[k] += gsl_ran_gaussian_ziggurat(rng, SIGMA);
+	gsl_rng_free(rng);
+	memset(&ps, 0, sizeof ps);
+	ps.resid = B->r2;
+	ps.model = B->m;
+	ps.sigma = SIGMA;
+	ps.priors = B->pri;
+	ps.nshards = 1;
+	ps.reparam = 1;
+	return (B->post2 = het_posterior_alloc(&ps, err)) == NULL ? -1 : 0;
+}
+
+/* Laplace standard errors of the shard likelihood at x0 (see top). */
+#define QUAL_RTOL	1000.0
+static int
+laplace_sd(struct bench *B, struct het_error *err)
+{
+	struct het_resid_eval	*ev;
+	struct het_resid_scratch *scr;
+	gsl_matrix		*F, *V;
+	gsl_vector		*ev_val;
+	gsl_eigen_symmv_workspace *ws;
+	double			*J, *res, w[NP], lmax, l, v, tol;
+	size_t			 k, a, b, c;
+
+	ev = het_resid_eval_alloc(B->r, err);
+	scr = het_resid_scratch_alloc(B->r, 256, err);
+	J = malloc(sizeof(double) * NPAIR * NP);
+	res = malloc(sizeof(double) * NPAIR);
+	F = gsl_matrix_calloc(NP, NP);
+	V = gsl_matrix_alloc(NP, NP);
+	ev_val = gsl_vector_alloc(NP);
+	ws = gsl_eigen_symmv_alloc(NP);
+	if (ev == NULL || scr == NULL || J == NULL || res == NULL ||
+	    F == NULL || V == NULL || ev_val == NULL || ws == NULL ||
+	    het_resid_prepare(ev, B->x0, 1, err) != HET_OK)
+		return -1;
+	het_resid_eval_rows(ev, scr, 0, NPAIR, res, J);
+	for (k = 0; k < NPAIR; k++)
+		for (a = 0; a < NP; a++)
+			for (b = 0; b <= a; b++)
+				*gsl_matrix_ptr(F, a, b) += J[k * NP + a] *
+				    J[k * NP + b];
+	for (a = 0; a < NP; a++)
+		w[a] = 1 / sqrt(gsl_matrix_get(F, a, a));
+	for (a = 0; a < NP; a++)
+		for (b = 0; b <= a; b++) {
+			v = gsl_matrix_get(F, a, b) * w[a] * w[b];
+			gsl_matrix_set(F, a, b, v);
+			gsl_matrix_set(F, b, a, v);
+		}
+	gsl_eigen_symmv(F, ev_val, V, ws);
+	lmax = gsl_vector_max(ev_val);
+	tol = QUAL_RTOL * NP * 2.220446049250313e-16 * lmax;
+	for (a = 0; a < NP; a++) {
+		v = 0;
+		for (c = 0; c < NP; c++) {
+			l = gsl_vector_get(ev_val, c);
+			if (l > tol)
+				v += gsl_matrix_get(V, a, c) *
+				    gsl_matrix_get(V, a, c) / l;
+		}
+		B->sd[a] = SIGMA * w[a] * sqrt(v);
+	}
+	gsl_eigen_symmv_free(ws);
+	gsl_vector_free(ev_val);
+	gsl_matrix_free(V);
+	gsl_matrix_free(F);
+	free(J);
+	free(res);
+	het_resid_scratch_free(scr);
+	het_resid_eval_free(ev);
+	return 0;
+}
+
+static int
+setup(struct bench *B, struct het_error *err)
+{
+	struct het_model_spec	 ms;
+	struct het_scaling_spec	 ss;
+	struct het_resid_spec	 rs;
+	struct het_resid_eval	*ev;
+	struct het_post_spec	 ps;
+	double			 s[2 * NA];
+	gsl_rng			*rng;
+	size_t			 a, k;
+
+	for (a = 0; a < NA; a++) {
+		B->phi[a] = -60.0 + 25.0 * (double)a;
+		s[a] = 0.30 - 0.01 * (double)a;		/* contrast */
+		s[NA + a] = 1.0 + 0.005 * (double)a;	/* offset */
+	}
+	memcpy(B->x0, truth_phys, sizeof truth_phys);
+	memcpy(B->x0 + NPHYS, s, sizeof s);
+	memset(&ms, 0, sizeof ms);
+	ms.mode = HET_MODE_TWO_COMPONENT;
+	ms.q = QV;
+	ms.dt = DT;
+	ms.start_frame = 1;
+	ms.n_frames = NF;
+	ms.n_angles = NA;
+	ms.phi = B->phi;
+	het_scaling_default_spec(&ss, HET_FAMILY_HETERODYNE,
+	    HET_SCALING_INDIVIDUAL, NA, B->phi);
+	if ((B->m = het_model_alloc(&ms, err)) == NULL ||
+	    (B->sc = het_scaling_alloc(&ss, err)) == NULL)
+		return -1;
+	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+		return -1;
+	gsl_rng_set(rng, 20261123);
+	if (pick_pairs(B, rng) != 0) {
+		gsl_rng_free(rng);
+		return -1;
+	}
+	memset(&rs, 0, sizeof rs);
+	rs.model = B->m;
+	rs.scaling = B->sc;
+	rs.theta = truth_phys;
+	rs.s = s;
+	rs.n = NPAIR;
+	rs.pairs = B->pairs;
+	rs.y = B->y;
+	if ((B->r = het_resid_alloc(&rs, err)) == NULL ||
+	    (ev = het_resid_eval_alloc(B->r, err)) == NULL) {
+		gsl_rng_free(rng);
+		return -1;
+	}
+	if (het_resid_nparams(B->r) != NP ||
+	    het_resid_prepare(ev, B->x0, 0, err) != HET_OK) {
+		het_resid_eval_free(ev);
+		gsl_rng_free(rng);
+		return -1;
+	}
+	het_resid_eval_model(ev, 0, NPAIR, B->c2);
+	het_resid_eval_free(ev);
+	for (k = 0; k < NPAIR; k++)
+		B->y[k] = B->c2[k] + gsl_ran_gaussian_ziggurat(rng, SIGMA);
+	gsl_rng_free(rng);
+	het_resid_bounds(B->r, B->lo, B->hi);
+	memcpy(B->lo, phys_lo, sizeof phys_lo);
+	memcpy(B->hi, phys_hi, sizeof phys_hi);
+	if (laplace_sd(B, err) != 0)
+		return -1;
+	for (k = 0; k < NP; k++)
+		het_post_prior_nlsq(B->x0[k], B->sd[k], B->lo[k], B->hi[k],
+		    WIDTH, &B->pri[k]);
+	memset(&ps, 0, sizeof ps);
+	ps.resid = B->r;
+	ps.model = B->m;
+	ps.sigma = SIGMA;
+	ps.priors = B->pri;
+	ps.nshards = 1;
+	ps.reparam = 1;
+	if ((B->post = het_posterior_alloc(&ps, err)) == NULL)
+		return -1;
+	return cell_shard(B, s, err);
+}
+
+/*
+ * CPU seconds per log density (+ gradient) evaluation at u, best of 5
+ * blocks (CPU time: the machine may be shared).
+ */
+static double
+time_grad(struct het_posterior *post, const double *u, int want_grad,
+    long reps)
+{
+	double	g[NP], lp, t0, best = 1e30;
+	long	r;
+	int	blk;
+
+	for (blk = 0; blk < 5; blk++) {
+		t0 = cpu_now();
+		for (r = 0; r < reps; r++)
+			het_posterior_logp(post, u, &lp,
+			    want_grad ? g : NULL, NULL);
+		t0 = (cpu_now() - t0) / (double)reps;
+		if (t0 < best)
+			best = t0;
+	}
+	return best;
+}
+
+static void
+json_array(FILE *fp, const char *key, const double *v, size_t n, int last)
+{
+	size_t	k;
+
+	fprintf(fp, "\"%s\": [", key);
+	for (k = 0; k < n; k++)
+		fprintf(fp, "%s%.17g", k ? ", " : "", v[k]);
+	fprintf(fp, "]%s\n", last ? "" : ",");
+}
+
+static int
+dump_shard(struct bench *B, const char *path)
+{
+	FILE		*fp;
+	double		 u[NP], u1[NP], g[NP], lp, v[NPAIR];
+	double		 pa[NP], pb[NP];
+	const char	*q = "";
+	size_t		 k;
+
+	if ((fp = fopen(path, "w")) == NULL)
+		return -1;
+	fprintf(fp, "{\n\"N\": %d, \"NA\": %d, \"n\": %d, \"p\": %d,\n", NF,
+	    NA, NPAIR, NP);
+	fprintf(fp, "\"q\": %.17g, \"dt\": %.17g, \"sigma\": %.17g, "
+	    "\"invk\": 1, \"tref\": %.17g,\n", QV, DT, SIGMA,
+	    het_posterior_tref(B->post));
+	json_array(fp, "t", het_model_time(B->m), NF, 0);
+	json_array(fp, "phi", B->phi, NA, 0);
+	for (k = 0; k < 3; k++) {
+		static const char *key[3] = { "ii", "jj", "aa" };
+
+		fprintf(fp, "\"%s\": [", key[k]);
+		for (size_t e = 0; e < NPAIR; e++)
+			fprintf(fp, "%s%u", e ? ", " : "",
+			    1 + (k == 0 ? B->pairs[e].i : k == 1 ?
+			    B->pairs[e].j : B->pairs[e].a));
+		fprintf(fp, "],\n");
+	}
+	json_array(fp, "y", B->y, NPAIR, 0);
+	json_array(fp, "c2_truth", B->c2, NPAIR, 0);
+	fprintf(fp, "\"names\": [");
+	for (k = 0; k < NP; k++)
+		fprintf(fp, "%s\"%s\"", k ? ", " : "",
+		    het_posterior_name(B->post, k));
+	fprintf(fp, "],\n");
+	for (k = 0; k < NP; k++) {
+		pa[k] = B->pri[k].a;
+		pb[k] = B->pri[k].b;
+		if (B->pri[k].kind != HET_PRIOR_TRUNCNORMAL)
+			q = "not all priors truncated normal";
+	}
+	if (*q != '\0') {
+		fclose(fp);
+		return -1;
+	}
+	json_array(fp, "prior_loc", pa, NP, 0);
+	json_array(fp, "prior_scale", pb, NP, 0);
+	json_array(fp, "lo", B->lo, NP, 0);
+	json_array(fp, "hi", B->hi, NP, 0);
+	json_array(fp, "laplace_sd", B->sd, NP, 0);
+	json_array(fp, "truth", B->x0, NP, 0);
+	/* log density and gradient at the truth and at a moved point */
+	if (het_posterior_to_u(B->post, B->x0, u, NULL) != HET_OK ||
+	    het_posterior_logp(B->post, u, &lp, g, NULL) != HET_OK) {
+		fclose(fp);
+		return -1;
+	}
+	json_array(fp, "u_truth", u, NP, 0);
+	fprintf(fp, "\"lp_truth\": %.17g,\n", lp);
+	json_array(fp, "grad_truth", g, NP, 0);
+	for (k = 0; k < NP; k++)
+		u1[k] = u[k] + 0.05 * sin(1.0 + (double)k);
+	if (het_posterior_logp(B->post, u1, &lp, g, NULL) != HET_OK) {
+		fclose(fp);
+		return -1;
+	}
+	het_posterior_to_x(B->post, u1, v);
+	json_array(fp, "u_moved", u1, NP, 0);
+	json_array(fp, "x_moved", v, NP, 0);
+	fprintf(fp, "\"lp_moved\": %.17g,\n", lp);
+	json_array(fp, "grad_moved", g, NP, 1);
+	fprintf(fp, "}\n");
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* Progress on stderr every 250 transitions (CPU seconds so far). */
+static int
+progress_cb(void *ctx, const struct het_shard_progress *pr)
+{
+	const double *c0 = ctx;
+
+	if (pr->iteration % 250 == 0)
+		fprintf(stderr, "bench_cmc: chain %ld %s %ld/%ld step %.3g "
+		    "accept %.2f divergences %ld cpu %.0f s\n", pr->chain,
+		    pr->phase, pr->iteration, pr->total, pr->step_size,
+		    pr->accept, pr->divergences, cpu_now() - *c0);
+	return 0;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+run_chains(struct bench *B, long nwarm, long ndraw, const char *rpath,
+    struct het_error *err)
+{
+	struct het_shard_settings	 st;
+	struct het_shard_result		 res;
+	double				 t0, c0, wall, cpu, ess[NP], rmax = 0;
+	long				 div = 0;
+	size_t				 k, c;
+	FILE				*fp;
+
+	het_shard_settings_default(&st);
+	st.num_warmup = nwarm;
+	st.num_samples = ndraw;
+	st.num_chains = 4;
+	st.seed = 42;
+	t0 = now();
+	c0 = cpu_now();
+	if (het_shard_run(B->post, &st, 0, B->x0, progress_cb, &c0, &res,
+	    err) != HET_OK)
+		return -1;
+	wall = now() - t0;
+	cpu = cpu_now() - c0;
+	for (k = 0; k < NP; k++) {
+		ess[k] = res.summary[k].ess_bulk;
+		if (res.summary[k].rhat > rmax)
+			rmax = res.summary[k].rhat;
+	}
+	for (c = 0; c < res.nchain; c++)
+		div += res.divergences[c];
+	printf("sampling chains 4 warmup %ld draws %ld (sequential, one "
+	    "thread)\n", nwarm, ndraw);
+	printf("sampling wall %.2f s\n", wall);
+	printf("sampling cpu %.2f s\n", cpu);
+	for (c = 0; c < res.nchain; c++)
+		printf("chain %zu step_size %.4g accept %.3f divergences %ld "
+		    "bfmi %.3f\n", c, res.step_size[c], res.accept[c],
+		    res.divergences[c], res.bfmi[c]);
+	qsort(ess, NP, sizeof ess[0], cmp_dbl);
+	printf("ess_bulk min %.0f median %.0f\n", ess[0],
+	    0.5 * (ess[NP / 2 - 1] + ess[NP / 2]));
+	printf("ess_bulk_per_cpu_s min %.4f median %.4f (chains run one "
+	    "after the other on one core)\n", ess[0] / cpu,
+	    0.5 * (ess[NP / 2 - 1] + ess[NP / 2]) / cpu);
+	printf("ess_bulk_per_wall_s min %.4f\n", ess[0] / wall);
+	printf("rhat max %.4f\n", rmax);
+	printf("divergences %ld\n", div);
+	printf("%-18s %12s %12s %12s %8s %8s\n", "parameter", "truth", "mean",
+	    "sd", "ess", "rhat");
+	for (k = 0; k < NP; k++)
+		printf("%-18s %12.6g %12.6g %12.4g %8.0f %8.4f\n", res.names[k],
+		    B->x0[k], res.summary[k].mean, res.summary[k].sd,
+		    res.summary[k].ess_bulk, res.summary[k].rhat);
+	if (rpath != NULL && (fp = fopen(rpath, "w")) != NULL) {
+		double	v[NP];
+
+		fprintf(fp, "{\n\"warmup\": %ld, \"draws\": %ld, "
+		    "\"wall\": %.6g, \"cpu\": %.6g, \"divergences\": %ld, "
+		    "\"rhat_max\": %.6g,\n", nwarm, ndraw, wall, cpu, div,
+		    rmax);
+		for (k = 0; k < NP; k++)
+			v[k] = res.summary[k].mean;
+		json_array(fp, "mean", v, NP, 0);
+		for (k = 0; k < NP; k++)
+			v[k] = res.summary[k].sd;
+		json_array(fp, "sd", v, NP, 0);
+		for (k = 0; k < NP; k++)
+			v[k] = res.summary[k].ess_bulk;
+		json_array(fp, "ess_bulk", v, NP, 0);
+		for (k = 0; k < NP; k++)
+			v[k] = res.summary[k].rhat;
+		json_array(fp, "rhat", v, NP, 1);
+		fprintf(fp, "}\n");
+		fclose(fp);
+	}
+	het_shard_result_clear(&res);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct bench	 B;
+	struct het_error	 err;
+	const char		*spath = "cmc_shard.json";
+	const char		*rpath = "cmc_hetui.json";
+	double			 u[NP], tg, tv;
+	long			 reps = 500, nwarm = 500, ndraw = 1000;
+	int			 ch, nosample = 0, rc = 0;
+
+	while ((ch = getopt(argc, argv, "d:g:nr:s:w:")) != -1) {
+		switch (ch) {
+		case 'd':
+			ndraw = strtol(optarg, NULL, 10);
+			break;
+		case 'w':
+			nwarm = strtol(optarg, NULL, 10);
+			break;
+		case 'g':
+			reps = strtol(optarg, NULL, 10);
+			if (reps < 1)
+				reps = 1;
+			break;
+		case 'n':
+			nosample = 1;
+			break;
+		case 'r':
+			rpath = optarg;
+			break;
+		case 's':
+			spath = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: bench_cmc [-n] [-g REPS] "
+			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
+			    "[-r RESULT.json]\n");
+			return 2;
+		}
+	}
+	memset(&err, 0, sizeof err);
+	if (setup(&B, &err) != 0) {
+		fprintf(stderr, "bench_cmc: setup failed: %s\n", err.msg);
+		rc = 1;
+		goto out;
+	}
+	printf("shard pairs %d frames %d angles %d parameters %d "
+	    "reparameterised %zu\n", NPAIR, NF, NA, NP,
+	    het_posterior_nreparam(B.post));
+	if (het_posterior_to_u(B.post, B.x0, u, &err) != HET_OK) {
+		fprintf(stderr, "bench_cmc: %s\n", err.msg);
+		rc = 1;
+		goto out;
+	}
+	tg = time_grad(B.post, u, 1, reps);
+	tv = time_grad(B.post, u, 0, reps);
+	printf("gradient per_eval %.1f us per_pair %.1f ns\n", 1e6 * tg,
+	    1e9 * tg / NPAIR);
+	printf("value per_eval %.1f us per_pair %.1f ns\n", 1e6 * tv,
+	    1e9 * tv / NPAIR);
+	tg = time_grad(B.post2, u, 1, reps);
+	tv = time_grad(B.post2, u, 0, reps);
+	printf("cell-grouped gradient per_eval %.1f us per_pair %.1f ns "
+	    "(%d cells x %d angles)\n", 1e6 * tg, 1e9 * tg / NPAIR,
+	    NPAIR / NA, NA);
+	printf("cell-grouped value per_eval %.1f us per_pair %.1f ns\n",
+	    1e6 * tv, 1e9 * tv / NPAIR);
+	if (dump_shard(&B, spath) != 0) {
+		fprintf(stderr, "bench_cmc: cannot write %s\n", spath);
+		rc = 1;
+		goto out;
+	}
+	printf("shard written to %s\n", spath);
+	fflush(stdout);
+	if (!nosample && run_chains(&B, nwarm, ndraw, rpath, &err) != 0) {
+		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
+		rc = 1;
+	}
+out:
+	het_posterior_free(B.post);
+	het_posterior_free(B.post2);
+	het_resid_free(B.r);
+	het_resid_free(B.r2);
+	het_scaling_free(B.sc);
+	het_model_free(B.m);
+	return rc;
+}
