@@ -46,18 +46,21 @@ TZ=UTC touch -d '2026-01-01 10:05:00' "$runs/meas02.h5"
 tui_start 100 30 -- -c "$cfg" "$runs/meas01.h5"
 wait_for 'meas01\.h5 +aps-u'; ok $? "the first measurement opens"
 tui_keys 3 r
-wait_for 'fit converged: chi2_red [0-9.]+' 60; ok $? "its fit converges"
+wait_for 'converged \([a-z_]+\) +[0-9]+ iterations' 60; ok $? "its fit converges"
 
 tui_keys o
 wait_for 'meas02\.h5 +2026-01-01 10:05:00'; ok $? "o lists the next measurement first"
 tui_keys Home Down Enter
 wait_for 'meas02\.h5 +aps-u'; ok $? "Home, Down (the newest file) and Enter open it"
 tui_keys 3 R
+# The status line is transient (a 3-iteration refit replaces it within a
+# redraw); the Log panel keeps every message.
+tui_keys 0
 wait_for 'fit started from the last result'; ok $? "R starts from the previous result"
-wait_for 'fit converged: chi2_red [0-9.]+' 60; ok $? "the refit converges"
 
 tui_keys 5
-wait_for 'Fit history +2 fits this session'; ok $? "the Results panel lists two fits"
+wait_for 'Fit history +2 fits this session' 60
+ok $? "the refit converges: the Results panel lists two fits"
 like "$TUI_SCREEN" 'meas01\.h5 +converged +[0-9.]+' "the first fit's row"
 like "$TUI_SCREEN" 'meas02\.h5 +converged +[0-9.]+' "the refit's row"
 tui_keys w

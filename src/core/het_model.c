@@ -188,6 +188,21 @@ het_model_eval_pairs(const struct het_model_eval *ev, size_t n,
 	ev->m->ops->pairs(ev, n, pairs, g, dg);
 }
 
+size_t
+het_model_lsq_scratch(const struct het_model *m)
+{
+	return m->ops->lsq != NULL ? m->ops->lsq_scratch(m) : 0;
+}
+
+void
+het_model_eval_lsq(const struct het_model_eval *ev, size_t n,
+    const struct het_pair *pairs, const struct het_model_lsq *L,
+    double *scratch, struct het_model_lsq_out *out)
+{
+	assert(ev->m->ops->lsq != NULL && ev->nfree > 0);
+	ev->m->ops->lsq(ev, n, pairs, L, scratch, out);
+}
+
 double
 het_model_eval_g(const struct het_model_eval *ev, size_t a, size_t i,
     size_t j)

@@ -116,6 +116,60 @@ void het_model_eval_pairs(const struct het_model_eval *ev, size_t n,
     const struct het_pair *pairs, double *g, double *dg);
 
 /*
+ * Least squares through the model in one pass (the gradient of a
+ * Normal log likelihood, as the CMC posterior needs it).  The residual
+ * of pair k at angle a is
+ *
+ *	r_k = w_k (offset_a + contrast_a g_k - y_k)
+ *
+ * and het_model_eval_lsq adds to *out, over the n pairs:
+ *	ss        sum r_k^2;
+ *	gfree[c]  sum r_k w_k contrast_a dg_k/dtheta_c (nfree values),
+ *	          i.e. d(ss / 2)/dtheta_c;
+ *	gcon[a]   sum r_k w_k g_k  (d(ss / 2)/dcontrast_a);
+ *	goff[a]   sum r_k w_k      (d(ss / 2)/doffset_a).
+ * Unlike het_model_eval_pairs with dg, no Jacobian row is formed: the
+ * family accumulates the adjoints of its per-time tables (O(1) per pair)
+ * and maps them to the parameters once (O(N nfree)), so a gradient
+ * costs little more than the values.  Only families that provide it
+ * (het_model_lsq_scratch(m) > 0: the heterodyne kernel); het_resid
+ * falls back to the Jacobian rows otherwise.
+ */
+struct het_model_lsq {
+	const double	*y;		/* n data */
+	const double	*w;		/* n weights, or NULL for all 1 */
+	const double	*contrast;	/* n_angles */
+	const double	*offset;	/* n_angles */
+};
+
+struct het_model_lsq_out {
+	double		 ss;
+	double		*gfree;		/* nfree */
+	double		*gcon;		/* n_angles */
+	double		*goff;		/* n_angles */
+};
+
+/*
+ * het_model_lsq_scratch: doubles of scratch het_model_eval_lsq needs
+ * (the per-time adjoints), or 0 when the family has no fused pass.
+ */
+size_t het_model_lsq_scratch(const struct het_model *m);
+
+/*
+ * het_model_eval_lsq: the sums above over n pairs (pair k's datum is
+ * L->y[k]), accumulated into out.  Requires a prepare with free flags
+ * and het_model_lsq_scratch(m) > 0; scratch holds that many doubles,
+ * owned by the caller (one per thread).  Pairs as for _pairs; the
+ * summation order differs from a sum over Jacobian rows, so results
+ * agree with it to rounding.
+ * Thread: any number of threads concurrently on one prepared workspace,
+ * each with its own scratch and out.
+ */
+void het_model_eval_lsq(const struct het_model_eval *ev, size_t n,
+    const struct het_pair *pairs, const struct het_model_lsq *L,
+    double *scratch, struct het_model_lsq_out *out);
+
+/*
  * het_model_eval_g: g at a single point, including the diagonal i == j
  * (used to draw full model matrices; the fits never use the diagonal).
  */

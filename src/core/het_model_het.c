@@ -431,6 +431,54 @@ het_het_dpair(const struct het_het_tabs *tb, const struct het_het_ij *p,
 }
 
 /*
+ * A walk over a pair list that recomputes the angle-independent part
+ * only when (i, j) changes (angle innermost: once per cell).
+ */
+struct het_het_walk {
+	uint32_t		 i, j;
+	const double		*ri, *rj;	/* the cell's time rows */
+	struct het_het_ij	 ij;
+};
+
+static void
+het_het_walk_init(struct het_het_walk *wk)
+{
+	memset(wk, 0, sizeof(*wk));
+	wk->i = wk->j = UINT32_MAX;
+}
+
+static void
+het_het_walk_to(const struct het_het_tabs *tb, struct het_het_walk *wk,
+    const struct het_pair *pr, int deriv)
+{
+	assert(pr->i < pr->j && pr->j < tb->n && pr->a < tb->na);
+	if (pr->i == wk->i && pr->j == wk->j)
+		return;
+	wk->i = pr->i;
+	wk->j = pr->j;
+	wk->ri = tb->row + (size_t)pr->i * tb->stride;
+	wk->rj = tb->row + (size_t)pr->j * tb->stride;
+	het_het_ij(tb, wk->ri, wk->rj, deriv, &wk->ij);
+}
+
+/*
+ * sin and cos of one argument in one libm call.  GCC does not fuse
+ * separate sin() and cos() calls into sincos() under -std=c11 (sincos is
+ * a GNU extension), which cost 11 % of the posterior gradient; the
+ * builtin is exact (the same glibc routine) and GCC and Clang have it.
+ */
+static inline void
+het_het_sincos(double x, double *s, double *c)
+{
+#if defined(__GNUC__)
+	__builtin_sincos(x, s, c);
+#else
+	*s = sin(x);
+	*c = cos(x);
+#endif
+}
+
+/*
  * Evaluate pairs.  The angle-independent part is recomputed only when
  * (i, j) changes, so a list with the angle innermost costs one sin/cos
  * per pair plus the (i, j) part once per angle group.
@@ -440,38 +488,124 @@ het_het_pairs(const struct het_model_eval *ev, size_t n,
     const struct het_pair *pairs, double *g, double *dg)
 {
 	const struct het_het_tabs *tb = ev->priv;
-	const size_t nf = ev->nfree, st = tb->stride;
-	const double *ri = NULL, *rj = NULL;
-	struct het_het_ij ij;
-	uint32_t pi = UINT32_MAX, pj = UINT32_MAX;
+	const size_t nf = ev->nfree;
+	struct het_het_walk wk;
 	double phi, c, s;
 	size_t k;
 	int deriv = dg != NULL;
 
-	memset(&ij, 0, sizeof(ij));
+	het_het_walk_init(&wk);
 	for (k = 0; k < n; k++) {
-		assert(pairs[k].i < pairs[k].j && pairs[k].j < tb->n);
-		assert(pairs[k].a < tb->na);
-		if (pairs[k].i != pi || pairs[k].j != pj) {
-			pi = pairs[k].i;
-			pj = pairs[k].j;
-			ri = tb->row + (size_t)pi * st;
-			rj = tb->row + (size_t)pj * st;
-			het_het_ij(tb, ri, rj, deriv, &ij);
-		}
+		het_het_walk_to(tb, &wk, &pairs[k], deriv);
 		/* the reference's phase: (q cos(deg2rad(phi + phi0))) V */
-		phi = tb->qa[pairs[k].a] * ij.v;
+		phi = tb->qa[pairs[k].a] * wk.ij.v;
 		if (!deriv) {
-			g[k] = (ij.rs + ij.x2 * cos(phi)) / ij.nn;
+			g[k] = (wk.ij.rs + wk.ij.x2 * cos(phi)) / wk.ij.nn;
 			continue;
 		}
-		/* sin and cos of one argument: compilers fuse them */
-		s = sin(phi);
-		c = cos(phi);
-		g[k] = (ij.rs + ij.x2 * c) / ij.nn;
-		het_het_dpair(tb, &ij, ri, rj, pairs[k].a, c, s, g[k],
+		het_het_sincos(phi, &s, &c);
+		g[k] = (wk.ij.rs + wk.ij.x2 * c) / wk.ij.nn;
+		het_het_dpair(tb, &wk.ij, wk.ri, wk.rj, pairs[k].a, c, s, g[k],
 		    dg + k * nf);
 	}
+}
+
+/* Scratch of het_het_lsq: the adjoints of Sr, Ss, Sv and x_s per frame. */
+static size_t
+het_het_lsq_scratch(const struct het_model *m)
+{
+	return 4 * m->spec.n_frames;
+}
+
+/*
+ * Add the adjoint e = d(ss/2)/dg of one pair to the per-frame adjoints
+ * aR, aS, aV (of the integral differences) and aX (of x_s), and return
+ * its share of d(ss/2)/dphi0; the same factors as het_het_dpair.
+ */
+static double
+het_het_adjoint(const struct het_het_tabs *tb, const struct het_het_ij *p,
+    const double *ri, const double *rj, uint32_t i, uint32_t j, size_t a,
+    double c, double s, double g, double e, double *adj)
+{
+	double *aR = adj, *aS = adj + tb->n, *aV = adj + 2 * tb->n;
+	double *aX = adj + 3 * tb->n, t, dphi, kr, ks;
+
+	t = e * p->kr * (p->u + p->w * c);
+	aR[j] += t;
+	aR[i] -= t;
+	t = e * p->ks * (p->w + p->u * c);
+	aS[j] += t;
+	aS[i] -= t;
+	dphi = -2.0 * p->u * p->w * s * p->inv;
+	t = e * dphi * tb->qa[a];
+	aV[j] += t;
+	aV[i] -= t;
+	kr = 2.0 * p->hr * (p->u + p->w * c) * p->inv;
+	ks = 2.0 * p->hs * (p->w + p->u * c) * p->inv;
+	aX[i] += e * (ks * rj[HT_XS] - kr * rj[HT_XR] -
+	    g * p->nfac * rj[HT_NRM] * (ri[HT_XS] - ri[HT_XR]));
+	aX[j] += e * (ks * ri[HT_XS] - kr * ri[HT_XR] -
+	    g * p->nfac * ri[HT_NRM] * (rj[HT_XS] - rj[HT_XR]));
+	return e * dphi * tb->dqa[a] * p->v;
+}
+
+/*
+ * The per-frame adjoints times the derivative columns of the tables:
+ * d(ss/2)/dtheta = sum_t a_group(t) D_theta(t), one pass over the rows.
+ */
+static void
+het_het_adjoint_map(const struct het_het_tabs *tb, const double *adj,
+    double aphi, double *gfree)
+{
+	static const int src[HG_COUNT] = { 0, 1, 2, 3, -1 };
+	const double *d;
+	size_t t, q;
+	int grp;
+
+	for (t = 0; t < tb->n; t++) {
+		d = tb->row + t * tb->stride + HT_NBASE;
+		for (grp = HG_REF; grp <= HG_FRAC; grp++)
+			for (q = tb->g0[grp]; q < tb->g1[grp]; q++)
+				gfree[q] += adj[src[grp] * tb->n + t] * d[q];
+	}
+	if (tb->g0[HG_PHI0] != tb->g1[HG_PHI0])
+		gfree[tb->g0[HG_PHI0]] += aphi;
+}
+
+/*
+ * The fused least-squares pass (het_model_eval_lsq): per pair the value
+ * as het_het_pairs computes it, the residual, and the adjoints of the
+ * per-frame tables; the Jacobian row is never formed.
+ */
+static void
+het_het_lsq(const struct het_model_eval *ev, size_t n,
+    const struct het_pair *pairs, const struct het_model_lsq *L,
+    double *adj, struct het_model_lsq_out *out)
+{
+	const struct het_het_tabs *tb = ev->priv;
+	struct het_het_walk wk;
+	double phi, c, s, g, w, r, ca, aphi = 0, ss = 0;
+	size_t k, a;
+
+	het_het_walk_init(&wk);
+	memset(adj, 0, 4 * tb->n * sizeof(*adj));
+	for (k = 0; k < n; k++) {
+		het_het_walk_to(tb, &wk, &pairs[k], 1);
+		a = pairs[k].a;
+		phi = tb->qa[a] * wk.ij.v;
+		het_het_sincos(phi, &s, &c);
+		g = (wk.ij.rs + wk.ij.x2 * c) / wk.ij.nn;
+		w = L->w != NULL ? L->w[k] : 1.0;
+		ca = L->contrast[a];
+		r = w * (L->offset[a] + ca * g - L->y[k]);
+		ss += r * r;
+		out->gcon[a] += r * w * g;
+		out->goff[a] += r * w;
+		aphi += het_het_adjoint(tb, &wk.ij, wk.ri, wk.rj, wk.i, wk.j,
+		    a, c, s, g, r * w * ca, adj);
+	}
+	out->ss += ss;
+	het_het_adjoint_map(tb, adj, aphi, out->gfree);
 }
 
 static double
@@ -491,5 +625,7 @@ const struct het_model_ops het_model_het_ops = {
 	het_het_tables_free,
 	het_het_prepare,
 	het_het_pairs,
+	het_het_lsq,
+	het_het_lsq_scratch,
 	het_het_point
 };

@@ -306,5 +306,7 @@ const struct het_model_ops het_model_hom_ops = {
 	hom_tables_free,
 	hom_prepare,
 	hom_pairs,
+	NULL,		/* no fused least-squares pass: het_resid uses rows */
+	NULL,
 	hom_g
 };

@@ -23,6 +23,15 @@ struct het_model_ops {
 	/* Evaluate pairs (see het_model_eval_pairs). */
 	void	 (*pairs)(const struct het_model_eval *ev, size_t n,
 		    const struct het_pair *pairs, double *g, double *dg);
+	/*
+	 * Optional (NULL: none): the fused least-squares pass of
+	 * het_model_eval_lsq, with lsq_scratch(m) doubles of scratch.
+	 */
+	void	 (*lsq)(const struct het_model_eval *ev, size_t n,
+		    const struct het_pair *pairs,
+		    const struct het_model_lsq *L, double *scratch,
+		    struct het_model_lsq_out *out);
+	size_t	 (*lsq_scratch)(const struct het_model *m);
 	/* g at one point, diagonal allowed. */
 	double	 (*point)(const struct het_model_eval *ev, size_t a, size_t i,
 		    size_t j);

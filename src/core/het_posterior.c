@@ -5,15 +5,17 @@
  * coordinates (see het_posterior.h for the model).
  *
  * Design: the object owns every buffer an evaluation needs (physical
- * point, its gradient, one chunk of residuals and compact Jacobian rows,
- * the resid workspace and scratch), so het_posterior_logp allocates
- * nothing.  The likelihood gradient -J^T r / sigma^2 is accumulated in
- * the factored form of het_resid_eval_compact: per pair, the nphys_free
- * physics derivatives, plus one sum per angle of r dr/dcontrast_a and of
- * r dr/doffset_a; the angle sums go through the constant sparse scaling
- * rows once per evaluation.  A pair thus costs O(nphys_free) instead of
- * O(p) (p = 30 against 14 for eight angles with individual scaling), and
- * no dense row is built.
+ * point, its gradient, one chunk of residuals, the resid workspace and
+ * scratch), so het_posterior_logp allocates nothing.  The likelihood
+ * gradient -J^T r / sigma^2 comes from het_resid_eval_lsq in factored
+ * form: the sum over pairs of r dr/dtheta for the free physics, plus one
+ * sum per angle of r dr/dcontrast_a and of r dr/doffset_a; the angle
+ * sums go through the constant sparse scaling rows once per evaluation.
+ * For the heterodyne kernel that pass accumulates the adjoints of the
+ * per-frame tables instead of Jacobian rows, so a pair costs O(1) (no
+ * row of nphys_free derivatives, let alone of p = 30 columns).  Pairs
+ * that share (i, j) with the previous one are cheaper still: CMC shards
+ * come cell by cell, angle innermost (het_shard_order_cells).
  * Each coordinate has a role: a plain transformed parameter, the log
  * prefactor v = ln A(t_ref) of a reparameterised power-law pair, or the
  * exponent of such a pair.  Exponents are mapped first, so a prefactor
@@ -50,10 +52,8 @@ struct het_posterior {
 	size_t			 nrep;
 	double			 tref, ltref;
 	double			*x, *gx, *dxdu, *dlj;	/* p each */
-	double			*res, *J;	/* chunk, chunk * nfp */
-	double			*dcon;		/* chunk: dr/dcontrast_a */
-	const double		*w;		/* n weights, NULL: all 1 */
-	const struct het_pair	*pairs;		/* n, borrowed */
+	double			*res;		/* chunk residuals */
+	double			*gphys;		/* nfp: sum r dr/dtheta */
 	size_t			 nfp, na;	/* free physics, angles */
 	double			*gcon, *goff;	/* na angle sums */
 	size_t			*rc_n, *ro_n;	/* na: entries per row */
@@ -221,9 +221,7 @@ het_posterior_free(struct het_posterior *post)
 	free(post->dxdu);
 	free(post->dlj);
 	free(post->res);
-	free(post->J);
-	free(post->dcon);
-	free((void *)post->w);
+	free(post->gphys);
 	free(post->gcon);
 	free(post->goff);
 	free(post->rc_n);
@@ -284,7 +282,6 @@ post_scaling_rows(struct het_posterior *post, struct het_error *err)
 	struct het_scaling_row	 cr, orow;
 	size_t			 a, c, ns, k;
 	long			 col;
-	double			*w;
 
 	post->na = het_scaling_nangles(sc);
 	ns = het_scaling_nparams(sc);
@@ -325,18 +322,6 @@ post_scaling_rows(struct het_posterior *post, struct het_error *err)
 				post->ro_w[k] = orow.w[c];
 			}
 	}
-	/* Weights: keep them only when some differ from 1. */
-	for (k = 0; k < post->n; k++)
-		if (het_resid_weight(post->resid, k) != 1.0)
-			break;
-	if (k < post->n) {
-		if ((w = het_alloc_array(post->n, sizeof *w, "data weights",
-		    err)) == NULL)
-			return HET_ENOMEM;
-		for (k = 0; k < post->n; k++)
-			w[k] = het_resid_weight(post->resid, k);
-		post->w = w;
-	}
 	return HET_OK;
 }
 
@@ -374,7 +359,6 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 	post->p = het_resid_nparams(spec->resid);
 	post->n = het_resid_ndata(spec->resid);
 	post->nfp = het_resid_nphys_free(spec->resid);
-	post->pairs = het_resid_pairs(spec->resid);
 	post->chunk = spec->chunk > 0 ? spec->chunk : POST_CHUNK;
 	post->inv_s2 = 1 / (spec->sigma * spec->sigma);
 	post->invk = 1.0 / (double)spec->nshards;
@@ -406,10 +390,8 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 	    "shard transform", err)) == NULL ||
 	    (post->res = het_alloc_array(post->chunk, sizeof *post->res,
 	    "shard residual chunk", err)) == NULL ||
-	    (post->J = het_alloc_array(post->chunk * (post->nfp ? post->nfp :
-	    1), sizeof *post->J, "shard Jacobian chunk", err)) == NULL ||
-	    (post->dcon = het_alloc_array(post->chunk, sizeof *post->dcon,
-	    "shard Jacobian chunk", err)) == NULL ||
+	    (post->gphys = het_alloc_array(post->nfp ? post->nfp : 1,
+	    sizeof *post->gphys, "shard gradient", err)) == NULL ||
 	    post_scaling_rows(post, err) != HET_OK)
 		goto fail;
 	memcpy(post->pri, spec->priors, post->p * sizeof *post->pri);
@@ -535,10 +517,10 @@ int
 het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
     double *grad, struct het_error *err)
 {
-	double		*x = post->x, *gx = post->gx, *gp, *jr;
-	double		 lj, lpr = 0, ll = 0, l, d, r;
+	double		*x = post->x, *gx = post->gx;
+	double		 lj, lpr = 0, ll = 0, l, d;
 	size_t		 m, e, first, nc, k, c, a, ns, p = post->p;
-	size_t		 nfp = post->nfp;
+	struct het_model_lsq_out o;
 	int		 rc;
 
 	lj = post_forward(post, u, x, post->dxdu, post->dlj);
@@ -555,35 +537,29 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 	lpr *= post->invk;
 	if ((rc = het_resid_prepare(post->ev, x, grad != NULL, err)) != HET_OK)
 		return rc;
-	if (grad != NULL) {
-		memset(post->gcon, 0, post->na * sizeof *post->gcon);
-		memset(post->goff, 0, post->na * sizeof *post->goff);
-	}
-	for (first = 0; first < post->n; first += nc) {
-		nc = post->n - first < post->chunk ? post->n - first :
-		    post->chunk;
-		if (grad == NULL) {
+	if (grad == NULL) {
+		for (first = 0; first < post->n; first += nc) {
+			nc = post->n - first < post->chunk ?
+			    post->n - first : post->chunk;
 			het_resid_eval_compact(post->ev, post->scr, first, nc,
 			    post->res, NULL, NULL);
 			for (k = 0; k < nc; k++)
 				ll += post->res[k] * post->res[k];
-			continue;
 		}
-		het_resid_eval_compact(post->ev, post->scr, first, nc,
-		    post->res, nfp > 0 ? post->J : NULL, post->dcon);
-		/* gx holds d log prior / dx; the likelihood subtracts. */
-		for (k = 0; k < nc; k++) {
-			r = post->res[k];
-			ll += r * r;
-			a = post->pairs[first + k].a;
-			post->gcon[a] += r * post->dcon[k];
-			post->goff[a] += post->w != NULL ?
-			    r * post->w[first + k] : r;
-			jr = post->J + k * nfp;
-			gp = gx;
-			for (c = 0; c < nfp; c++)
-				gp[c] -= r * post->inv_s2 * jr[c];
-		}
+	} else {
+		memset(post->gcon, 0, post->na * sizeof *post->gcon);
+		memset(post->goff, 0, post->na * sizeof *post->goff);
+		memset(post->gphys, 0, post->nfp * sizeof *post->gphys);
+		o.ss = 0;
+		o.gfree = post->gphys;
+		o.gcon = post->gcon;
+		o.goff = post->goff;
+		het_resid_eval_lsq(post->ev, post->scr, 0, post->n, &o);
+		ll = o.ss;
+		/* gx holds d log prior / dx; the likelihood subtracts.
+		 * The free physics are the first nfp columns of x. */
+		for (c = 0; c < post->nfp; c++)
+			gx[c] -= post->inv_s2 * post->gphys[c];
 	}
 	ll *= -0.5 * post->inv_s2;
 	if (grad != NULL) {

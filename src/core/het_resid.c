@@ -60,6 +60,7 @@ struct het_resid_scratch {
 	size_t	 nfp;		/* derivative columns per pair */
 	double	*g;		/* cap */
 	double	*dg;		/* cap * nfp (NULL when nfp == 0) */
+	double	*adj;		/* het_model_lsq_scratch doubles, or NULL */
 };
 
 static int
@@ -374,7 +375,12 @@ het_resid_scratch_alloc(const struct het_resid *r, size_t chunk,
 	if (r->nfp > 0)
 		scr->dg = het_alloc_array(chunk, r->nfp * sizeof(double),
 		    "fit scratch", err);
-	if (scr->g == NULL || (r->nfp > 0 && scr->dg == NULL)) {
+	if (r->nfp > 0 && het_model_lsq_scratch(r->m) > 0)
+		scr->adj = het_alloc_array(het_model_lsq_scratch(r->m),
+		    sizeof(double), "fit scratch", err);
+	if (scr->g == NULL || (r->nfp > 0 && scr->dg == NULL) ||
+	    (r->nfp > 0 && het_model_lsq_scratch(r->m) > 0 &&
+	    scr->adj == NULL)) {
 		het_resid_scratch_free(scr);
 		return NULL;
 	}
@@ -388,6 +394,7 @@ het_resid_scratch_free(struct het_resid_scratch *scr)
 		return;
 	free(scr->g);
 	free(scr->dg);
+	free(scr->adj);
 	free(scr);
 }
 
@@ -481,6 +488,58 @@ het_resid_eval_compact(const struct het_resid_eval *ev,
     double *Jphys, double *dcon)
 {
 	resid_eval(ev, scr, first, n, res, NULL, Jphys, dcon);
+}
+
+/* het_resid_eval_lsq through the model's values and Jacobian rows. */
+static void
+resid_lsq_rows(const struct het_resid_eval *ev, struct het_resid_scratch *scr,
+    size_t first, size_t n, struct het_model_lsq_out *out)
+{
+	const struct het_resid *r = ev->r;
+	const struct het_pair *q;
+	size_t b, k, c, nb, kk, nfp = r->nfp;
+	double w, e, res, *dg;
+
+	for (b = 0; b < n; b += nb) {
+		nb = n - b < scr->cap ? n - b : scr->cap;
+		het_model_eval_pairs(ev->mev, nb, r->pairs + first + b, scr->g,
+		    nfp > 0 ? scr->dg : NULL);
+		for (kk = 0; kk < nb; kk++) {
+			k = first + b + kk;
+			q = &r->pairs[k];
+			w = r->w != NULL ? r->w[k] : 1.0;
+			res = w * (ev->offset[q->a] + ev->contrast[q->a] *
+			    scr->g[kk] - r->y[k]);
+			out->ss += res * res;
+			out->gcon[q->a] += res * w * scr->g[kk];
+			out->goff[q->a] += res * w;
+			e = res * w * ev->contrast[q->a];
+			dg = scr->dg + kk * nfp;
+			for (c = 0; c < nfp; c++)
+				out->gfree[c] += e * dg[c];
+		}
+	}
+}
+
+void
+het_resid_eval_lsq(const struct het_resid_eval *ev,
+    struct het_resid_scratch *scr, size_t first, size_t n,
+    struct het_model_lsq_out *out)
+{
+	const struct het_resid *r = ev->r;
+	struct het_model_lsq L;
+
+	assert(first + n <= r->n && scr->nfp == r->nfp);
+	assert(ev->jac || r->nfp == 0);
+	if (r->nfp == 0 || scr->adj == NULL) {
+		resid_lsq_rows(ev, scr, first, n, out);
+		return;
+	}
+	L.y = r->y + first;
+	L.w = r->w != NULL ? r->w + first : NULL;
+	L.contrast = ev->contrast;
+	L.offset = ev->offset;
+	het_model_eval_lsq(ev->mev, n, r->pairs + first, &L, scr->adj, out);
 }
 
 void

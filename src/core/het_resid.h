@@ -207,6 +207,24 @@ void het_resid_eval_compact(const struct het_resid_eval *ev,
     double *Jphys, double *dcon);
 
 /*
+ * het_resid_eval_lsq: the gradient of half the sum of squares of the
+ * pairs first .. first + n - 1 without Jacobian rows.  With r_k the
+ * residuals of het_resid_eval_rows, it adds to out (het_model.h):
+ *   ss        sum r_k^2;
+ *   gfree[c]  sum r_k dr_k/dtheta_c over the free physics (nphys_free);
+ *   gcon[a]   sum over angle a of r_k w_k g_k (r_k dcon_k);
+ *   goff[a]   sum over angle a of r_k w_k;
+ * so every scaling column's derivative follows as in _compact.  One
+ * fused pass where the model family has one (het_model_lsq_scratch),
+ * else through the model's Jacobian rows in blocks of the scratch.
+ * Needs a prepare with want_jac when physics parameters are free.
+ * Thread: as het_resid_eval_rows, each thread with its own out.
+ */
+void het_resid_eval_lsq(const struct het_resid_eval *ev,
+    struct het_resid_scratch *scr, size_t first, size_t n,
+    struct het_model_lsq_out *out);
+
+/*
  * het_resid_eval_model: model c2 (unweighted, no data) of the pairs
  * first .. first + n - 1 into c2 (n values).  Needs no scratch.
  * Thread: as het_resid_eval_rows.

@@ -12,6 +12,7 @@
  */
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,109 @@ deal_round_robin(struct het_shard_plan *plan, const size_t *seq)
 		plan->idx[plan->off[t % K] + t / K] = seq[t];
 }
 
+/* A pair's cell, for sorting: (i, j) in one key, then the tie-breaker. */
+struct cell_key {
+	uint64_t	cell;		/* i << 32 | j */
+	uint64_t	tie;		/* angle << 32 | position, or position */
+	size_t		pos;
+};
+
+static int
+cmp_cell(const void *a, const void *b)
+{
+	const struct cell_key *x = a, *y = b;
+
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return x->tie < y->tie ? -1 : x->tie > y->tie;
+}
+
+static uint64_t
+cell_of(const struct het_pair *p)
+{
+	return (uint64_t)p->i << 32 | p->j;
+}
+
+/*
+ * Group pair indices by cell (i, j), shuffle the cells, and write their
+ * pairs, cell after cell, into seq.
+ */
+static int
+by_cell(const struct het_pair *pairs, size_t n, gsl_rng *r, size_t *seq,
+    struct het_error *err)
+{
+	struct cell_key	*key;
+	size_t		*start, nc = 0, c, t, i;
+
+	key = het_alloc_array(n, sizeof *key, "shard cell table", err);
+	start = het_alloc_array(n + 1, sizeof *start, "shard cell table",
+	    err);
+	if (key == NULL || start == NULL) {
+		free(key);
+		free(start);
+		return err != NULL ? err->code : HET_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		key[i].cell = cell_of(&pairs[i]);
+		key[i].tie = i;
+		key[i].pos = i;
+	}
+	qsort(key, n, sizeof *key, cmp_cell);
+	for (i = 0; i < n; i++)
+		if (i == 0 || key[i].cell != key[i - 1].cell)
+			start[nc++] = i;
+	start[nc] = n;
+	/* shuffle the cell numbers in seq[0..nc), then expand them */
+	for (c = 0; c < nc; c++)
+		seq[c] = c;
+	shuffle(r, seq, nc);
+	for (c = nc, t = n; c-- > 0;) {		/* back to front: in place */
+		size_t cell = seq[c], k = start[cell + 1];
+
+		while (k > start[cell])
+			seq[--t] = key[--k].pos;
+	}
+	free(key);
+	free(start);
+	return HET_OK;
+}
+
+int
+het_shard_sort_cells(struct het_pair *pairs, double *y, size_t n,
+    struct het_error *err)
+{
+	struct cell_key	*key;
+	struct het_pair	*pp;
+	double		*yy;
+	size_t		 i;
+
+	key = het_alloc_array(n, sizeof *key, "shard cell order", err);
+	pp = het_alloc_array(n, sizeof *pp, "shard cell order", err);
+	yy = het_alloc_array(n, sizeof *yy, "shard cell order", err);
+	if (key == NULL || pp == NULL || yy == NULL) {
+		free(key);
+		free(pp);
+		free(yy);
+		return err != NULL ? err->code : HET_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		key[i].cell = cell_of(&pairs[i]);
+		key[i].tie = (uint64_t)pairs[i].a << 32 | (uint64_t)i;
+		key[i].pos = i;
+	}
+	qsort(key, n, sizeof *key, cmp_cell);
+	for (i = 0; i < n; i++) {
+		pp[i] = pairs[key[i].pos];
+		yy[i] = y[key[i].pos];
+	}
+	memcpy(pairs, pp, n * sizeof *pp);
+	memcpy(y, yy, n * sizeof *yy);
+	free(key);
+	free(pp);
+	free(yy);
+	return HET_OK;
+}
+
 /* Group pair indices by angle (stable) and shuffle within each angle. */
 static int
 by_angle(const struct het_pair *pairs, size_t n, size_t n_phi, gsl_rng *r,
@@ -303,9 +407,8 @@ het_shard_plan_alloc(const struct het_pair *pairs, size_t n, size_t n_phi,
 	gsl_rng_set(r, o->seed);
 	switch (o->strategy) {
 	case HET_SHARD_RANDOM:
-		for (i = 0; i < n; i++)
-			seq[i] = i;
-		shuffle(r, seq, n);
+		if (by_cell(pairs, n, r, seq, err) != HET_OK)
+			goto fail;
 		cut_runs(plan, seq);
 		break;
 	case HET_SHARD_ANGLE_BALANCED:
