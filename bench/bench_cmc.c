@@ -1,8 +1,11 @@
 /*
  * bench_cmc.c: speed of the CMC shard sampler (`make bench`).
  *
- * Problem (issue 5): one shard of 5,000 upper-triangle pairs drawn at
- * random (seeded) from a 300-frame x 8-angle heterodyne data set, mode
+ * Problem (issue 5): one shard of 5,000 upper-triangle pairs from a
+ * 300-frame x 8-angle heterodyne data set, as `hetui sample`'s random
+ * sharding makes it: 625 frame pairs (i, j) drawn at random (seeded),
+ * each with all 8 angles, cell by cell (-p: 5,000 pairs drawn one by
+ * one instead, the layout before cell sharding), mode
  * two_component with all 14 physics parameters free and individual
  * per-angle scaling (8 contrasts, 8 offsets): 30 parameters.  The data
  * are the physics core's c2 at a known truth plus Gaussian noise of sd
@@ -26,11 +29,11 @@
  * Figures:
  *   1. gradient: het_posterior_logp with gradient at the truth, repeated
  *      (best of 5 blocks, CPU time); time per evaluation and per pair;
- *      also for a shard of the same size made of 625 random (i, j)
- *      cells with all 8 angles each (what a cell-wise sharding would
- *      give: the kernel then reuses the angle-independent work).
+ *      also for a shard of the same size in the other layout (random
+ *      pairs, or cells with -p).  With whole cells the kernel computes
+ *      the angle-independent work once per cell.
  *   2. sampling: het_shard_run, 4 chains x (500 warmup + 1000 draws),
- *      seed 42, started at the truth.  het_shard_run runs the chains one
+ *      seed 42, started at the truth, diagonal metric (-D: dense).  het_shard_run runs the chains one
  *      after the other on the calling thread, so the wall time is also
  *      the CPU time of one core: ESS/s/core = bulk ESS / wall time.
  *      Reported: wall and CPU time, min and median bulk ESS over the 30
@@ -42,9 +45,12 @@
  * hetui's c2, log density and gradient at two points) and hetui's
  * posterior summary.
  *
- * Usage: bench_cmc [-n] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
+ * Usage: bench_cmc [-Dnp] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
  *                  [-r RESULT.json]
+ *   -D  dense metric (dense_mass), for hetui and, through the result
+ *       file's "metric", the comparison with Stan's dense_e;
  *   -n  no sampling: gradient timing and the shard file only;
+ *   -p  the shard of pairs drawn one by one (default: whole cells);
  *   -g  evaluations per timing block (500; 5 blocks each);
  *   -w, -d  warmup transitions and draws per chain (500, 1000).
  * This is not a test: it never fails on speed.
@@ -152,7 +158,7 @@ pair_cmp(const void *a, const void *b)
 
 /* NPAIR distinct random pairs (i < j, a), sorted by (i, j, a). */
 static int
-pick_pairs(struct bench *B, gsl_rng *rng)
+pick_pairs(struct het_pair *out, gsl_rng *rng)
 {
 	size_t		 ntri = (size_t)NF * (NF - 1) / 2, tot = ntri * NA;
 	unsigned char	*used;
@@ -165,44 +171,35 @@ pick_pairs(struct bench *B, gsl_rng *rng)
 		if (used[idx])
 			continue;
 		used[idx] = 1;
-		B->pairs[k].a = (uint32_t)(idx / ntri);
+		out[k].a = (uint32_t)(idx / ntri);
 		t = idx % ntri;
 		/* t-th pair of the row-major upper triangle */
 		for (i = 0; t >= NF - 1 - i; i++)
 			t -= NF - 1 - i;
 		j = i + 1 + t;
-		B->pairs[k].i = (uint32_t)i;
-		B->pairs[k].j = (uint32_t)j;
+		out[k].i = (uint32_t)i;
+		out[k].j = (uint32_t)j;
 		k++;
 	}
 	free(used);
-	qsort(B->pairs, NPAIR, sizeof B->pairs[0], pair_cmp);
+	qsort(out, NPAIR, sizeof out[0], pair_cmp);
 	return 0;
 }
 
 /*
- * The cell-grouped shard: NPAIR / NA distinct random cells (i < j), each
- * with all angles in a row, data = model at the truth + noise, the same
- * priors.  The kernel computes the angle-independent part of a pair
- * (transport factors, fractions, their derivative factors) once per cell.
+ * NPAIR / NA distinct random cells (i < j), each with all NA angles,
+ * angle innermost, cells sorted: what `hetui sample`'s random sharding
+ * gives a shard (het_shard.h).
  */
 static int
-cell_shard(struct bench *B, const double *s, struct het_error *err)
+pick_cells(struct het_pair *out, gsl_rng *rng)
 {
-	struct het_resid_spec	 rs;
-	struct het_resid_eval	*ev;
-	struct het_post_spec	 ps;
-	unsigned char		*used;
-	gsl_rng			*rng;
-	size_t			 ntri = (size_t)NF * (NF - 1) / 2, k = 0, t, i;
-	size_t			 a, idx;
+	size_t		 ntri = (size_t)NF * (NF - 1) / 2, k = 0, t, i, a;
+	size_t		 idx;
+	unsigned char	*used;
 
-	if ((used = calloc(ntri, 1)) == NULL ||
-	    (rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
-		free(used);
+	if ((used = calloc(ntri, 1)) == NULL)
 		return -1;
-	}
-	gsl_rng_set(rng, 11235813);
 	while (k < NPAIR) {
 		idx = gsl_rng_uniform_int(rng, ntri);
 		if (used[idx])
@@ -211,13 +208,39 @@ cell_shard(struct bench *B, const double *s, struct het_error *err)
 		for (i = 0, t = idx; t >= NF - 1 - i; i++)
 			t -= NF - 1 - i;
 		for (a = 0; a < NA; a++, k++) {
-			B->pairs2[k].i = (uint32_t)i;
-			B->pairs2[k].j = (uint32_t)(i + 1 + t);
-			B->pairs2[k].a = (uint32_t)a;
+			out[k].i = (uint32_t)i;
+			out[k].j = (uint32_t)(i + 1 + t);
+			out[k].a = (uint32_t)a;
 		}
 	}
 	free(used);
-	qsort(B->pairs2, NPAIR / NA, NA * sizeof B->pairs2[0], pair_cmp);
+	qsort(out, NPAIR / NA, NA * sizeof out[0], pair_cmp);
+	return 0;
+}
+
+/*
+ * The other layout (gradient timing only): random pairs when the main
+ * shard is made of cells, and cells otherwise; data = model at the
+ * truth + noise, the same priors.  With cells the kernel computes the
+ * angle-independent part of a pair (transport factors, fractions, their
+ * derivative factors) once per cell.
+ */
+static int
+alt_shard(struct bench *B, const double *s, int cells, struct het_error *err)
+{
+	struct het_resid_spec	 rs;
+	struct het_resid_eval	*ev;
+	struct het_post_spec	 ps;
+	gsl_rng			*rng;
+	size_t			 k;
+
+	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+		return -1;
+	gsl_rng_set(rng, 11235813);
+	if ((cells ? pick_cells : pick_pairs)(B->pairs2, rng) != 0) {
+		gsl_rng_free(rng);
+		return -1;
+	}
 	memset(&rs, 0, sizeof rs);
 	rs.model = B->m;
 	rs.scaling = B->sc;
@@ -315,7 +338,7 @@ laplace_sd(struct bench *B, struct het_error *err)
 }
 
 static int
-setup(struct bench *B, struct het_error *err)
+setup(struct bench *B, int cells, struct het_error *err)
 {
 	struct het_model_spec	 ms;
 	struct het_scaling_spec	 ss;
@@ -349,7 +372,7 @@ setup(struct bench *B, struct het_error *err)
 	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
 		return -1;
 	gsl_rng_set(rng, 20261123);
-	if (pick_pairs(B, rng) != 0) {
+	if ((cells ? pick_cells : pick_pairs)(B->pairs, rng) != 0) {
 		gsl_rng_free(rng);
 		return -1;
 	}
@@ -394,7 +417,7 @@ setup(struct bench *B, struct het_error *err)
 	ps.reparam = 1;
 	if ((B->post = het_posterior_alloc(&ps, err)) == NULL)
 		return -1;
-	return cell_shard(B, s, err);
+	return alt_shard(B, s, !cells, err);
 }
 
 /*
@@ -530,8 +553,8 @@ cmp_dbl(const void *a, const void *b)
 }
 
 static int
-run_chains(struct bench *B, long nwarm, long ndraw, const char *rpath,
-    struct het_error *err)
+run_chains(struct bench *B, long nwarm, long ndraw, int dense,
+    const char *rpath, struct het_error *err)
 {
 	struct het_shard_settings	 st;
 	struct het_shard_result		 res;
@@ -545,6 +568,7 @@ run_chains(struct bench *B, long nwarm, long ndraw, const char *rpath,
 	st.num_samples = ndraw;
 	st.num_chains = 4;
 	st.seed = 42;
+	st.dense_mass = dense;
 	t0 = now();
 	c0 = cpu_now();
 	if (het_shard_run(B->post, &st, 0, B->x0, progress_cb, &c0, &res,
@@ -559,8 +583,9 @@ run_chains(struct bench *B, long nwarm, long ndraw, const char *rpath,
 	}
 	for (c = 0; c < res.nchain; c++)
 		div += res.divergences[c];
-	printf("sampling chains 4 warmup %ld draws %ld (sequential, one "
-	    "thread)\n", nwarm, ndraw);
+	printf("sampling chains 4 warmup %ld draws %ld metric %s "
+	    "(sequential, one thread)\n", nwarm, ndraw, dense ? "dense" :
+	    "diagonal");
 	printf("sampling wall %.2f s\n", wall);
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
@@ -586,9 +611,10 @@ run_chains(struct bench *B, long nwarm, long ndraw, const char *rpath,
 		double	v[NP];
 
 		fprintf(fp, "{\n\"warmup\": %ld, \"draws\": %ld, "
+		    "\"metric\": \"%s\", "
 		    "\"wall\": %.6g, \"cpu\": %.6g, \"divergences\": %ld, "
-		    "\"rhat_max\": %.6g,\n", nwarm, ndraw, wall, cpu, div,
-		    rmax);
+		    "\"rhat_max\": %.6g,\n", nwarm, ndraw, dense ? "dense" :
+		    "diag", wall, cpu, div, rmax);
 		for (k = 0; k < NP; k++)
 			v[k] = res.summary[k].mean;
 		json_array(fp, "mean", v, NP, 0);
@@ -617,10 +643,18 @@ main(int argc, char **argv)
 	const char		*rpath = "cmc_hetui.json";
 	double			 u[NP], tg, tv;
 	long			 reps = 500, nwarm = 500, ndraw = 1000;
-	int			 ch, nosample = 0, rc = 0;
+	int			 ch, nosample = 0, rc = 0, cells = 1;
+	int			 dense = 0;
+	const char		*lay[2] = { "random-pair", "cell-grouped" };
 
-	while ((ch = getopt(argc, argv, "d:g:nr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Dd:g:npr:s:w:")) != -1) {
 		switch (ch) {
+		case 'D':
+			dense = 1;
+			break;
+		case 'p':
+			cells = 0;
+			break;
 		case 'd':
 			ndraw = strtol(optarg, NULL, 10);
 			break;
@@ -642,20 +676,20 @@ main(int argc, char **argv)
 			spath = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_cmc [-n] [-g REPS] "
+			fprintf(stderr, "usage: bench_cmc [-Dnp] [-g REPS] "
 			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
 			    "[-r RESULT.json]\n");
 			return 2;
 		}
 	}
 	memset(&err, 0, sizeof err);
-	if (setup(&B, &err) != 0) {
+	if (setup(&B, cells, &err) != 0) {
 		fprintf(stderr, "bench_cmc: setup failed: %s\n", err.msg);
 		rc = 1;
 		goto out;
 	}
-	printf("shard pairs %d frames %d angles %d parameters %d "
-	    "reparameterised %zu\n", NPAIR, NF, NA, NP,
+	printf("shard pairs %d (%s) frames %d angles %d parameters %d "
+	    "reparameterised %zu\n", NPAIR, lay[cells], NF, NA, NP,
 	    het_posterior_nreparam(B.post));
 	if (het_posterior_to_u(B.post, B.x0, u, &err) != HET_OK) {
 		fprintf(stderr, "bench_cmc: %s\n", err.msg);
@@ -664,16 +698,15 @@ main(int argc, char **argv)
 	}
 	tg = time_grad(B.post, u, 1, reps);
 	tv = time_grad(B.post, u, 0, reps);
-	printf("gradient per_eval %.1f us per_pair %.1f ns\n", 1e6 * tg,
-	    1e9 * tg / NPAIR);
-	printf("value per_eval %.1f us per_pair %.1f ns\n", 1e6 * tv,
-	    1e9 * tv / NPAIR);
+	printf("%s gradient per_eval %.1f us per_pair %.1f ns (sampled "
+	    "shard)\n", lay[cells], 1e6 * tg, 1e9 * tg / NPAIR);
+	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[cells],
+	    1e6 * tv, 1e9 * tv / NPAIR);
 	tg = time_grad(B.post2, u, 1, reps);
 	tv = time_grad(B.post2, u, 0, reps);
-	printf("cell-grouped gradient per_eval %.1f us per_pair %.1f ns "
-	    "(%d cells x %d angles)\n", 1e6 * tg, 1e9 * tg / NPAIR,
-	    NPAIR / NA, NA);
-	printf("cell-grouped value per_eval %.1f us per_pair %.1f ns\n",
+	printf("%s gradient per_eval %.1f us per_pair %.1f ns\n",
+	    lay[!cells], 1e6 * tg, 1e9 * tg / NPAIR);
+	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[!cells],
 	    1e6 * tv, 1e9 * tv / NPAIR);
 	if (dump_shard(&B, spath) != 0) {
 		fprintf(stderr, "bench_cmc: cannot write %s\n", spath);
@@ -682,7 +715,8 @@ main(int argc, char **argv)
 	}
 	printf("shard written to %s\n", spath);
 	fflush(stdout);
-	if (!nosample && run_chains(&B, nwarm, ndraw, rpath, &err) != 0) {
+	if (!nosample && run_chains(&B, nwarm, ndraw, dense, rpath, &err) !=
+	    0) {
 		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
 		rc = 1;
 	}

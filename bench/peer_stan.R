@@ -1,14 +1,16 @@
 # peer_stan.R: the Stan peer of bench/bench_cmc.c (`make bench`).
 #
-# Usage: Rscript peer_stan.R [--check-only | --compare-only] [--warmup W]
-#            [--draws D] [--cores N] MODEL.stan SHARD.json [HETUI.json]
+# Usage: Rscript peer_stan.R [--check-only | --compare-only] [--dense]
+#            [--warmup W] [--draws D] [--cores N] MODEL.stan SHARD.json
+#            [HETUI.json]
 #
 # Compiles bench/stan/het_shard.stan (timed apart), checks it against
 # hetui on the shard bench_cmc wrote: the model c2 at the truth (max abs
 # difference), the log density and its gradient in the unconstrained
 # coordinates at the truth and at a moved point (the coordinates are the
 # same in both programs); then samples 4 chains x (500 warmup + 1000
-# draws) from the truth, seed 42, each chain in a forked process, N at a
+# draws) from the truth, seed 42, diagonal metric (--dense: Stan's
+# dense_e, as bench_cmc -D), each chain in a forked process, N at a
 # time (default: the number of cores, at most 4).  Reports sampling wall time, the CPU time of the
 # chains (user + system time of the children), bulk ESS per parameter
 # (rstan::ess_bulk, the rank-normalised ESS of Vehtari et al. 2021, as
@@ -48,6 +50,9 @@ compare <- function(hres, st) {
   if (!is.null(hres$warmup) && (hres$warmup != nwarm || hres$draws != ndraw))
     cat(sprintf("compare WARNING: hetui ran %d + %d, Stan %d + %d\n",
                 hres$warmup, hres$draws, nwarm, ndraw))
+  if (!is.null(hres$metric) && !is.null(st$metric) && hres$metric != st$metric)
+    cat(sprintf("compare WARNING: hetui's metric %s, Stan's %s\n",
+                hres$metric, st$metric))
   h_rate <- min(hres$ess_bulk) / hres$cpu
   s_rate <- min(ess) / cpu
   cat(sprintf("compare min_ess_bulk_per_cpu_s hetui %.4f stan %.4f ratio %.1fx\n",
@@ -62,7 +67,8 @@ compare <- function(hres, st) {
 args <- commandArgs(trailingOnly = TRUE)
 check_only <- "--check-only" %in% args
 compare_only <- "--compare-only" %in% args
-args <- args[!(args %in% c("--check-only", "--compare-only"))]
+dense <- "--dense" %in% args
+args <- args[!(args %in% c("--check-only", "--compare-only", "--dense"))]
 opt_num <- function(flag, def) {
   k <- which(args == flag)
   if (length(k) == 0)
@@ -107,8 +113,17 @@ if (file.exists(cache)) {
 }
 
 data <- d[c("N", "NA", "n", "p", "q", "dt", "sigma", "invk", "tref", "t",
-            "phi", "ii", "jj", "aa", "y", "c2_truth", "prior_loc",
-            "prior_scale", "lo", "hi")]
+            "phi", "aa", "y", "c2_truth", "prior_loc", "prior_scale", "lo",
+            "hi")]
+# The shard's distinct frame pairs (cells) and each pair's cell: the
+# model computes everything but the phase once per cell, as hetui does.
+cell_key <- (d$ii - 1) * d$N + d$jj
+cells <- unique(cell_key)
+first <- match(cells, cell_key)
+data$nc <- length(cells)
+data$ci <- array(d$ii[first], length(cells))
+data$cj <- array(d$jj[first], length(cells))
+data$pc <- match(cell_key, cells)
 na <- d[["NA"]]
 pnames <- d$names
 
@@ -163,6 +178,7 @@ pt0 <- proc.time()
 fits <- parallel::mclapply(1:4, function(c)
   sampling(sm, data = c(data, check = 0L), chains = 1, chain_id = c,
            iter = nwarm + ndraw, warmup = nwarm, seed = 42,
+           control = list(metric = if (dense) "dense_e" else "diag_e"),
            init = list(init_truth), refresh = max(1, (nwarm + ndraw) %/% 10)),
   mc.cores = cores, mc.preschedule = FALSE)
 pt1 <- proc.time()
@@ -193,8 +209,9 @@ for (k in seq_along(stan_names)) {
   mn[k] <- mean(m)
   sdv[k] <- sd(as.vector(m))
 }
-cat(sprintf("stan sampling chains 4 warmup %d draws %d cores %d\n", nwarm,
-            ndraw, cores))
+cat(sprintf("stan sampling chains 4 warmup %d draws %d cores %d metric %s cells %d\n",
+            nwarm, ndraw, cores, if (dense) "dense_e" else "diag_e",
+            data$nc))
 cat(sprintf("stan sampling wall %.1f s\n", wall))
 cat(sprintf("stan sampling cpu %.1f s (children); per-chain elapsed sum: warmup %.1f, sampling %.1f\n",
             cpu, sum(el[, 1]), sum(el[, 2])))
@@ -208,6 +225,7 @@ cat(sprintf("stan rhat max %.4f\n", max(rhat)))
 cat(sprintf("stan divergences %d\n", div))
 # Stan's figures for later comparisons (next to the shard file).
 res <- list(warmup = nwarm, draws = ndraw, cores = cores, wall = wall,
+            metric = if (dense) "dense" else "diag",
             cpu = cpu, gradients = ngrad, divergences = div,
             names = pnames, mean = mn, sd = sdv, ess_bulk = ess, rhat = rhat)
 writeLines(toJSON(res, digits = NA, auto_unbox = TRUE), stan_out)

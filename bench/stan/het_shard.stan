@@ -25,13 +25,19 @@
 // the Jacobian ln A; a prefactor outside its bounds is rejected.  So the
 // log density equals hetui's exactly (peer_stan.R checks value and
 // gradient at two points before timing).
+//
+// Cells: the pairs come as nc distinct frame pairs (ci, cj) and, per
+// pair, its cell pc and angle aa; everything but the phase is computed
+// once per cell, as hetui's kernel does for a shard of whole cells (for
+// pairs drawn one by one nc is about n and nothing is shared).
 functions {
-  vector het_mu(vector t, real dt, real q, vector phi, int[] ii, int[] jj,
-      int[] aa, real D0r, real ar, real Dor, real D0s, real as, real Dos,
+  vector het_mu(vector t, real dt, real q, vector phi, int[] ci, int[] cj,
+      int[] pc, int[] aa, real D0r, real ar, real Dor, real D0s, real as, real Dos,
       real v0, real be, real vo, real f0, real f1, real f2, real f3,
       real phi0, vector contrast_a, vector offset_a) {
     int N = rows(t);
-    int n = size(ii);
+    int n = size(pc);
+    int nc = size(ci);
     int NA = rows(phi);
     vector[N] Jr;
     vector[N] Js;
@@ -43,10 +49,12 @@ functions {
     vector[N] Ss;
     vector[N] Sv;
     vector[NA] qc;
-    vector[n] hr;
-    vector[n] hs;
-    vector[n] u;
-    vector[n] w;
+    vector[nc] hr;
+    vector[nc] hs;
+    vector[nc] u;
+    vector[nc] w;
+    vector[nc] dv;
+    vector[nc] nn;
     real hq = 0.5 * q * q;
     for (k in 1:N) {
       Jr[k] = fmax(D0r * pow(t[k], ar) + Dor, 0);
@@ -67,13 +75,14 @@ functions {
     }
     for (a in 1:NA)
       qc[a] = q * cos((phi[a] + phi0) * pi() / 180);
-    hr = exp(-hq * sqrt(square(Sr[jj] - Sr[ii]) + 1e-12));
-    hs = exp(-hq * sqrt(square(Ss[jj] - Ss[ii]) + 1e-12));
-    u = xr[ii] .* xr[jj] .* hr;
-    w = xs[ii] .* xs[jj] .* hs;
-    return offset_a[aa] + contrast_a[aa] .* (square(u) + square(w)
-        + 2 * u .* w .* cos(qc[aa] .* (Sv[jj] - Sv[ii])))
-        ./ (nk[ii] .* nk[jj]);
+    hr = exp(-hq * sqrt(square(Sr[cj] - Sr[ci]) + 1e-12));
+    hs = exp(-hq * sqrt(square(Ss[cj] - Ss[ci]) + 1e-12));
+    u = xr[ci] .* xr[cj] .* hr;
+    w = xs[ci] .* xs[cj] .* hs;
+    dv = Sv[cj] - Sv[ci];
+    nn = nk[ci] .* nk[cj];
+    return offset_a[aa] + contrast_a[aa] .* (square(u[pc]) + square(w[pc])
+        + 2 * u[pc] .* w[pc] .* cos(qc[aa] .* dv[pc])) ./ nn[pc];
   }
 }
 data {
@@ -88,8 +97,10 @@ data {
   real<lower=0> tref;
   vector[N] t;
   vector[NA] phi;
-  int<lower=1, upper=N> ii[n];
-  int<lower=1, upper=N> jj[n];
+  int<lower=1> nc;
+  int<lower=1, upper=N> ci[nc];
+  int<lower=1, upper=N> cj[nc];
+  int<lower=1, upper=nc> pc[n];
   int<lower=1, upper=NA> aa[n];
   vector[n] y;
   vector[n] c2_truth;
@@ -150,8 +161,8 @@ model {
   // Jacobians of the prefactor reparameterisation
   target += lD0r + lD0s + lv0;
   target += invk * normal_lpdf(x | prior_loc, prior_scale);
-  target += -0.5 / square(sigma) * dot_self(y - het_mu(t, dt, q, phi, ii,
-      jj, aa, D0r, alpha_ref, D_offset_ref, D0s, alpha_sample,
+  target += -0.5 / square(sigma) * dot_self(y - het_mu(t, dt, q, phi, ci,
+      cj, pc, aa, D0r, alpha_ref, D_offset_ref, D0s, alpha_sample,
       D_offset_sample, v0, beta_vel, v_offset, f0, f1, f2, f3, phi0, contrast_a,
       offset_a));
 }
@@ -161,7 +172,7 @@ generated quantities {
   real v0 = exp(v_v0 - beta_vel * ltref);
   real c2_maxdiff = 0;
   if (check) {
-    c2_maxdiff = max(fabs(het_mu(t, dt, q, phi, ii, jj, aa, D0_ref,
+    c2_maxdiff = max(fabs(het_mu(t, dt, q, phi, ci, cj, pc, aa, D0_ref,
         alpha_ref, D_offset_ref, D0_sample, alpha_sample, D_offset_sample,
         v0, beta_vel, v_offset, f0, f1, f2, f3, phi0, contrast_a, offset_a)
         - c2_truth));
