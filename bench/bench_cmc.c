@@ -49,6 +49,8 @@
  *                  [-r RESULT.json]
  *   -D  dense metric (dense_mass), for hetui and, through the result
  *       file's "metric", the comparison with Stan's dense_e;
+ *   -a  target acceptance in percent (85, hetui's default; Stan's
+ *       adapt_delta is set alike by peer_stan.R --accept);
  *   -n  no sampling: gradient timing and the shard file only;
  *   -p  the shard of pairs drawn one by one (default: whole cells);
  *   -g  evaluations per timing block (500; 5 blocks each);
@@ -553,7 +555,7 @@ cmp_dbl(const void *a, const void *b)
 }
 
 static int
-run_chains(struct bench *B, long nwarm, long ndraw, int dense,
+run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
     const char *rpath, struct het_error *err)
 {
 	struct het_shard_settings	 st;
@@ -569,6 +571,7 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense,
 	st.num_chains = 4;
 	st.seed = 42;
 	st.dense_mass = dense;
+	st.target_accept = (double)accept / 100.0;
 	t0 = now();
 	c0 = cpu_now();
 	if (het_shard_run(B->post, &st, 0, B->x0, progress_cb, &c0, &res,
@@ -583,9 +586,9 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense,
 	}
 	for (c = 0; c < res.nchain; c++)
 		div += res.divergences[c];
-	printf("sampling chains 4 warmup %ld draws %ld metric %s "
-	    "(sequential, one thread)\n", nwarm, ndraw, dense ? "dense" :
-	    "diagonal");
+	printf("sampling chains 4 warmup %ld draws %ld metric %s target "
+	    "accept %.2f (sequential, one thread)\n", nwarm, ndraw, dense ?
+	    "dense" : "diagonal", st.target_accept);
 	printf("sampling wall %.2f s\n", wall);
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
@@ -645,10 +648,19 @@ main(int argc, char **argv)
 	long			 reps = 500, nwarm = 500, ndraw = 1000;
 	int			 ch, nosample = 0, rc = 0, cells = 1;
 	int			 dense = 0;
+	long			 accept = 85;
 	const char		*lay[2] = { "random-pair", "cell-grouped" };
 
-	while ((ch = getopt(argc, argv, "Dd:g:npr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Da:d:g:npr:s:w:")) != -1) {
 		switch (ch) {
+		case 'a':
+			accept = strtol(optarg, NULL, 10);
+			if (accept < 50 || accept > 99) {
+				fprintf(stderr, "bench_cmc: -a takes the target "
+				    "acceptance in percent, 50 to 99\n");
+				return 2;
+			}
+			break;
 		case 'D':
 			dense = 1;
 			break;
@@ -676,7 +688,7 @@ main(int argc, char **argv)
 			spath = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_cmc [-Dnp] [-g REPS] "
+			fprintf(stderr, "usage: bench_cmc [-Dnp] [-a PCT] [-g REPS] "
 			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
 			    "[-r RESULT.json]\n");
 			return 2;
@@ -715,8 +727,8 @@ main(int argc, char **argv)
 	}
 	printf("shard written to %s\n", spath);
 	fflush(stdout);
-	if (!nosample && run_chains(&B, nwarm, ndraw, dense, rpath, &err) !=
-	    0) {
+	if (!nosample && run_chains(&B, nwarm, ndraw, dense, accept, rpath,
+	    &err) != 0) {
 		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
 		rc = 1;
 	}

@@ -1,8 +1,8 @@
 # peer_stan.R: the Stan peer of bench/bench_cmc.c (`make bench`).
 #
 # Usage: Rscript peer_stan.R [--check-only | --compare-only] [--dense]
-#            [--warmup W] [--draws D] [--cores N] MODEL.stan SHARD.json
-#            [HETUI.json]
+#            [--warmup W] [--draws D] [--cores N] [--accept PCT]
+#            MODEL.stan SHARD.json [HETUI.json]
 #
 # Compiles bench/stan/het_shard.stan (timed apart), checks it against
 # hetui on the shard bench_cmc wrote: the model c2 at the truth (max abs
@@ -10,7 +10,9 @@
 # coordinates at the truth and at a moved point (the coordinates are the
 # same in both programs); then samples 4 chains x (500 warmup + 1000
 # draws) from the truth, seed 42, diagonal metric (--dense: Stan's
-# dense_e, as bench_cmc -D), each chain in a forked process, N at a
+# dense_e, as bench_cmc -D), adapt_delta 0.85 as hetui's default target
+# acceptance (--accept PCT: PCT / 100, as bench_cmc -a), each chain in
+# a forked process, N at a
 # time (default: the number of cores, at most 4).  Reports sampling wall time, the CPU time of the
 # chains (user + system time of the children), bulk ESS per parameter
 # (rstan::ess_bulk, the rank-normalised ESS of Vehtari et al. 2021, as
@@ -80,6 +82,9 @@ opt_num <- function(flag, def) {
 nwarm <- opt_num("--warmup", 500L)
 ndraw <- opt_num("--draws", 1000L)
 cores <- opt_num("--cores", min(4L, parallel::detectCores()))
+# hetui's target acceptance (het_shard_settings_default, bench_cmc -a);
+# Stan's own default adapt_delta is 0.8.
+adapt <- opt_num("--accept", 85L) / 100
 if (length(args) < 2)
   stop("usage: Rscript peer_stan.R [--check-only | --compare-only] [--warmup W] [--draws D] [--cores N] MODEL.stan SHARD.json [HETUI.json]")
 d <- fromJSON(args[2])
@@ -173,19 +178,21 @@ if (check_only)
 
 # One forked process per chain, `cores` at a time: the CPU time of the
 # chains is then the children's user + system time, exact whatever else
-# runs on the machine.
+# runs on the machine.  With --cores 1 mclapply runs the chains in this
+# process, so this process's own time is added (it only waits otherwise).
 pt0 <- proc.time()
 fits <- parallel::mclapply(1:4, function(c)
   sampling(sm, data = c(data, check = 0L), chains = 1, chain_id = c,
            iter = nwarm + ndraw, warmup = nwarm, seed = 42,
-           control = list(metric = if (dense) "dense_e" else "diag_e"),
+           control = list(metric = if (dense) "dense_e" else "diag_e",
+                          adapt_delta = adapt),
            init = list(init_truth), refresh = max(1, (nwarm + ndraw) %/% 10)),
   mc.cores = cores, mc.preschedule = FALSE)
 pt1 <- proc.time()
 fit <- sflist2stanfit(fits)
 wall <- pt1[["elapsed"]] - pt0[["elapsed"]]
-cpu <- sum(pt1[c("user.child", "sys.child")]) -
-  sum(pt0[c("user.child", "sys.child")])
+cpu_fields <- c("user.self", "sys.self", "user.child", "sys.child")
+cpu <- sum(pt1[cpu_fields]) - sum(pt0[cpu_fields])
 el <- get_elapsed_time(fit)
 sp <- get_sampler_params(fit, inc_warmup = FALSE)
 div <- sum(sapply(sp, function(s) sum(s[, "divergent__"])))
@@ -209,11 +216,11 @@ for (k in seq_along(stan_names)) {
   mn[k] <- mean(m)
   sdv[k] <- sd(as.vector(m))
 }
-cat(sprintf("stan sampling chains 4 warmup %d draws %d cores %d metric %s cells %d\n",
+cat(sprintf("stan sampling chains 4 warmup %d draws %d cores %d metric %s adapt_delta %.2f cells %d\n",
             nwarm, ndraw, cores, if (dense) "dense_e" else "diag_e",
-            data$nc))
+            adapt, data$nc))
 cat(sprintf("stan sampling wall %.1f s\n", wall))
-cat(sprintf("stan sampling cpu %.1f s (children); per-chain elapsed sum: warmup %.1f, sampling %.1f\n",
+cat(sprintf("stan sampling cpu %.1f s (this process and its children); per-chain elapsed sum: warmup %.1f, sampling %.1f\n",
             cpu, sum(el[, 1]), sum(el[, 2])))
 cat(sprintf("stan step_size %s\n", paste(sprintf("%.4g", stepsz), collapse = " ")))
 cat(sprintf("stan leapfrog_per_draw %.1f treedepth %.2f gradients %d\n",
