@@ -15,7 +15,7 @@
  * per-frame tables instead of Jacobian rows, so a pair costs O(1) (no
  * row of nphys_free derivatives, let alone of p = 30 columns).  Pairs
  * that share (i, j) with the previous one are cheaper still: CMC shards
- * come cell by cell, angle innermost (het_shard_order_cells).
+ * come cell by cell, angle innermost (het_shard_sort_cells).
  * Each coordinate has a role: a plain transformed parameter, the log
  * prefactor v = ln A(t_ref) of a reparameterised power-law pair, or the
  * exponent of such a pair.  Exponents are mapped first, so a prefactor
