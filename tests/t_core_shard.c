@@ -1,6 +1,7 @@
 /*
  * t_core_shard.c: CMC sharding (het_shard): coverage, balance, per-angle
- * shares, determinism, the automatic count rules and the error paths.
+ * shares, determinism, whole cells in random plans, the cell order of a
+ * shard's data, the automatic count rules and the error paths.
  */
 #include "config.h"
 
@@ -149,6 +150,67 @@ test_random_seed(const struct het_pair *pairs, size_t n)
 }
 
 /* angle_balanced with unequal angles: per-angle counts floor/ceil. */
+/*
+ * random keeps the angles of a frame pair together: of the 28 cells of
+ * mkpairs(3, 8), at most K - 1 (those at the cuts) span two shards, and
+ * every shard holds all 3 angles of its whole cells.
+ */
+static void
+test_random_cells(const struct het_pair *pairs, size_t n)
+{
+	struct het_shard_opts	 o;
+	struct het_shard_plan	*pl;
+	size_t			 shard_of[8][8][3], k, t, split = 0;
+	uint32_t		 i, j;
+	const struct het_pair	*q;
+
+	opts(&o, HET_SHARD_RANDOM, 5);
+	if ((pl = het_shard_plan_alloc(pairs, n, 3, &o, NULL)) == NULL) {
+		ok(0, "random: plan for the cell test");
+		return;
+	}
+	for (k = 0; k < pl->nshards; k++)
+		for (t = pl->off[k]; t < pl->off[k + 1]; t++) {
+			q = &pairs[pl->idx[t]];
+			shard_of[q->i][q->j][q->a] = k;
+		}
+	for (i = 0; i < 8; i++)
+		for (j = i + 1; j < 8; j++)
+			if (shard_of[i][j][0] != shard_of[i][j][1] ||
+			    shard_of[i][j][1] != shard_of[i][j][2])
+				split++;
+	ok(split <= pl->nshards - 1, "random: %zu of 28 frame pairs span two "
+	    "shards (at most K - 1 = %zu: the cuts)", split,
+	    pl->nshards - 1);
+	het_shard_plan_free(pl);
+}
+
+/* het_shard_sort_cells: (i, j, a) order, the data moved along, stable. */
+static void
+test_sort_cells(void)
+{
+	struct het_pair	 p[7] = { { 3, 5, 1 }, { 0, 2, 2 }, { 3, 5, 0 },
+			    { 0, 2, 0 }, { 1, 4, 1 }, { 0, 2, 2 }, { 0, 1, 0 } };
+	static const struct het_pair want[7] = { { 0, 1, 0 }, { 0, 2, 0 },
+			    { 0, 2, 2 }, { 0, 2, 2 }, { 1, 4, 1 }, { 3, 5, 0 },
+			    { 3, 5, 1 } };
+	static const double ywant[7] = { 6, 3, 1, 5, 4, 2, 0 };
+	double		 y[7] = { 0, 1, 2, 3, 4, 5, 6 };
+	int		 good = 1;
+	size_t		 k;
+
+	ok(het_shard_sort_cells(p, y, 7, NULL) == HET_OK,
+	    "sort_cells: sorts seven pairs");
+	for (k = 0; k < 7; k++)
+		if (p[k].i != want[k].i || p[k].j != want[k].j ||
+		    p[k].a != want[k].a || y[k] != ywant[k])
+			good = 0;
+	ok(good, "sort_cells: cell by cell, angle innermost, each datum "
+	    "moved with its pair, equal pairs in their former order");
+	ok(het_shard_sort_cells(p, y, 0, NULL) == HET_OK,
+	    "sort_cells: an empty shard is already sorted");
+}
+
 static void
 test_angle_balanced(void)
 {
@@ -345,6 +407,8 @@ main(void)
 	test_strategy(HET_SHARD_ANGLE_BALANCED, pairs, n, 3);
 	test_strategy(HET_SHARD_CONTIGUOUS, pairs, n, 3);
 	test_random_seed(pairs, n);
+	test_random_cells(pairs, n);
+	test_sort_cells();
 	test_angle_balanced();
 	test_auto();
 	test_errors(pairs, n);

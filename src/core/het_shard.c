@@ -300,6 +300,8 @@ het_shard_sort_cells(struct het_pair *pairs, double *y, size_t n,
 	double		*yy;
 	size_t		 i;
 
+	if (n < 2)
+		return HET_OK;
 	key = het_alloc_array(n, sizeof *key, "shard cell order", err);
 	pp = het_alloc_array(n, sizeof *pp, "shard cell order", err);
 	yy = het_alloc_array(n, sizeof *yy, "shard cell order", err);
