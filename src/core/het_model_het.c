@@ -518,35 +518,53 @@ het_het_lsq_scratch(const struct het_model *m)
 }
 
 /*
- * Add the adjoint e = d(ss/2)/dg of one pair to the per-frame adjoints
- * aR, aS, aV (of the integral differences) and aX (of x_s), and return
- * its share of d(ss/2)/dphi0; the same factors as het_het_dpair.
+ * The adjoints e_a = d(ss/2)/dg of one cell's pairs, summed over its
+ * angles.  Every per-frame adjoint of a pair is e times (A + B cos Phi),
+ * e sin Phi times an angle factor, or e g times a cell factor, so these
+ * five sums carry all of them and the cell is flushed once.
+ */
+struct het_het_cellsum {
+	double	e;	/* sum e_a */
+	double	ec;	/* sum e_a cos Phi_a */
+	double	eg;	/* sum e_a g_a */
+	double	esq;	/* sum e_a sin Phi_a qa_a */
+	double	esd;	/* sum e_a sin Phi_a dqa_a */
+};
+
+/*
+ * Add one cell's sums to the per-frame adjoints aR, aS, aV (of the
+ * integral differences) and aX (of x_s); return its share of
+ * d(ss/2)/dphi0.  The factors are those of het_het_dpair, summed.
  */
 static double
-het_het_adjoint(const struct het_het_tabs *tb, const struct het_het_ij *p,
-    const double *ri, const double *rj, uint32_t i, uint32_t j, size_t a,
-    double c, double s, double g, double e, double *adj)
+het_het_flush(const struct het_het_tabs *tb, const struct het_het_walk *wk,
+    const struct het_het_cellsum *cs, double *adj)
 {
+	const struct het_het_ij *p = &wk->ij;
+	const double *ri = wk->ri, *rj = wk->rj;
 	double *aR = adj, *aS = adj + tb->n, *aV = adj + 2 * tb->n;
-	double *aX = adj + 3 * tb->n, t, dphi, kr, ks;
+	double *aX = adj + 3 * tb->n, t, uw2, kr, ks, gn;
+	uint32_t i = wk->i, j = wk->j;
 
-	t = e * p->kr * (p->u + p->w * c);
+	t = p->kr * (p->u * cs->e + p->w * cs->ec);
 	aR[j] += t;
 	aR[i] -= t;
-	t = e * p->ks * (p->w + p->u * c);
+	t = p->ks * (p->w * cs->e + p->u * cs->ec);
 	aS[j] += t;
 	aS[i] -= t;
-	dphi = -2.0 * p->u * p->w * s * p->inv;
-	t = e * dphi * tb->qa[a];
+	uw2 = -2.0 * p->u * p->w * p->inv;	/* dg/dPhi = uw2 sin Phi */
+	t = uw2 * cs->esq;
 	aV[j] += t;
 	aV[i] -= t;
-	kr = 2.0 * p->hr * (p->u + p->w * c) * p->inv;
-	ks = 2.0 * p->hs * (p->w + p->u * c) * p->inv;
-	aX[i] += e * (ks * rj[HT_XS] - kr * rj[HT_XR] -
-	    g * p->nfac * rj[HT_NRM] * (ri[HT_XS] - ri[HT_XR]));
-	aX[j] += e * (ks * ri[HT_XS] - kr * ri[HT_XR] -
-	    g * p->nfac * ri[HT_NRM] * (rj[HT_XS] - rj[HT_XR]));
-	return e * dphi * tb->dqa[a] * p->v;
+	/* sum e d num/dA_r / nn and sum e d num/dA_s / nn, then the norm */
+	kr = 2.0 * p->hr * (p->u * cs->e + p->w * cs->ec) * p->inv;
+	ks = 2.0 * p->hs * (p->w * cs->e + p->u * cs->ec) * p->inv;
+	gn = cs->eg * p->nfac;
+	aX[i] += ks * rj[HT_XS] - kr * rj[HT_XR] -
+	    gn * rj[HT_NRM] * (ri[HT_XS] - ri[HT_XR]);
+	aX[j] += ks * ri[HT_XS] - kr * ri[HT_XR] -
+	    gn * ri[HT_NRM] * (rj[HT_XS] - rj[HT_XR]);
+	return uw2 * p->v * cs->esd;
 }
 
 /*
@@ -584,12 +602,18 @@ het_het_lsq(const struct het_model_eval *ev, size_t n,
 {
 	const struct het_het_tabs *tb = ev->priv;
 	struct het_het_walk wk;
-	double phi, c, s, g, w, r, ca, aphi = 0, ss = 0;
+	struct het_het_cellsum cs;
+	double phi, c, s, g, w, r, ca, e, aphi = 0, ss = 0;
 	size_t k, a;
 
 	het_het_walk_init(&wk);
+	memset(&cs, 0, sizeof(cs));
 	memset(adj, 0, 4 * tb->n * sizeof(*adj));
 	for (k = 0; k < n; k++) {
+		if (k > 0 && (pairs[k].i != wk.i || pairs[k].j != wk.j)) {
+			aphi += het_het_flush(tb, &wk, &cs, adj);
+			memset(&cs, 0, sizeof(cs));
+		}
 		het_het_walk_to(tb, &wk, &pairs[k], 1);
 		a = pairs[k].a;
 		phi = tb->qa[a] * wk.ij.v;
@@ -601,9 +625,15 @@ het_het_lsq(const struct het_model_eval *ev, size_t n,
 		ss += r * r;
 		out->gcon[a] += r * w * g;
 		out->goff[a] += r * w;
-		aphi += het_het_adjoint(tb, &wk.ij, wk.ri, wk.rj, wk.i, wk.j,
-		    a, c, s, g, r * w * ca, adj);
+		e = r * w * ca;
+		cs.e += e;
+		cs.ec += e * c;
+		cs.eg += e * g;
+		cs.esq += e * s * tb->qa[a];
+		cs.esd += e * s * tb->dqa[a];
 	}
+	if (n > 0)
+		aphi += het_het_flush(tb, &wk, &cs, adj);
 	out->ss += ss;
 	het_het_adjoint_map(tb, adj, aphi, out->gfree);
 }
