@@ -542,28 +542,30 @@ het_het_flush(const struct het_het_tabs *tb, const struct het_het_walk *wk,
 {
 	const struct het_het_ij *p = &wk->ij;
 	const double *ri = wk->ri, *rj = wk->rj;
+	const double xsi = ri[HT_XS], xri = ri[HT_XR], ni = ri[HT_NRM];
+	const double xsj = rj[HT_XS], xrj = rj[HT_XR], nj = rj[HT_NRM];
 	double *aR = adj, *aS = adj + tb->n, *aV = adj + 2 * tb->n;
 	double *aX = adj + 3 * tb->n, t, uw2, kr, ks, gn;
+	const double ur = p->u * cs->e + p->w * cs->ec;	/* sum e (u + w c) */
+	const double ws = p->w * cs->e + p->u * cs->ec;	/* sum e (w + u c) */
 	uint32_t i = wk->i, j = wk->j;
 
-	t = p->kr * (p->u * cs->e + p->w * cs->ec);
+	uw2 = -2.0 * p->u * p->w * p->inv;		/* dg/dPhi = uw2 sin Phi */
+	/* sum e d num/dA_r / nn and sum e d num/dA_s / nn, then the norm */
+	kr = 2.0 * p->hr * ur * p->inv;
+	ks = 2.0 * p->hs * ws * p->inv;
+	gn = cs->eg * p->nfac;
+	t = p->kr * ur;
 	aR[j] += t;
 	aR[i] -= t;
-	t = p->ks * (p->w * cs->e + p->u * cs->ec);
+	t = p->ks * ws;
 	aS[j] += t;
 	aS[i] -= t;
-	uw2 = -2.0 * p->u * p->w * p->inv;	/* dg/dPhi = uw2 sin Phi */
 	t = uw2 * cs->esq;
 	aV[j] += t;
 	aV[i] -= t;
-	/* sum e d num/dA_r / nn and sum e d num/dA_s / nn, then the norm */
-	kr = 2.0 * p->hr * (p->u * cs->e + p->w * cs->ec) * p->inv;
-	ks = 2.0 * p->hs * (p->w * cs->e + p->u * cs->ec) * p->inv;
-	gn = cs->eg * p->nfac;
-	aX[i] += ks * rj[HT_XS] - kr * rj[HT_XR] -
-	    gn * rj[HT_NRM] * (ri[HT_XS] - ri[HT_XR]);
-	aX[j] += ks * ri[HT_XS] - kr * ri[HT_XR] -
-	    gn * ri[HT_NRM] * (rj[HT_XS] - rj[HT_XR]);
+	aX[i] += ks * xsj - kr * xrj - gn * nj * (xsi - xri);
+	aX[j] += ks * xsi - kr * xri - gn * ni * (xsj - xrj);
 	return uw2 * p->v * cs->esd;
 }
 
@@ -604,36 +606,36 @@ het_het_lsq(const struct het_model_eval *ev, size_t n,
 	struct het_het_walk wk;
 	struct het_het_cellsum cs;
 	double phi, c, s, g, w, r, ca, e, aphi = 0, ss = 0;
-	size_t k, a;
+	size_t k = 0, a;
 
 	het_het_walk_init(&wk);
-	memset(&cs, 0, sizeof(cs));
 	memset(adj, 0, 4 * tb->n * sizeof(*adj));
-	for (k = 0; k < n; k++) {
-		if (k > 0 && (pairs[k].i != wk.i || pairs[k].j != wk.j)) {
-			aphi += het_het_flush(tb, &wk, &cs, adj);
-			memset(&cs, 0, sizeof(cs));
-		}
+	while (k < n) {
+		/* one cell: its pairs follow each other (angle innermost) */
 		het_het_walk_to(tb, &wk, &pairs[k], 1);
-		a = pairs[k].a;
-		phi = tb->qa[a] * wk.ij.v;
-		het_het_sincos(phi, &s, &c);
-		g = (wk.ij.rs + wk.ij.x2 * c) / wk.ij.nn;
-		w = L->w != NULL ? L->w[k] : 1.0;
-		ca = L->contrast[a];
-		r = w * (L->offset[a] + ca * g - L->y[k]);
-		ss += r * r;
-		out->gcon[a] += r * w * g;
-		out->goff[a] += r * w;
-		e = r * w * ca;
-		cs.e += e;
-		cs.ec += e * c;
-		cs.eg += e * g;
-		cs.esq += e * s * tb->qa[a];
-		cs.esd += e * s * tb->dqa[a];
-	}
-	if (n > 0)
+		cs.e = cs.ec = cs.eg = cs.esq = cs.esd = 0;
+		do {
+			a = pairs[k].a;
+			assert(a < tb->na);
+			phi = tb->qa[a] * wk.ij.v;
+			het_het_sincos(phi, &s, &c);
+			g = (wk.ij.rs + wk.ij.x2 * c) / wk.ij.nn;
+			w = L->w != NULL ? L->w[k] : 1.0;
+			ca = L->contrast[a];
+			r = w * (L->offset[a] + ca * g - L->y[k]);
+			ss += r * r;
+			out->gcon[a] += r * w * g;
+			out->goff[a] += r * w;
+			e = r * w * ca;
+			cs.e += e;
+			cs.ec += e * c;
+			cs.eg += e * g;
+			cs.esq += e * s * tb->qa[a];
+			cs.esd += e * s * tb->dqa[a];
+			k++;
+		} while (k < n && pairs[k].i == wk.i && pairs[k].j == wk.j);
 		aphi += het_het_flush(tb, &wk, &cs, adj);
+	}
 	out->ss += ss;
 	het_het_adjoint_map(tb, adj, aphi, out->gfree);
 }
