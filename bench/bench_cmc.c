@@ -51,6 +51,7 @@
  *       file's "metric", the comparison with Stan's dense_e;
  *   -a  target acceptance in percent (85, hetui's default; Stan's
  *       adapt_delta is set alike by peer_stan.R --accept);
+ *   -S  the chains' seed (42; peer_stan.R --seed);
  *   -n  no sampling: gradient timing and the shard file only;
  *   -p  the shard of pairs drawn one by one (default: whole cells);
  *   -g  evaluations per timing block (500; 5 blocks each);
@@ -556,7 +557,7 @@ cmp_dbl(const void *a, const void *b)
 
 static int
 run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
-    const char *rpath, struct het_error *err)
+    unsigned long seed, const char *rpath, struct het_error *err)
 {
 	struct het_shard_settings	 st;
 	struct het_shard_result		 res;
@@ -569,7 +570,7 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	st.num_warmup = nwarm;
 	st.num_samples = ndraw;
 	st.num_chains = 4;
-	st.seed = 42;
+	st.seed = seed;
 	st.dense_mass = dense;
 	st.target_accept = (double)accept / 100.0;
 	t0 = now();
@@ -587,8 +588,8 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	for (c = 0; c < res.nchain; c++)
 		div += res.divergences[c];
 	printf("sampling chains 4 warmup %ld draws %ld metric %s target "
-	    "accept %.2f (sequential, one thread)\n", nwarm, ndraw, dense ?
-	    "dense" : "diagonal", st.target_accept);
+	    "accept %.2f seed %lu (sequential, one thread)\n", nwarm, ndraw,
+	    dense ? "dense" : "diagonal", st.target_accept, seed);
 	printf("sampling wall %.2f s\n", wall);
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
@@ -649,10 +650,23 @@ main(int argc, char **argv)
 	int			 ch, nosample = 0, rc = 0, cells = 1;
 	int			 dense = 0;
 	long			 accept = 85;
+	unsigned long		 seed = 42;
 	const char		*lay[2] = { "random-pair", "cell-grouped" };
 
-	while ((ch = getopt(argc, argv, "Da:d:g:npr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DS:a:d:g:npr:s:w:")) != -1) {
 		switch (ch) {
+		case 'S': {
+			char *end;
+
+			seed = strtoul(optarg, &end, 10);
+			if (end == optarg || *end != '\0') {
+				fprintf(stderr, "bench_cmc: -S takes a "
+				    "non-negative integer seed, not '%s'\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'a':
 			accept = strtol(optarg, NULL, 10);
 			if (accept < 50 || accept > 99) {
@@ -688,7 +702,8 @@ main(int argc, char **argv)
 			spath = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_cmc [-Dnp] [-a PCT] [-g REPS] "
+			fprintf(stderr, "usage: bench_cmc [-Dnp] [-a PCT] [-S SEED] "
+			    "[-g REPS] "
 			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
 			    "[-r RESULT.json]\n");
 			return 2;
@@ -727,8 +742,8 @@ main(int argc, char **argv)
 	}
 	printf("shard written to %s\n", spath);
 	fflush(stdout);
-	if (!nosample && run_chains(&B, nwarm, ndraw, dense, accept, rpath,
-	    &err) != 0) {
+	if (!nosample && run_chains(&B, nwarm, ndraw, dense, accept, seed,
+	    rpath, &err) != 0) {
 		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
 		rc = 1;
 	}

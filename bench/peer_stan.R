@@ -2,14 +2,14 @@
 #
 # Usage: Rscript peer_stan.R [--check-only | --compare-only] [--dense]
 #            [--warmup W] [--draws D] [--cores N] [--accept PCT]
-#            MODEL.stan SHARD.json [HETUI.json]
+#            [--seed S] MODEL.stan SHARD.json [HETUI.json]
 #
 # Compiles bench/stan/het_shard.stan (timed apart), checks it against
 # hetui on the shard bench_cmc wrote: the model c2 at the truth (max abs
 # difference), the log density and its gradient in the unconstrained
 # coordinates at the truth and at a moved point (the coordinates are the
 # same in both programs); then samples 4 chains x (500 warmup + 1000
-# draws) from the truth, seed 42, diagonal metric (--dense: Stan's
+# draws) from the truth, seed 42 (--seed), diagonal metric (--dense: Stan's
 # dense_e, as bench_cmc -D), adapt_delta 0.85 as hetui's default target
 # acceptance (--accept PCT: PCT / 100, as bench_cmc -a), each chain in
 # a forked process, N at a
@@ -85,6 +85,7 @@ cores <- opt_num("--cores", min(4L, parallel::detectCores()))
 # hetui's target acceptance (het_shard_settings_default, bench_cmc -a);
 # Stan's own default adapt_delta is 0.8.
 adapt <- opt_num("--accept", 85L) / 100
+seed <- opt_num("--seed", 42L)
 if (length(args) < 2)
   stop("usage: Rscript peer_stan.R [--check-only | --compare-only] [--warmup W] [--draws D] [--cores N] MODEL.stan SHARD.json [HETUI.json]")
 d <- fromJSON(args[2])
@@ -183,7 +184,7 @@ if (check_only)
 pt0 <- proc.time()
 fits <- parallel::mclapply(1:4, function(c)
   sampling(sm, data = c(data, check = 0L), chains = 1, chain_id = c,
-           iter = nwarm + ndraw, warmup = nwarm, seed = 42,
+           iter = nwarm + ndraw, warmup = nwarm, seed = seed,
            control = list(metric = if (dense) "dense_e" else "diag_e",
                           adapt_delta = adapt),
            init = list(init_truth), refresh = max(1, (nwarm + ndraw) %/% 10)),
