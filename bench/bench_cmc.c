@@ -222,59 +222,64 @@ pick_cells(struct het_pair *out, gsl_rng *rng)
 }
 
 /*
- * The other layout (gradient timing only): random pairs when the main
- * shard is made of cells, and cells otherwise; data = model at the
- * truth + noise, the same priors.  With cells the kernel computes the
- * angle-independent part of a pair (transport factors, fractions, their
- * derivative factors) once per cell.
+ * One shard's data: NPAIR pairs in the given layout (cells or pairs drawn
+ * one by one) from a generator seeded with seed, the residual problem on
+ * them, c2 = the model at the truth and y = c2 + noise of sd SIGMA (c2
+ * may be y).  The generator is used for the pairs first, then the noise.
  */
 static int
-alt_shard(struct bench *B, const double *s, int cells, struct het_error *err)
+shard_data(struct bench *B, int cells, unsigned long seed, const double *s,
+    struct het_pair *pairs, double *c2, double *y, struct het_resid **r,
+    struct het_error *err)
 {
 	struct het_resid_spec	 rs;
-	struct het_resid_eval	*ev;
-	struct het_post_spec	 ps;
+	struct het_resid_eval	*ev = NULL;
 	gsl_rng			*rng;
 	size_t			 k;
+	int			 rc = -1;
 
 	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
 		return -1;
-	gsl_rng_set(rng, 11235813);
-	if ((cells ? pick_cells : pick_pairs)(B->pairs2, rng) != 0) {
-		gsl_rng_free(rng);
-		return -1;
-	}
+	gsl_rng_set(rng, seed);
+	if ((cells ? pick_cells : pick_pairs)(pairs, rng) != 0)
+		goto out;
 	memset(&rs, 0, sizeof rs);
 	rs.model = B->m;
 	rs.scaling = B->sc;
 	rs.theta = truth_phys;
 	rs.s = s;
 	rs.n = NPAIR;
-	rs.pairs = B->pairs2;
-	rs.y = B->y2;
-	if ((B->r2 = het_resid_alloc(&rs, err)) == NULL ||
-	    (ev = het_resid_eval_alloc(B->r2, err)) == NULL) {
-		gsl_rng_free(rng);
-		return -1;
-	}
-	if (het_resid_prepare(ev, B->x0, 0, err) != HET_OK) {
-		het_resid_eval_free(ev);
-		gsl_rng_free(rng);
-		return -1;
-	}
-	het_resid_eval_model(ev, 0, NPAIR, B->y2);
-	het_resid_eval_free(ev);
+	rs.pairs = pairs;
+	rs.y = y;
+	if ((*r = het_resid_alloc(&rs, err)) == NULL ||
+	    het_resid_nparams(*r) != NP ||
+	    (ev = het_resid_eval_alloc(*r, err)) == NULL ||
+	    het_resid_prepare(ev, B->x0, 0, err) != HET_OK)
+		goto out;
+	het_resid_eval_model(ev, 0, NPAIR, c2);
 	for (k = 0; k < NPAIR; k++)
-		B->y2[k] += gsl_ran_gaussian_ziggurat(rng, SIGMA);
+		y[k] = c2[k] + gsl_ran_gaussian_ziggurat(rng, SIGMA);
+	rc = 0;
+out:
+	het_resid_eval_free(ev);
 	gsl_rng_free(rng);
+	return rc;
+}
+
+/* The shard posterior on r with the bench's priors: K = 1, reparam on. */
+static struct het_posterior *
+shard_post(struct bench *B, const struct het_resid *r, struct het_error *err)
+{
+	struct het_post_spec	 ps;
+
 	memset(&ps, 0, sizeof ps);
-	ps.resid = B->r2;
+	ps.resid = r;
 	ps.model = B->m;
 	ps.sigma = SIGMA;
 	ps.priors = B->pri;
 	ps.nshards = 1;
 	ps.reparam = 1;
-	return (B->post2 = het_posterior_alloc(&ps, err)) == NULL ? -1 : 0;
+	return het_posterior_alloc(&ps, err);
 }
 
 /* Laplace standard errors of the shard likelihood at x0 (see top). */
@@ -345,11 +350,7 @@ setup(struct bench *B, int cells, struct het_error *err)
 {
 	struct het_model_spec	 ms;
 	struct het_scaling_spec	 ss;
-	struct het_resid_spec	 rs;
-	struct het_resid_eval	*ev;
-	struct het_post_spec	 ps;
 	double			 s[2 * NA];
-	gsl_rng			*rng;
 	size_t			 a, k;
 
 	for (a = 0; a < NA; a++) {
@@ -372,37 +373,9 @@ setup(struct bench *B, int cells, struct het_error *err)
 	if ((B->m = het_model_alloc(&ms, err)) == NULL ||
 	    (B->sc = het_scaling_alloc(&ss, err)) == NULL)
 		return -1;
-	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+	if (shard_data(B, cells, 20261123, s, B->pairs, B->c2, B->y, &B->r,
+	    err) != 0)
 		return -1;
-	gsl_rng_set(rng, 20261123);
-	if ((cells ? pick_cells : pick_pairs)(B->pairs, rng) != 0) {
-		gsl_rng_free(rng);
-		return -1;
-	}
-	memset(&rs, 0, sizeof rs);
-	rs.model = B->m;
-	rs.scaling = B->sc;
-	rs.theta = truth_phys;
-	rs.s = s;
-	rs.n = NPAIR;
-	rs.pairs = B->pairs;
-	rs.y = B->y;
-	if ((B->r = het_resid_alloc(&rs, err)) == NULL ||
-	    (ev = het_resid_eval_alloc(B->r, err)) == NULL) {
-		gsl_rng_free(rng);
-		return -1;
-	}
-	if (het_resid_nparams(B->r) != NP ||
-	    het_resid_prepare(ev, B->x0, 0, err) != HET_OK) {
-		het_resid_eval_free(ev);
-		gsl_rng_free(rng);
-		return -1;
-	}
-	het_resid_eval_model(ev, 0, NPAIR, B->c2);
-	het_resid_eval_free(ev);
-	for (k = 0; k < NPAIR; k++)
-		B->y[k] = B->c2[k] + gsl_ran_gaussian_ziggurat(rng, SIGMA);
-	gsl_rng_free(rng);
 	het_resid_bounds(B->r, B->lo, B->hi);
 	memcpy(B->lo, phys_lo, sizeof phys_lo);
 	memcpy(B->hi, phys_hi, sizeof phys_hi);
@@ -411,16 +384,16 @@ setup(struct bench *B, int cells, struct het_error *err)
 	for (k = 0; k < NP; k++)
 		het_post_prior_nlsq(B->x0[k], B->sd[k], B->lo[k], B->hi[k],
 		    WIDTH, &B->pri[k]);
-	memset(&ps, 0, sizeof ps);
-	ps.resid = B->r;
-	ps.model = B->m;
-	ps.sigma = SIGMA;
-	ps.priors = B->pri;
-	ps.nshards = 1;
-	ps.reparam = 1;
-	if ((B->post = het_posterior_alloc(&ps, err)) == NULL)
+	if ((B->post = shard_post(B, B->r, err)) == NULL)
 		return -1;
-	return alt_shard(B, s, !cells, err);
+	/*
+	 * The other layout (gradient timing only): random pairs when the
+	 * main shard is made of cells, cells otherwise; the same priors.
+	 */
+	if (shard_data(B, !cells, 11235813, s, B->pairs2, B->y2, B->y2,
+	    &B->r2, err) != 0)
+		return -1;
+	return (B->post2 = shard_post(B, B->r2, err)) == NULL ? -1 : 0;
 }
 
 /*
