@@ -3,9 +3,10 @@
 # file written by `hetui simulate` from tests/configs/sample_truth.yaml
 # (static_ref, one angle, 50 frames), sampled with
 # tests/configs/sample_run.yaml (2 shards, 2 chains of 300 + 100).
-# Checks: exit 0 when the gates pass, progress per shard on stderr, the
-# summary table and --json; the five output files exist, parse and carry
-# the reference's keys in its order, the /cmc group of the HDF5 file;
+# Checks: exit 0 when the gates pass, progress per shard on stderr and
+# its status lines off a terminal (--progress), the summary table and
+# --json; the five output files exist, parse and carry the reference's
+# keys in its order, the /cmc group of the HDF5 file;
 # --nlsq-result reuses a fit (from the JSON files or from the HDF5 file
 # alone) and gives the identical posterior (same seed); exit 4 when a gate
 # fails (results written); exit 5 when every worker dies (the report lists
@@ -55,6 +56,12 @@ like "$RUN_ERR" "^NLSQ iter 0  cost" "stderr: NLSQ progress"
 like "$RUN_ERR" "^sampling 2 shards$" "stderr: sampling starts"
 like "$RUN_ERR" "^shard 0 +613 pairs  running" "stderr: shard 0 starts (one line per event)"
 like "$RUN_ERR" "^shard 1 +612 pairs  done +[0-9.]+ s$" "stderr: shard 1 done with its time"
+like "$RUN_ERR" "^status at 0 s: 2 shards: [0-9]+ done, [12] running, [01] queued, 0 retrying, 0 failed$" \
+    "stderr off a terminal: a status line at the first shard event"
+like "$RUN_ERR" "^  shard [01] +61[23] pairs  running" \
+    "... and a line per running shard"
+is "$(printf '%s\n' "$RUN_ERR" | grep -c '^status at')" 1 \
+    "... then none for --progress 60 s in a run of seconds"
 for f in hetui_results.h5 nlsq_parameters.json nlsq_metadata.json \
     cmc_summary.json cmc_diagnostics.json; do
 	ok "$([ -s "res/$f" ]; echo $?)" "res/$f written"
@@ -136,8 +143,9 @@ fi
 
 # --- --nlsq-result --------------------------------------------------------------
 run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result res -o reuse \
-    --workers 2
+    --workers 2 --progress 0
 is "$RUN_RC" 0 "--nlsq-result res: exit 0"
+unlike "$RUN_ERR" "^status at" "--progress 0: no status lines"
 like "$RUN_ERR" "1225 pairs; NLSQ result from res$" "stderr: the result is reused"
 unlike "$RUN_ERR" "NLSQ iter" "... and no fit runs"
 ok "$([ ! -e reuse/nlsq_parameters.json ] && [ -s reuse/cmc_summary.json ]; echo $?)" \
@@ -146,8 +154,12 @@ mean() { sed -n '/"posterior_mean"/,/]/p' "$1/cmc_summary.json" | tr -d ' \n'; }
 is "$(mean reuse)" "$(mean res)" "same seed, reused fit: the identical posterior mean"
 mkdir h5only && cp res/hetui_results.h5 h5only/
 run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result h5only -o reuse2 \
-    --workers 2
+    --workers 2 --progress 0.000001
 is "$RUN_RC" 0 "--nlsq-result with hetui_results.h5 only: exit 0"
+ok "$([ "$(printf '%s\n' "$RUN_ERR" | grep -Ec '^status at [0-9]+ s: 2 shards')" -ge 4 ]; echo $?)" \
+    "--progress 0.000001: a status line at (nearly) every shard event"
+like "$RUN_ERR" "^  shard [01] +61[23] pairs  running +(warmup|sampling) +chain [12]  it [0-9]+/400  eps [0-9.e-]+  acc [0-9.]+  div [0-9]+$" \
+    "... a running shard's line names phase, chain, iteration, step size, acceptance, divergences"
 is "$(mean reuse2)" "$(mean res)" "... reads the fit from /fit: the identical posterior"
 
 mkdir empty
@@ -247,12 +259,19 @@ run_capture "$HETUI" sample -c sample_run.yaml a.h5 b.h5
 is "$RUN_RC" 2 "two files: exit 2"
 run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result
 is "$RUN_RC" 2 "--nlsq-result without a value: exit 2"
+run_capture "$HETUI" sample -c sample_run.yaml --progress -1
+is "$RUN_RC" 2 "--progress -1: exit 2"
+like "$RUN_ERR" "--progress -1: give the seconds between status lines, 0 to 86400" \
+    "... says what it takes"
+run_capture "$HETUI" sample -c sample_run.yaml --progress 1x
+is "$RUN_RC" 2 "--progress 1x: exit 2"
+like "$RUN_ERR" "--progress" "... names the option"
 
 # --- help -----------------------------------------------------------------------
 run_capture "$HETUI" help sample
 is "$RUN_RC" 0 "hetui help sample: exit 0"
 for o in --config --output --json --workers --nlsq-result --seed \
-    --worker-command; do
+    --worker-command --progress; do
 	like "$RUN_OUT" "^ +(-., )?$o" "help lists $o"
 done
 like "$RUN_OUT" "4 gates failed" "help documents exit 4"

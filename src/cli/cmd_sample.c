@@ -6,7 +6,8 @@
  * Flow: config -> het_sample (src/engine/het_sample.h) driven by
  * het_sample_run, whose callbacks print progress on stderr: a compact
  * table redrawn in place on a terminal (counts, then one line per running
- * shard), one line per shard event otherwise -> a summary table (or
+ * shard), otherwise one line per shard event plus, every --progress
+ * seconds, the counts and a line per running shard -> a summary table (or
  * --json) on stdout.  SIGINT asks the pipeline to cancel: workers are
  * killed and reaped, what finished is combined and written, and the
  * command exits 130; a second SIGINT kills as usual.
@@ -45,6 +46,7 @@ struct sample_opts {
 	long		 workers;
 	int		 seed_set;
 	unsigned long	 seed;
+	double		 every;		/* --progress seconds; < 0: unset */
 };
 
 /* Progress state (loop thread, except the NLSQ callback). */
@@ -63,6 +65,10 @@ struct sample_ui {
 						   on the NLSQ thread, read
 						   after it ended) */
 	const char		*nlsq_dir;
+	double			 every;		/* status lines off a terminal,
+						   seconds apart; 0: none */
+	double			 first_status;	/* het_proc_now() */
+	double			 last_status;
 };
 
 static struct het_sample *sample_cur;
@@ -87,6 +93,7 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "nlsq-result", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "worker-command", required_argument, NULL, 'W' },
+		{ "progress", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -95,6 +102,7 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	int c, rc;
 
 	memset(o, 0, sizeof(*o));
+	o->every = -1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:o:h", longopts, NULL)) != -1) {
 		rc = HET_OK;
@@ -120,6 +128,14 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			    &v, &err);
 			o->seed = (unsigned long)v;
 			o->seed_set = 1;
+			break;
+		case 'P':
+			rc = het_parse_double(optarg, "--progress", &o->every,
+			    &err);
+			if (rc == HET_OK && (o->every < 0 || o->every > 86400))
+				return cli_usage_error(cmd, "--progress %s: give "
+				    "the seconds between status lines, 0 to "
+				    "86400 (0: only shard events)", optarg);
 			break;
 		case 'W':
 			if (strspn(optarg, " \t") == strlen(optarg))
@@ -230,6 +246,42 @@ sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
 	fflush(stderr);
 }
 
+/*
+ * Off a terminal, at the first shard event and then every ui->every
+ * seconds at the next event: a line of counts and one line
+ * per running shard with its chain, phase and iteration, so that a log
+ * file of a long run shows where it stands between shard events.
+ */
+static void
+sample_status(struct het_sample *s, struct sample_ui *ui)
+{
+	const struct het_cmc *c = het_sample_coordinator(s);
+	double now = het_proc_now();
+	size_t k, n;
+
+	if (c == NULL || ui->every <= 0 ||
+	    (ui->last_status > 0 && now - ui->last_status < ui->every))
+		return;
+	if (ui->last_status == 0)
+		ui->first_status = now;
+	ui->last_status = now;
+	n = het_cmc_nshards(c);
+	fprintf(stderr, "status at %.0f s: %zu shards: %zu done, %zu running, "
+	    "%zu queued, %zu retrying, %zu failed\n", now - ui->first_status, n,
+	    het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
+	    het_cmc_count(c, HET_CMC_QUEUED),
+	    het_cmc_count(c, HET_CMC_RETRYING),
+	    het_cmc_count(c, HET_CMC_FAILED));
+	for (k = 0; k < n; k++) {
+		const struct het_cmc_shard *sh = het_cmc_shard(c, k);
+
+		if (sh->state != HET_CMC_RUNNING)
+			continue;
+		fputs("  ", stderr);
+		sample_shard_line(sh, ui->total);
+	}
+}
+
 static void
 sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
     void *arg)
@@ -289,12 +341,13 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 		ui->nseen = index + 1;
 	}
 	sh = het_sample_shard(s, index);
-	if (sh == NULL || (ui->seen[index] == (unsigned char)sh->state + 1 &&
-	    ui->seen_att[index] == sh->attempts))
-		return;
-	ui->seen[index] = (unsigned char)sh->state + 1;
-	ui->seen_att[index] = sh->attempts;
-	sample_shard_line(sh, ui->total);
+	if (sh != NULL && (ui->seen[index] != (unsigned char)sh->state + 1 ||
+	    ui->seen_att[index] != sh->attempts)) {
+		ui->seen[index] = (unsigned char)sh->state + 1;
+		ui->seen_att[index] = sh->attempts;
+		sample_shard_line(sh, ui->total);
+	}
+	sample_status(s, ui);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -502,6 +555,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	memset(&ui, 0, sizeof(ui));
 	ui.cmd = cmd;
 	ui.tty = isatty(STDERR_FILENO);
+	ui.every = ui.tty ? 0 : o.every >= 0 ? o.every : 60;
 	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
 	ui.nlsq_dir = o.nlsq;
 	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
@@ -582,6 +636,9 @@ const struct cli_cmd cli_cmd_sample = {
 	"                         (e.g. 'ssh HOST hetui-worker'); default:\n"
 	"                         cmc worker_command, $HETUI_WORKER, the\n"
 	"                         installed hetui-worker\n"
+	"      --progress SEC     when stderr is not a terminal, a status\n"
+	"                         line per running shard every SEC seconds\n"
+	"                         (default 60; 0: only shard events)\n"
 	"Exit status: 0 gates passed, 4 gates failed (results written),\n"
 	"5 shards failed (early abort or fewer than min_success_rate;\n"
 	"finished shards are written), 130 interrupted by SIGINT, 1 error,\n"
