@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +27,52 @@
 static char	 fake[4096];
 static char	 tmpdir[] = "/tmp/t_engine_cmc.XXXXXX";
 static int	 nchanges;
+static int	 work_check;	/* on_change checks het_cmc_work_done */
+static int	 work_bad, work_mid;
+static double	 work_last;
+
+/*
+ * het_cmc_work_done at a change, against the states: the fake worker's
+ * progress record says chain 1 (0-based), iteration 10, i.e. half the
+ * work of 4 chains of 10 iterations and all of 2 chains of 10.
+ */
+static void
+check_work(struct het_cmc *c)
+{
+	const struct het_cmc_shard	*s;
+	double				 done = 0, run = 0, all = 0, w4, w2;
+	size_t				 k;
+
+	for (k = 0; k < het_cmc_nshards(c); k++) {
+		s = het_cmc_shard(c, k);
+		all += (double)s->npairs;
+		if (s->state == HET_CMC_DONE)
+			done += (double)s->npairs;
+		else if (s->state == HET_CMC_RUNNING && s->has_progress)
+			run += (double)s->npairs;
+	}
+	w4 = het_cmc_work_done(c, 4, 10);
+	w2 = het_cmc_work_done(c, 2, 10);
+	if (fabs(w4 - (done + 0.5 * run) / all) > 1e-12 ||
+	    fabs(w2 - (done + run) / all) > 1e-12 || w4 < work_last) {
+		diag("work done %.17g / %.17g, expected %.17g / %.17g "
+		    "(previous %.17g)", w4, w2, (done + 0.5 * run) / all,
+		    (done + run) / all, work_last);
+		work_bad++;
+	}
+	if (run > 0)
+		work_mid++;
+	work_last = w4;
+}
 
 static void
 on_change(struct het_cmc *c, size_t i, void *arg)
 {
-	(void)c;
 	(void)i;
 	(void)arg;
 	nchanges++;
+	if (work_check)
+		check_work(c);
 }
 
 /* A coordinator on the fake worker in script mode, K shards queued. */
@@ -157,7 +196,18 @@ test_all_ok(void)
 	setenv("FAKE_SHARD_3", "pause", 1);
 	nchanges = 0;
 	c = mk(8, 3, 5, 0.9, st);
+	ok(het_cmc_work_done(c, 4, 10) == 0, "work done 0 before the run");
+	work_check = 1;
 	is_int(het_cmc_run(c, &err), HET_OK, "8 shards on 3 workers: HET_OK");
+	work_check = 0;
+	is_int(work_bad, 0, "work done at every change: done shards whole, "
+	    "running ones by chain and iteration, weighted by pairs, never "
+	    "decreasing");
+	ok(work_mid > 0, "... checked with a running shard's progress "
+	    "counted (%d changes)", work_mid);
+	ok(het_cmc_work_done(c, 4, 10) == 1, "work done 1 after the run");
+	ok(het_cmc_work_done(c, 0, 10) == 0 && het_cmc_work_done(c, 4, 0) ==
+	    0, "work done 0 for no chains or no iterations");
 	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 8, "all 8 done");
 	for (k = 0; k < 8; k++) {
 		s = het_cmc_shard(c, k);

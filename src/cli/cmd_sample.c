@@ -59,6 +59,9 @@ struct sample_ui {
 	int			*seen_att;
 	size_t			 nseen;
 	long			 total;		/* iterations per chain */
+	long			 nchains;	/* chains per shard */
+	double			 t_sampling;	/* het_proc_now() when the
+						   shards started; 0 before */
 	long			 workers;	/* at most this many run */
 	size_t			 rows;		/* running-shard lines */
 	int			 nlsq_line;	/* a \r NLSQ line is open (set
@@ -67,7 +70,6 @@ struct sample_ui {
 	const char		*nlsq_dir;
 	double			 every;		/* status lines off a terminal,
 						   seconds apart; 0: none */
-	double			 first_status;	/* het_proc_now() */
 	double			 last_status;
 };
 
@@ -204,6 +206,33 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 }
 
 /*
+ * ", 12% of the work, about 2.3 h left" into buf, from the work done
+ * (het_cmc_work_done) and the time since the shards started; "" in the
+ * first 10 s and below 1% of the work, when the estimate means nothing.
+ */
+static void
+sample_eta(const struct het_cmc *c, const struct sample_ui *ui, double now,
+    char *buf, size_t len)
+{
+	double w = het_cmc_work_done(c, ui->nchains, ui->total);
+	double el = now - ui->t_sampling, left;
+
+	buf[0] = '\0';
+	if (ui->t_sampling <= 0 || el < 10 || w < 0.01 || w >= 1)
+		return;
+	left = el * (1 - w) / w;
+	if (left < 120)
+		snprintf(buf, len, ", %.0f%% of the work, about %.0f s left",
+		    100 * w, left);
+	else if (left < 7200)
+		snprintf(buf, len, ", %.0f%% of the work, about %.0f min left",
+		    100 * w, left / 60);
+	else
+		snprintf(buf, len, ", %.0f%% of the work, about %.1f h left",
+		    100 * w, left / 3600);
+}
+
+/*
  * Redraw the compact table on a terminal: a line of counts, then one line
  * per running shard (at most rows, which never changes during a run).
  */
@@ -213,6 +242,7 @@ sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
 	const struct het_cmc *c = het_sample_coordinator(s);
 	double now = het_proc_now();
 	size_t k, n, shown = 0;
+	char eta[96];
 
 	if (c == NULL || (!force && now - ui->last_draw < 0.2))
 		return;
@@ -224,13 +254,14 @@ sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
 		ui->rows = SAMPLE_TTY_ROWS;
 	if (ui->drawn > 0)
 		fprintf(stderr, "\033[%dA", ui->drawn);
+	sample_eta(c, ui, now, eta, sizeof eta);
 	fprintf(stderr, "\033[Kshards %zu: %zu done, %zu running, %zu queued, "
-	    "%zu retrying, %zu failed, %zu cancelled\n", n,
+	    "%zu retrying, %zu failed, %zu cancelled%s\n", n,
 	    het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
 	    het_cmc_count(c, HET_CMC_QUEUED),
 	    het_cmc_count(c, HET_CMC_RETRYING),
 	    het_cmc_count(c, HET_CMC_FAILED),
-	    het_cmc_count(c, HET_CMC_CANCELLED));
+	    het_cmc_count(c, HET_CMC_CANCELLED), eta);
 	for (k = 0; k < n && shown < ui->rows; k++) {
 		const struct het_cmc_shard *sh = het_cmc_shard(c, k);
 
@@ -258,20 +289,20 @@ sample_status(struct het_sample *s, struct sample_ui *ui)
 	const struct het_cmc *c = het_sample_coordinator(s);
 	double now = het_proc_now();
 	size_t k, n;
+	char eta[96];
 
 	if (c == NULL || ui->every <= 0 ||
 	    (ui->last_status > 0 && now - ui->last_status < ui->every))
 		return;
-	if (ui->last_status == 0)
-		ui->first_status = now;
 	ui->last_status = now;
 	n = het_cmc_nshards(c);
+	sample_eta(c, ui, now, eta, sizeof eta);
 	fprintf(stderr, "status at %.0f s: %zu shards: %zu done, %zu running, "
-	    "%zu queued, %zu retrying, %zu failed\n", now - ui->first_status, n,
-	    het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
+	    "%zu queued, %zu retrying, %zu failed%s\n", now - ui->t_sampling,
+	    n, het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
 	    het_cmc_count(c, HET_CMC_QUEUED),
 	    het_cmc_count(c, HET_CMC_RETRYING),
-	    het_cmc_count(c, HET_CMC_FAILED));
+	    het_cmc_count(c, HET_CMC_FAILED), eta);
 	for (k = 0; k < n; k++) {
 		const struct het_cmc_shard *sh = het_cmc_shard(c, k);
 
@@ -308,6 +339,7 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 			    "");
 			break;
 		case HET_SAMPLE_SAMPLING:
+			ui->t_sampling = het_proc_now();
 			fprintf(stderr, "sampling %zu shard%s\n",
 			    het_sample_nshards(s),
 			    het_sample_nshards(s) == 1 ? "" : "s");
@@ -557,6 +589,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	ui.tty = isatty(STDERR_FILENO);
 	ui.every = ui.tty ? 0 : o.every >= 0 ? o.every : 60;
 	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
+	ui.nchains = cfg->cmc.num_chains;
 	ui.nlsq_dir = o.nlsq;
 	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
 	if (ui.workers < 1)

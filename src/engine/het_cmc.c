@@ -647,6 +647,31 @@ het_cmc_count(const struct het_cmc *c, enum het_cmc_state st)
 	return k;
 }
 
+double
+het_cmc_work_done(const struct het_cmc *c, long nchains, long per_chain)
+{
+	const struct het_cmc_shard	*sh;
+	double				 w = 0, all = 0, f;
+	size_t				 i;
+
+	if (nchains < 1 || per_chain < 1)
+		return 0;
+	for (i = 0; i < c->n; i++) {
+		sh = &c->sh[i];
+		all += (double)sh->npairs;
+		if (sh->state == HET_CMC_DONE || sh->state == HET_CMC_FAILED ||
+		    sh->state == HET_CMC_CANCELLED)
+			w += (double)sh->npairs;
+		else if (sh->state == HET_CMC_RUNNING && sh->has_progress) {
+			f = ((double)sh->progress.chain * (double)per_chain +
+			    (double)sh->progress.iteration) /
+			    ((double)nchains * (double)per_chain);
+			w += (double)sh->npairs * (f < 0 ? 0 : f > 1 ? 1 : f);
+		}
+	}
+	return all > 0 ? w / all : 0;
+}
+
 int
 het_cmc_aborted(const struct het_cmc *c)
 {

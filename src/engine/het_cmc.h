@@ -185,6 +185,17 @@ size_t het_cmc_nshards(const struct het_cmc *cmc);
 const struct het_cmc_shard *het_cmc_shard(const struct het_cmc *cmc,
     size_t index);
 size_t het_cmc_count(const struct het_cmc *cmc, enum het_cmc_state st);
+
+/*
+ * het_cmc_work_done: the fraction of the sampling work done, in [0, 1],
+ * for progress and time-left estimates.  Shards weigh by their pairs; a
+ * done, failed or cancelled shard counts whole, a running one by its
+ * latest progress record (its chains run one after the other, nchains
+ * of per_chain iterations each), a queued or retrying one not at all.
+ * Returns 0 when nchains or per_chain is not positive.  Loop thread.
+ */
+double het_cmc_work_done(const struct het_cmc *cmc, long nchains,
+    long per_chain);
 int het_cmc_aborted(const struct het_cmc *cmc);
 size_t het_cmc_workers_spawned(const struct het_cmc *cmc);
 
