@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ main(void)
 	long l = 0;
 	FILE *fp;
 
-	plan(24);
+	plan(33);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -59,6 +60,26 @@ main(void)
 	is_int(het_parse_long("-7", "--n", -10, 10, &l, &err), HET_OK,
 	    "parse -7");
 	is_int(l, -7, "parsed long");
+
+	{
+		static const struct {
+			double		 t;
+			const char	*want;
+		} dur[] = {
+			{ 45.2, "45 s" }, { 119.4, "119 s" },
+			{ 119.5, "2 min" }, { 1030, "17 min" },
+			{ 7169, "119 min" }, { 8280, "2.3 h" },
+			{ -1, "?" }, { NAN, "?" }
+		};
+		char db[16];
+		size_t k;
+
+		for (k = 0; k < sizeof dur / sizeof dur[0]; k++)
+			is_str(het_format_duration(dur[k].t, db, sizeof db),
+			    dur[k].want, "duration %g s", dur[k].t);
+		is_str(het_format_duration(1e6, db, 4), "277",
+		    "truncated to the buffer");
+	}
 
 	ok(het_alloc_array((size_t)-1 / 4, 8, "huge", &err) == NULL &&
 	    err.code == HET_ENOMEM, "overflowing allocation refused");

@@ -2,8 +2,9 @@
  * t_engine_cmc.c: the CMC coordinator (het_cmc) against the `script`
  * mode of tests/fake_worker.sh: completion, retries after SIGKILL, a
  * heartbeat timeout, garbage and an error record, a shard failing
- * twice, min_success_rate, early abort, cancellation, and no process
- * left behind.  Every wait is bounded by a deadline.
+ * twice, min_success_rate, early abort, cancellation, the share of the
+ * work done (het_cmc_work_done) at every change, and no process left
+ * behind.  Every wait is bounded by a deadline.
  */
 #include "config.h"
 

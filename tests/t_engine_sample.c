@@ -11,7 +11,9 @@
  *     preparing, sampling, combining, writing, done; shard changes are
  *     reported; the loop never blocks: no het_sample_handle call takes
  *     more than 100 ms, although NLSQ, consensus and writing run in it
- *     (on the background thread);
+ *     (on the background thread); at every shard change during SAMPLING
+ *     the time-left estimate (het_sample_view_eta) agrees with the work
+ *     done and the elapsed time, and there is none afterwards;
  *   - accessors: no problem, NLSQ result, shards or summary before their
  *     phase; afterwards 1225 pairs, 4 NLSQ parameters near the truth, 2
  *     shards done, a summary whose means lie within 4 sd of the truth and
@@ -41,6 +43,7 @@
 
 #include "het_proc.h"
 #include "het_sample.h"
+#include "het_sample_view.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/t_engine_sample.XXXXXX";
@@ -52,7 +55,40 @@ struct seen {
 	int			 problem_early;	/* problem visible in READING */
 	int			 nlsq_early;	/* NLSQ visible before PREPARING */
 	int			 summary_early;
+	int			 eta_seen;	/* estimates checked */
+	int			 eta_bad;
 };
+
+/*
+ * het_sample_view_eta at a shard change, asked for two moments 1000 s
+ * apart in the future: the share done is het_cmc_work_done's, an
+ * estimate exists exactly for 1% to 99.999% of the work, and 1000 s
+ * more elapsed add 1000 (1 - w) / w seconds left.
+ */
+static void
+check_eta(struct het_sample *s, struct seen *sn)
+{
+	const struct het_shard_settings *st = het_sample_view_settings(s);
+	double now = het_proc_now(), d1, l1, d2, l2, w;
+	int r1, r2;
+
+	if (st == NULL) {
+		sn->eta_bad++;
+		return;
+	}
+	w = het_cmc_work_done(het_sample_coordinator(s), st->num_chains,
+	    st->num_warmup + st->num_samples);
+	r1 = het_sample_view_eta(s, now + 1000, &d1, &l1);
+	r2 = het_sample_view_eta(s, now + 2000, &d2, &l2);
+	if (d1 != w || d2 != w || r1 != r2 ||
+	    r1 != (w >= 0.01 && w <= 0.99999) || (!r1 && !isnan(l1)) ||
+	    (r1 && fabs((l2 - l1) - 1000 * (1 - w) / w) > 1e-6 * l2)) {
+		diag("eta: w %g, %d %g %g, %d %g %g", w, r1, d1, l1, r2, d2,
+		    l2);
+		sn->eta_bad++;
+	} else if (r1)
+		sn->eta_seen++;
+}
 
 static void
 on_change(struct het_sample *s, enum het_sample_what what, size_t index,
@@ -64,6 +100,8 @@ on_change(struct het_sample *s, enum het_sample_what what, size_t index,
 	(void)index;
 	if (what == HET_SAMPLE_CHANGED_SHARD) {
 		sn->nshard_events++;
+		if (ph == HET_SAMPLE_SAMPLING)
+			check_eta(s, sn);
 		return;
 	}
 	if (sn->nphase < 16)
@@ -208,6 +246,15 @@ test_full(struct het_config *cfg)
 	    sn.nshard_events);
 	ok(!sn.problem_early && !sn.nlsq_early && !sn.summary_early,
 	    "no result is visible before its phase ends");
+	is_int(sn.eta_bad, 0, "time-left estimates: the work done, when one "
+	    "exists, and the rate");
+	ok(sn.eta_seen > 0, "... checked at %d shard changes", sn.eta_seen);
+	{
+		double d = 1, l = 0;
+
+		ok(het_sample_view_eta(s, het_proc_now() + 1000, &d, &l) == 0 &&
+		    d == 0 && isnan(l), "no estimate after SAMPLING");
+	}
 	is_int(het_sample_verdict(s), HET_VERDICT_PASSED, "verdict passed");
 	is_str(het_sample_verdict_name(het_sample_verdict(s)), "passed",
 	    "verdict name");

@@ -169,6 +169,12 @@ test_idle(void)
 	is_int(het_sample_view_used(s, 0), 0, "no shard was used");
 	ok(het_sample_view_settings(s) == NULL, "no settings before "
 	    "SAMPLING");
+	{
+		double dn = 1, left = 0;
+
+		ok(het_sample_view_eta(s, 1e9, &dn, &left) == 0 && dn == 0 &&
+		    isnan(left), "no time-left estimate before SAMPLING");
+	}
 	ok(het_sample_view_config(s) != NULL && het_sample_view_config(s) !=
 	    cfg, "its own copy of the configuration");
 	het_sample_view_gates(s, &g);

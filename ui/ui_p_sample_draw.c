@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "het_proc.h"
+#include "het_util.h"
 #include "ui.h"
 #include "ui_p_sample.h"
 
@@ -332,6 +333,21 @@ draw_reason(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 }
 
 /* The phase line and the NLSQ line (rows 1 and 2). */
+/* Append "  12% of the work, about 2.3 h left" while it means something. */
+static void
+draw_eta(struct ui *ui, char *buf, size_t len)
+{
+	double	done, left;
+	size_t	n = strlen(buf);
+	char	t[32];
+
+	if (n < len && het_sample_view_eta(ui->sample, het_proc_now(), &done,
+	    &left))
+		snprintf(buf + n, len - n, "  %.0f%% of the work, about %s "
+		    "left", 100 * done, het_format_duration(left, t,
+		    sizeof(t)));
+}
+
 static void
 draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 {
@@ -379,6 +395,7 @@ draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 		    het_cmc_count(c, HET_CMC_QUEUED),
 		    het_cmc_count(c, HET_CMC_RETRYING),
 		    het_cmc_count(c, HET_CMC_FAILED));
+		draw_eta(ui, buf, sizeof(buf));
 		break;
 	default:
 		snprintf(buf, sizeof(buf), "%s", het_sample_phase_name(ph));

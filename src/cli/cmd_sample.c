@@ -31,6 +31,7 @@
 #include "het_pool.h"
 #include "het_proc.h"
 #include "het_sample.h"
+#include "het_sample_view.h"
 #include "het_util.h"
 
 #define SAMPLE_EXIT_CANCELLED	130
@@ -59,7 +60,6 @@ struct sample_ui {
 	int			*seen_att;
 	size_t			 nseen;
 	long			 total;		/* iterations per chain */
-	long			 nchains;	/* chains per shard */
 	double			 t_sampling;	/* het_proc_now() when the
 						   shards started; 0 before */
 	long			 workers;	/* at most this many run */
@@ -206,30 +206,19 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 }
 
 /*
- * ", 12% of the work, about 2.3 h left" into buf, from the work done
- * (het_cmc_work_done) and the time since the shards started; "" in the
- * first 10 s and below 1% of the work, when the estimate means nothing.
+ * ", 12% of the work, about 2.3 h left" into buf (het_sample_view_eta),
+ * or "" while the estimate means nothing.
  */
 static void
-sample_eta(const struct het_cmc *c, const struct sample_ui *ui, double now,
-    char *buf, size_t len)
+sample_eta(struct het_sample *s, double now, char *buf, size_t len)
 {
-	double w = het_cmc_work_done(c, ui->nchains, ui->total);
-	double el = now - ui->t_sampling, left;
+	double w, left;
+	char t[32];
 
 	buf[0] = '\0';
-	if (ui->t_sampling <= 0 || el < 10 || w < 0.01 || w >= 1)
-		return;
-	left = el * (1 - w) / w;
-	if (left < 120)
-		snprintf(buf, len, ", %.0f%% of the work, about %.0f s left",
-		    100 * w, left);
-	else if (left < 7200)
-		snprintf(buf, len, ", %.0f%% of the work, about %.0f min left",
-		    100 * w, left / 60);
-	else
-		snprintf(buf, len, ", %.0f%% of the work, about %.1f h left",
-		    100 * w, left / 3600);
+	if (het_sample_view_eta(s, now, &w, &left))
+		snprintf(buf, len, ", %.0f%% of the work, about %s left",
+		    100 * w, het_format_duration(left, t, sizeof t));
 }
 
 /*
@@ -254,7 +243,7 @@ sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
 		ui->rows = SAMPLE_TTY_ROWS;
 	if (ui->drawn > 0)
 		fprintf(stderr, "\033[%dA", ui->drawn);
-	sample_eta(c, ui, now, eta, sizeof eta);
+	sample_eta(s, now, eta, sizeof eta);
 	fprintf(stderr, "\033[Kshards %zu: %zu done, %zu running, %zu queued, "
 	    "%zu retrying, %zu failed, %zu cancelled%s\n", n,
 	    het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
@@ -296,7 +285,7 @@ sample_status(struct het_sample *s, struct sample_ui *ui)
 		return;
 	ui->last_status = now;
 	n = het_cmc_nshards(c);
-	sample_eta(c, ui, now, eta, sizeof eta);
+	sample_eta(s, now, eta, sizeof eta);
 	fprintf(stderr, "status at %.0f s: %zu shards: %zu done, %zu running, "
 	    "%zu queued, %zu retrying, %zu failed%s\n", now - ui->t_sampling,
 	    n, het_cmc_count(c, HET_CMC_DONE), het_cmc_count(c, HET_CMC_RUNNING),
@@ -339,7 +328,7 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 			    "");
 			break;
 		case HET_SAMPLE_SAMPLING:
-			ui->t_sampling = het_proc_now();
+			ui->t_sampling = het_proc_now();	/* status time */
 			fprintf(stderr, "sampling %zu shard%s\n",
 			    het_sample_nshards(s),
 			    het_sample_nshards(s) == 1 ? "" : "s");
@@ -589,7 +578,6 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	ui.tty = isatty(STDERR_FILENO);
 	ui.every = ui.tty ? 0 : o.every >= 0 ? o.every : 60;
 	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
-	ui.nchains = cfg->cmc.num_chains;
 	ui.nlsq_dir = o.nlsq;
 	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
 	if (ui.workers < 1)

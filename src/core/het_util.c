@@ -188,3 +188,19 @@ het_parse_long(const char *s, const char *what, long min, long max,
 	*out = v;
 	return HET_OK;
 }
+
+char *
+het_format_duration(double t, char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	if (!isfinite(t) || t < 0)
+		snprintf(buf, len, "?");
+	else if (t < 119.5)
+		snprintf(buf, len, "%.0f s", t);
+	else if (t < 7170)
+		snprintf(buf, len, "%.0f min", t / 60);
+	else
+		snprintf(buf, len, "%.1f h", t / 3600);
+	return buf;
+}

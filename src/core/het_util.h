@@ -67,4 +67,12 @@ int het_parse_double(const char *s, const char *what, double *out,
 int het_parse_long(const char *s, const char *what, long min, long max,
     long *out, struct het_error *err);
 
+/*
+ * het_format_duration: seconds as people read a time left: "45 s" below
+ * 2 minutes, "17 min" below 2 hours, else "2.3 h"; "?" for a negative or
+ * non-finite value.  Writes at most len bytes (NUL included) into buf and
+ * returns buf.  Any thread.
+ */
+char *het_format_duration(double seconds, char *buf, size_t len);
+
 #endif /* HET_UTIL_H */

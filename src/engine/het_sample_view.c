@@ -94,6 +94,25 @@ het_sample_view_settings(const struct het_sample *s)
 	return &s->settings;
 }
 
+int
+het_sample_view_eta(const struct het_sample *s, double now, double *done,
+    double *left)
+{
+	const struct het_shard_settings *st = het_sample_view_settings(s);
+	double el = now - s->t_sampling, w;
+
+	*done = 0;
+	*left = NAN;
+	if (s->phase != HET_SAMPLE_SAMPLING || st == NULL)
+		return 0;
+	*done = w = het_cmc_work_done(s->cmc, st->num_chains,
+	    st->num_warmup + st->num_samples);
+	if (el < 10 || w < 0.01 || w > 0.99999)
+		return 0;
+	*left = el * (1 - w) / w;
+	return 1;
+}
+
 const struct het_config *
 het_sample_view_config(const struct het_sample *s)
 {

@@ -62,6 +62,18 @@ const struct het_shard_settings *het_sample_view_settings(
     const struct het_sample *s);
 
 /*
+ * het_sample_view_eta: during SAMPLING, the share of the sampling work
+ * done in *done (het_cmc_work_done with the run's chains and iterations
+ * per chain) and in *left the seconds still needed at the rate since the
+ * shards started (now: het_proc_now()).  Returns 1 when the estimate
+ * means something (10 s after the shards started, 1% to 99.999% of the
+ * work done); else 0 with *left NaN (and *done 0 outside SAMPLING).
+ * Early warmup is slower than sampling, so early estimates run high.
+ */
+int het_sample_view_eta(const struct het_sample *s, double now,
+    double *done, double *left);
+
+/*
  * het_sample_view_config: the run's own copy of the configuration (as
  * het_sample_alloc copied it).  Never NULL.
  */
