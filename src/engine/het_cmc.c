@@ -359,10 +359,21 @@ give(struct het_cmc *c, struct cworker *w, size_t i, double now)
 	s->elapsed = 0;
 	s->has_progress = 0;
 	s->pid = het_proc_pid(w->p);
+	if (!het_proc_input_open(w->p)) {
+		/*
+		 * A write found the pipe broken: the worker has exited or is
+		 * exiting.  Its reaping fails the attempt with how it ended
+		 * (on_done); the timers catch one that lingers.
+		 */
+		w->closed = 1;
+		het_proc_arm(w->p, now);
+		changed(c, i);
+		return;
+	}
 	if (het_proc_send_rec(w->p, HET_WIRE_SHARD, c->payload[i], &e) !=
 	    HET_OK) {
-		w->cur = -1;
 		w->closed = 1;
+		w->cur = -1;
 		attempt_failed(c, i, e.msg, now);
 		het_proc_kill(w->p, now, e.code, e.msg);
 		return;

@@ -369,6 +369,12 @@ het_proc_hello_seen(const struct het_proc *p)
 	return p->hello_seen;
 }
 
+int
+het_proc_input_open(const struct het_proc *p)
+{
+	return p->in_fd != -1 && !p->closing;
+}
+
 void *
 het_proc_tag(const struct het_proc *p)
 {

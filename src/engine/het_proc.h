@@ -124,6 +124,8 @@ int	 het_proc_id(const struct het_proc *p);
 pid_t	 het_proc_pid(const struct het_proc *p);
 int	 het_proc_done(const struct het_proc *p);
 int	 het_proc_hello_seen(const struct het_proc *p);
+int	 het_proc_input_open(const struct het_proc *p);	/* 0 after a
+				   broken pipe or het_proc_close_stdin */
 void	*het_proc_tag(const struct het_proc *p);
 void	 het_proc_set_tag(struct het_proc *p, void *tag);
 /* The log file path (borrowed, valid until het_proc_free) or NULL. */
