@@ -226,18 +226,12 @@ state_attr(const struct het_cmc_shard *sh)
 static double
 shard_frac(const struct sample_state *s, const struct het_cmc_shard *sh)
 {
-	double f;
-
 	if (sh->state == HET_CMC_DONE)
 		return 1;
-	if (!sh->has_progress || s->chains < 1 || s->total < 1 ||
-	    (sh->state != HET_CMC_RUNNING && sh->state != HET_CMC_FAILED &&
-	    sh->state != HET_CMC_CANCELLED))
+	if (sh->state != HET_CMC_RUNNING && sh->state != HET_CMC_FAILED &&
+	    sh->state != HET_CMC_CANCELLED)
 		return 0;
-	f = ((double)sh->progress.chain * (double)s->total +
-	    (double)sh->progress.iteration) / ((double)s->chains *
-	    (double)s->total);
-	return f < 0 ? 0 : f > 1 ? 1 : f;
+	return het_cmc_shard_progress(sh, s->chains, s->total);
 }
 
 static void
@@ -332,7 +326,6 @@ draw_reason(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 	    HET_CMC_FAILED ? UI_C_ERROR : UI_C_WARN), buf);
 }
 
-/* The phase line and the NLSQ line (rows 1 and 2). */
 /* Append "  12% of the work, about 2.3 h left" while it means something. */
 static void
 draw_eta(struct ui *ui, char *buf, size_t len)
@@ -348,6 +341,7 @@ draw_eta(struct ui *ui, char *buf, size_t len)
 		    sizeof(t)));
 }
 
+/* The phase line and the NLSQ line (rows 1 and 2). */
 static void
 draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 {

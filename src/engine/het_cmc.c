@@ -372,8 +372,8 @@ give(struct het_cmc *c, struct cworker *w, size_t i, double now)
 	}
 	if (het_proc_send_rec(w->p, HET_WIRE_SHARD, c->payload[i], &e) !=
 	    HET_OK) {
-		w->closed = 1;
 		w->cur = -1;
+		w->closed = 1;
 		attempt_failed(c, i, e.msg, now);
 		het_proc_kill(w->p, now, e.code, e.msg);
 		return;
@@ -659,10 +659,24 @@ het_cmc_count(const struct het_cmc *c, enum het_cmc_state st)
 }
 
 double
+het_cmc_shard_progress(const struct het_cmc_shard *sh, long nchains,
+    long per_chain)
+{
+	double	f;
+
+	if (!sh->has_progress || nchains < 1 || per_chain < 1)
+		return 0;
+	f = ((double)sh->progress.chain * (double)per_chain +
+	    (double)sh->progress.iteration) / ((double)nchains *
+	    (double)per_chain);
+	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+double
 het_cmc_work_done(const struct het_cmc *c, long nchains, long per_chain)
 {
 	const struct het_cmc_shard	*sh;
-	double				 w = 0, all = 0, f;
+	double				 w = 0, all = 0;
 	size_t				 i;
 
 	if (nchains < 1 || per_chain < 1)
@@ -673,12 +687,9 @@ het_cmc_work_done(const struct het_cmc *c, long nchains, long per_chain)
 		if (sh->state == HET_CMC_DONE || sh->state == HET_CMC_FAILED ||
 		    sh->state == HET_CMC_CANCELLED)
 			w += (double)sh->npairs;
-		else if (sh->state == HET_CMC_RUNNING && sh->has_progress) {
-			f = ((double)sh->progress.chain * (double)per_chain +
-			    (double)sh->progress.iteration) /
-			    ((double)nchains * (double)per_chain);
-			w += (double)sh->npairs * (f < 0 ? 0 : f > 1 ? 1 : f);
-		}
+		else if (sh->state == HET_CMC_RUNNING)
+			w += (double)sh->npairs *
+			    het_cmc_shard_progress(sh, nchains, per_chain);
 	}
 	return all > 0 ? w / all : 0;
 }

@@ -187,6 +187,15 @@ const struct het_cmc_shard *het_cmc_shard(const struct het_cmc *cmc,
 size_t het_cmc_count(const struct het_cmc *cmc, enum het_cmc_state st);
 
 /*
+ * het_cmc_shard_progress: how far a shard's latest progress record says
+ * its current attempt got, in [0, 1]: its chains run one after the
+ * other, nchains of per_chain iterations each.  0 without a record or
+ * with nchains or per_chain not positive.  Any state; loop thread.
+ */
+double het_cmc_shard_progress(const struct het_cmc_shard *sh, long nchains,
+    long per_chain);
+
+/*
  * het_cmc_work_done: the fraction of the sampling work done, in [0, 1],
  * for progress and time-left estimates.  Shards weigh by their pairs; a
  * done, failed or cancelled shard counts whole, a running one by its
