@@ -1,7 +1,8 @@
 /*
  * t_core_consensus.c: combination of shard draws (het_consensus) against
  * the analytic product of Gaussians, simple averaging, the robust
- * outlier rule, and the convergence gates with their messages.
+ * outlier rule, the convergence gates with their messages, and the
+ * skewness warning against the exact product of gamma shards.
  */
 #include "config.h"
 
@@ -363,6 +364,98 @@ test_gates(void)
 	    g.max_divergence_rate == 0.05, "gates from optimization.cmc");
 }
 
+/*
+ * k shards of nd draws: parameter 0 from Gamma(a, 1), parameter 1 from
+ * N(0, 1), combined by consensus_mc, then het_consensus_skew_note.
+ */
+static int
+skew_run(gsl_rng *r, size_t k, size_t nd, double a, const char *const *names,
+    struct het_consensus *c)
+{
+	double			*x[20];
+	size_t			 n[20], s, d;
+	struct het_error	 err;
+	int			 rc;
+
+	for (s = 0; s < k; s++) {
+		x[s] = malloc(nd * 2 * sizeof(double));
+		n[s] = nd;
+		for (d = 0; d < nd; d++) {
+			x[s][2 * d] = gsl_ran_gamma(r, a, 1.0);
+			x[s][2 * d + 1] = gsl_ran_gaussian(r, 1.0);
+		}
+	}
+	rc = het_consensus_combine(HET_COMBINE_CONSENSUS,
+	    (const double *const *)x, n, k, 2, c, &err);
+	if (rc == HET_OK)
+		rc = het_consensus_skew_note(c, names, &err);
+	for (s = 0; s < k; s++)
+		free(x[s]);
+	return rc;
+}
+
+static void
+test_skew(gsl_rng *r)
+{
+	struct het_consensus	 c;
+	const char		*names[2] = { "D0", "alpha" };
+	double			 exact_mean, exact_sd, bias;
+
+	/*
+	 * 20 shards of Gamma(4, 1) (skewness 1): the product of their
+	 * densities is Gamma(20 * 3 + 1, 20), mean 3.05, sd sqrt(61) / 20;
+	 * the consensus puts the mean near 4, about 2.4 sd off.
+	 */
+	ok(skew_run(r, 20, 20000, 4.0, names, &c) == HET_OK,
+	    "skew: 20 gamma shards combined");
+	is_double(c.skew[0], 1.0, 0.05, "mean shard skewness of Gamma(4) 1");
+	ok(fabs(c.skew[1]) < 0.05, "Gaussian parameter: skewness near 0");
+	is_double(c.skew_bias[0], 1.0 * sqrt(20.0) / 2.0, 0.12,
+	    "bias estimate |skew| sqrt(K) / 2");
+	exact_mean = 61.0 / 20.0;
+	exact_sd = sqrt(61.0) / 20.0;
+	bias = (c.mean[0] - exact_mean) / exact_sd;
+	diag("actual bias %.3f sd, estimate %.3f sd", bias, c.skew_bias[0]);
+	is_double(bias, 19.0 / sqrt(61.0), 0.1,
+	    "the consensus mean is (1 - 1/K) / b off the product's");
+	ok(fabs(c.skew_bias[0] / bias - 1.0) < 0.2,
+	    "the estimate is within 20 %% of the actual bias");
+	ok(c.skew_bias[1] < 0.2, "no bias estimated for the Gaussian one");
+	diag("%s", c.note);
+	like(c.note, "The shard posteriors of D0 (mean skewness 1.0",
+	    "note names the skewed parameter");
+	like(c.note, "D0 (mean skewness 1.00: about 2.2 sd off if all "
+	    "shards are skewed alike) are skewed, and the consensus assumes "
+	    "Gaussian shard posteriors: its combined mean and sd may be off. "
+	    "Use at most 4 shards (optimization.cmc.num_shards: 4), or "
+	    "fix that parameter.", "note gives the bias and the remedy: "
+	    "K 0.5 / bias shards");
+	ok(strstr(c.note, "alpha") == NULL, "the Gaussian one is not named");
+	het_consensus_clear(&c);
+
+	/* Gamma(0.5): skewness 2.83 over 4 shards wants a single shard. */
+	ok(skew_run(r, 4, 20000, 0.5, NULL, &c) == HET_OK &&
+	    c.skew_bias[0] > 2.0, "4 strongly skewed shards");
+	like(c.note, "The shard posteriors of parameter 0 (mean skewness 2.",
+	    "unnamed parameter");
+	like(c.note, "Use at most 1 shard (optimization.cmc.num_shards: 1), "
+	    "one NUTS run on all the data, or fix that parameter.",
+	    "remedy: one shard");
+	het_consensus_clear(&c);
+
+	/* Near-Gaussian shards (Gamma(10^4)): no sentence. */
+	ok(skew_run(r, 20, 20000, 1e4, names, &c) == HET_OK &&
+	    c.note[0] == '\0' && c.skew_bias[0] < HET_CONS_SKEW_BIAS_MAX,
+	    "Gaussian-like shards: no note");
+	het_consensus_clear(&c);
+
+	/* One shard: nothing to combine, no bias. */
+	ok(skew_run(r, 1, 20000, 0.5, names, &c) == HET_OK &&
+	    c.skew_bias[0] == 0.0 && c.note[0] == '\0',
+	    "a single shard: no bias, no note");
+	het_consensus_clear(&c);
+}
+
 int
 main(void)
 {
@@ -374,6 +467,7 @@ main(void)
 	test_robust(r);
 	test_flatten();
 	test_gates();
+	test_skew(r);
 	gsl_rng_free(r);
 	done_testing();
 	return exit_status();

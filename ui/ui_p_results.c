@@ -116,11 +116,13 @@ draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	    ui_color_attr(sm->gates_pass ? UI_C_INFO : UI_C_ERROR) | A_BOLD,
 	    buf);
 	snprintf(buf, sizeof(buf), "%zu of %zu shards combined (%s), %zu "
-	    "draws; noise sigma %.4g (%s)%s%s", sm->nused, sm->nshards,
-	    sm->method, sm->ndraws, sm->sigma, sm->sigma_source,
-	    sm->note != NULL && *sm->note != '\0' ? "; " : "",
-	    sm->note != NULL ? sm->note : "");
+	    "draws; noise sigma %.4g (%s)", sm->nused, sm->nshards,
+	    sm->method, sm->ndraws, sm->sigma, sm->sigma_source);
 	ui_put_trunc(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_DIM), buf);
+	/* Dropped shards, skewed shard posteriors: worth reading in full. */
+	if (sm->note != NULL && *sm->note != '\0')
+		y += ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
+		    ui_color_attr(UI_C_WARN), sm->note);
 	return y;
 }
 

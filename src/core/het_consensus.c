@@ -73,6 +73,8 @@ het_consensus_clear(struct het_consensus *c)
 	free(c->cov);
 	free(c->gauss_mean);
 	free(c->gauss_cov);
+	free(c->skew);
+	free(c->skew_bias);
 	free(c->used);
 	free(c->outlier);
 	free(c->note);
@@ -235,6 +237,39 @@ robust_flags(struct het_consensus *c, const double *means, double *tmp)
 	return HET_OK;
 }
 
+/*
+ * c->skew and c->skew_bias from the draws of the used shards (means:
+ * their K x p shard means); see het_consensus.h.
+ */
+static void
+shard_skew(struct het_consensus *c, const double *const *draws,
+    const size_t *ndraw, const double *means)
+{
+	size_t	s, d, m, p = c->p;
+	double	m2, m3, x;
+
+	for (s = 0; s < c->nshards; s++) {
+		if (!c->used[s])
+			continue;
+		for (m = 0; m < p; m++) {
+			m2 = m3 = 0.0;
+			for (d = 0; d < ndraw[s]; d++) {
+				x = draws[s][d * p + m] - means[s * p + m];
+				m2 += x * x;
+				m3 += x * x * x;
+			}
+			m2 /= (double)ndraw[s];
+			m3 /= (double)ndraw[s];
+			if (m2 > 0.0)
+				c->skew[m] += m3 / (m2 * sqrt(m2)) /
+				    (double)c->nused;
+		}
+	}
+	for (m = 0; m < p; m++)
+		c->skew_bias[m] = c->nused < 2 ? 0.0 :
+		    fabs(c->skew[m]) * sqrt((double)c->nused) / 2.0;
+}
+
 static int
 check_args(int method, const double *const *draws, const size_t *ndraw,
     size_t K, size_t p, struct het_error *err)
@@ -276,6 +311,8 @@ het_consensus_combine(int method, const double *const *draws,
 	c->cov = calloc(p * p, sizeof *c->cov);
 	c->gauss_mean = calloc(p, sizeof *c->gauss_mean);
 	c->gauss_cov = calloc(p * p, sizeof *c->gauss_cov);
+	c->skew = calloc(p, sizeof *c->skew);
+	c->skew_bias = calloc(p, sizeof *c->skew_bias);
 	means = het_alloc_array(K, p * sizeof *means, "shard means", err);
 	covs = het_alloc_array(K, p * p * sizeof *covs, "shard covariances",
 	    err);
@@ -287,7 +324,8 @@ het_consensus_combine(int method, const double *const *draws,
 	rc = HET_ENOMEM;
 	if (c->used == NULL || c->outlier == NULL || c->note == NULL ||
 	    c->mean == NULL || c->sd == NULL || c->cov == NULL ||
-	    c->gauss_mean == NULL || c->gauss_cov == NULL || means == NULL ||
+	    c->gauss_mean == NULL || c->gauss_cov == NULL ||
+	    c->skew == NULL || c->skew_bias == NULL || means == NULL ||
 	    covs == NULL || W == NULL || lam == NULL || b == NULL ||
 	    wm == NULL || tmp == NULL) {
 		het_error_set(err, HET_ENOMEM, "out of memory combining %zu "
@@ -325,6 +363,7 @@ het_consensus_combine(int method, const double *const *draws,
 	if (method == HET_COMBINE_ROBUST && robust_flags(c, means, tmp) !=
 	    HET_OK)
 		goto nomem;
+	shard_skew(c, draws, ndraw, means);
 	for (s = 0; s < K; s++)
 		if (c->used[s] && (nd == 0 || ndraw[s] < nd))
 			nd = ndraw[s];
@@ -418,6 +457,63 @@ out:
 	return rc;
 }
 
+static const char *
+pname(const char *const *names, size_t m, char *buf, size_t len)
+{
+	if (names != NULL && names[m] != NULL)
+		return names[m];
+	snprintf(buf, len, "parameter %zu", m);
+	return buf;
+}
+
+int
+het_consensus_skew_note(struct het_consensus *c, const char *const *names,
+    struct het_error *err)
+{
+	char	*s = NULL, buf[32];
+	size_t	 m, i = 0, n = 0, kmax;
+	double	 worst = 0.0;
+
+	for (m = 0; m < c->p; m++)
+		if (c->skew_bias[m] > HET_CONS_SKEW_BIAS_MAX) {
+			n++;
+			if (c->skew_bias[m] > worst)
+				worst = c->skew_bias[m];
+		}
+	if (n == 0)
+		return HET_OK;
+	for (m = 0; m < c->p; m++) {
+		if (!(c->skew_bias[m] > HET_CONS_SKEW_BIAS_MAX))
+			continue;
+		if (sappend(&s, "%s%s (mean skewness %.2f: about %.1f sd off "
+		    "if all shards are skewed alike)%s",
+		    i == 0 ? "The shard posteriors of " : "",
+		    pname(names, m, buf, sizeof buf), c->skew[m],
+		    c->skew_bias[m], i + 1 < n ? "," : "") != HET_OK)
+			goto nomem;
+		i++;
+	}
+	kmax = (size_t)floor((double)c->nused * HET_CONS_SKEW_BIAS_MAX /
+	    worst);
+	if (kmax < 1)
+		kmax = 1;
+	if (sappend(&s, "are skewed, and the consensus assumes Gaussian "
+	    "shard posteriors: %s may be off. Use at most %zu "
+	    "shard%s (optimization.cmc.num_shards: %zu)%s, or fix %s.",
+	    n > 1 ? "their combined means and sds" :
+	    "its combined mean and sd", kmax,
+	    kmax > 1 ? "s" : "", kmax, kmax == 1 ? ", one NUTS run on all "
+	    "the data" : "", n > 1 ? "those parameters" : "that parameter")
+	    != HET_OK || sappend(&c->note, "%s", s) != HET_OK)
+		goto nomem;
+	free(s);
+	return HET_OK;
+nomem:
+	free(s);
+	return het_error_set(err, HET_ENOMEM, "out of memory writing the "
+	    "consensus note");
+}
+
 void
 het_cons_diag_from_result(const struct het_shard_result *res,
     double *rhat_buf, double *ess_buf, struct het_cons_diag *d)
@@ -501,14 +597,6 @@ gate_shard(const struct het_cons_gates *g, const struct het_cons_diag *d,
 	sg->pass = sg->rhat_ok && sg->ess_ok && sg->bfmi_ok && sg->div_ok;
 }
 
-static const char *
-pname(const char *const *names, size_t m, char *buf, size_t len)
-{
-	if (names != NULL && names[m] != NULL)
-		return names[m];
-	snprintf(buf, len, "parameter %zu", m);
-	return buf;
-}
 
 int
 het_consensus_gates(const struct het_cons_gates *g,

@@ -42,6 +42,20 @@
  * simple_average: the mean of the means and sum Sigma_s / K^2, the
  * covariance of an average of independent shard draws).
  *
+ * Skewed shard posteriors: every method is exact only for Gaussian
+ * shard posteriors.  For each parameter m, skew[m] is the mean over the
+ * used shards of the sample skewness g1 = m3 / m2^(3/2) of the shard's
+ * draws (0 for a parameter constant in a shard), and skew_bias[m] =
+ * |skew[m]| sqrt(nused) / 2 (0 when nused < 2) a rough size of the bias
+ * of the combined mean in units of the full posterior's sd.  The rule
+ * holds to first order for gamma shard posteriors: K shards of
+ * Gamma(a, b) draws combine to mean a / b, while their product
+ * Gamma(K (a - 1) + 1, K b) has mean a / b - (1 - 1/K) / b and sd about
+ * sqrt(a / K) / b, a bias of about sqrt(K / a) sds at skewness
+ * 2 / sqrt(a).  As a shard posterior's skewness falls like one over the
+ * square root of its data, the bias grows about linearly with K: fewer,
+ * larger shards cure it.
+ *
  * Thread: any; objects belong to the calling thread.
  */
 #ifndef HET_CONSENSUS_H
@@ -66,6 +80,8 @@ struct het_consensus {
 	double		*cov;		/* p x p */
 	double		*gauss_mean;	/* p */
 	double		*gauss_cov;	/* p x p */
+	double		*skew;		/* p: mean shard skewness (above) */
+	double		*skew_bias;	/* p: rough bias of mean, in sd */
 	unsigned char	*used;		/* K: 1 entered, 0 dropped */
 	unsigned char	*outlier;	/* K: 1 dropped as an outlier */
 	char		*note;		/* sentences on dropped shards, or "" */
@@ -86,6 +102,22 @@ int het_consensus_combine(int method, const double *const *draws,
     const size_t *ndraw, size_t nshards, size_t p,
     struct het_consensus *out, struct het_error *err);
 void het_consensus_clear(struct het_consensus *c);
+
+/* A combined mean whose skew_bias exceeds this is worth a warning. */
+#define HET_CONS_SKEW_BIAS_MAX	0.5
+
+/*
+ * het_consensus_skew_note: when any parameter's skew_bias exceeds
+ * HET_CONS_SKEW_BIAS_MAX, append to c->note one sentence naming those
+ * parameters (names: p names, or NULL for "parameter m") with their
+ * mean skewness and bias, and the remedy: at most nused *
+ * HET_CONS_SKEW_BIAS_MAX / (largest skew_bias) shards
+ * (optimization.cmc.num_shards), or fixing those parameters.  Nothing
+ * is appended otherwise.  Returns HET_OK or HET_ENOMEM (the note is then
+ * unchanged).  Thread: the owner of c.
+ */
+int het_consensus_skew_note(struct het_consensus *c,
+    const char *const *names, struct het_error *err);
 
 /*
  * het_consensus_flatten: the draws of a shard result as ndraw x p rows

@@ -103,6 +103,8 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 	json_object_set_new(o, "noise_sigma", rc_num(c->sigma));
 	json_object_set_new(o, "noise_sigma_source",
 	    json_string(c->sigma_source));
+	json_object_set_new(o, "consensus_note", json_string(
+	    c->cons != NULL && c->cons->note != NULL ? c->cons->note : ""));
 	one = json_object();
 	for (m = 0; m < c->p; m++) {
 		const struct het_results_cmc_param *q = c->param != NULL ?
@@ -119,6 +121,12 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 		    NAN));
 		json_object_set_new(e, "posterior_contraction", rc_num(q ?
 		    q->contraction : NAN));
+		json_object_set_new(e, "shard_skewness", rc_num(
+		    c->cons != NULL && c->cons->skew != NULL ?
+		    c->cons->skew[m] : NAN));
+		json_object_set_new(e, "consensus_skew_bias", rc_num(
+		    c->cons != NULL && c->cons->skew_bias != NULL ?
+		    c->cons->skew_bias[m] : NAN));
 		json_object_set_new(one, c->names[m], e);
 	}
 	json_object_set_new(o, "parameters", one);

@@ -197,6 +197,9 @@ hs_combine(struct het_sample *s, struct het_error *err)
 		goto out;
 	}
 	s->have_cons = 1;
+	if ((rc = het_consensus_skew_note(&s->cons, s->nnames, err)) !=
+	    HET_OK)
+		goto out;
 	het_cons_gates_from_cmc(&s->cfg->cmc, &g);
 	if ((rc = het_consensus_gates(&g, dg, nd, s->nnames, &s->gates,
 	    err)) != HET_OK)
