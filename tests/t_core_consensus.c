@@ -226,10 +226,22 @@ test_robust(gsl_rng *r)
 	rc = het_consensus_combine(HET_COMBINE_ROBUST,
 	    (const double *const *)x, nd, 2, 2, &c, &err);
 	like(rc == HET_OK ? c.note : "", "only 2 usable shards, too few for "
-	    "the outlier test", "robust, 2 shards: no test");
+	    "the outlier test (needs 3); both are kept.",
+	    "robust, 2 shards: no test");
+	het_consensus_clear(&c);
+	rc = het_consensus_combine(HET_COMBINE_ROBUST,
+	    (const double *const *)x, nd, 1, 2, &c, &err);
+	ok(rc == HET_OK && c.note[0] == '\0',
+	    "robust, a single shard: nothing to say");
+	het_consensus_clear(&c);
+	x[1][7] = NAN;
+	rc = het_consensus_combine(HET_COMBINE_ROBUST,
+	    (const double *const *)x, nd, 2, 2, &c, &err);
+	like(rc == HET_OK ? c.note : "", "not finite. robust_consensus_mc: "
+	    "only 1 usable shard, too few for the outlier test (needs 3); "
+	    "it is kept.", "robust, 2 shards, one dropped: one left");
 	het_consensus_clear(&c);
 	/* Non-finite draw: dropped by every method. */
-	x[1][7] = NAN;
 	rc = het_consensus_combine(HET_COMBINE_AVERAGE,
 	    (const double *const *)x, nd, 2, 2, &c, &err);
 	ok(rc == HET_OK && c.nused == 1 && !c.used[1],

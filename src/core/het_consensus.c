@@ -186,10 +186,13 @@ robust_flags(struct het_consensus *c, const double *means, double *tmp)
 	size_t	s, m, k, K = c->nshards, p = c->p, nin;
 	double	med, mad, mead, z;
 
+	if (K == 1)
+		return HET_OK;		/* nothing to combine, nothing to say */
 	if (c->nused < 3)
 		return sappend(&c->note, "robust_consensus_mc: only %zu "
-		    "usable shards, too few for the outlier test (needs 3); "
-		    "all are kept.", c->nused);
+		    "usable shard%s, too few for the outlier test (needs 3); "
+		    "%s kept.", c->nused, c->nused == 1 ? "" : "s",
+		    c->nused == 1 ? "it is" : "both are");
 	for (m = 0; m < p; m++) {
 		for (k = 0, s = 0; s < K; s++)
 			if (c->used[s])

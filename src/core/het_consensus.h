@@ -31,7 +31,8 @@
  *                  (weight 0), not down-weighted: in hetui
  *                  "down-weighted" means exactly that; the heterodyne
  *                  library's precision / K still lets a far shard pull
- *                  the mean.  With fewer than 3 shards no test is made;
+ *                  the mean.  With fewer than 3 shards no test is made
+ *                  (the note says so, except for a single shard given);
  *                  when fewer than 3 inliers would remain, all shards
  *                  are kept and the note says so.
  *   simple_average theta_d = mean over used shards of theta_{s,d}.
