@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <lapacke.h>
 
 #include "het_consensus.h"
@@ -177,14 +178,16 @@ median(double *v, size_t n)
 }
 
 /*
- * Flag outlying shards among the used ones (means: K x p).  tmp holds K
- * values.  Returns HET_OK or HET_ENOMEM.
+ * Flag outlying shards among the used ones (means: K x p, covs: K x p x
+ * p; the rule is in het_consensus.h).  tmp holds K values.  Returns
+ * HET_OK or HET_ENOMEM.
  */
 static int
-robust_flags(struct het_consensus *c, const double *means, double *tmp)
+robust_flags(struct het_consensus *c, const double *means, const double *covs,
+    double *tmp)
 {
 	size_t	s, m, k, K = c->nshards, p = c->p, nin;
-	double	med, mad, mead, z;
+	double	med, mad, mead, z, zc;
 
 	if (K == 1)
 		return HET_OK;		/* nothing to combine, nothing to say */
@@ -193,6 +196,9 @@ robust_flags(struct het_consensus *c, const double *means, double *tmp)
 		    "usable shard%s, too few for the outlier test (needs 3); "
 		    "%s kept.", c->nused, c->nused == 1 ? "" : "s",
 		    c->nused == 1 ? "it is" : "both are");
+	zc = gsl_cdf_ugaussian_Qinv(HET_CONS_OUTLIER_FWER / 2.0 /
+	    ((double)c->nused * (double)p)) *
+	    sqrt(1.0 + M_PI / (2.0 * (double)c->nused));
 	for (m = 0; m < p; m++) {
 		for (k = 0, s = 0; s < K; s++)
 			if (c->used[s])
@@ -215,7 +221,8 @@ robust_flags(struct het_consensus *c, const double *means, double *tmp)
 				    (1.253314 * mead);
 			else
 				z = 0.0;
-			if (z >= 3.5)
+			if (z >= 3.5 && fabs(means[s * p + m] - med) >=
+			    zc * sqrt(covs[(s * p + m) * p + m]))
 				c->outlier[s] = 1;
 		}
 	}
@@ -363,7 +370,7 @@ het_consensus_combine(int method, const double *const *draws,
 		    "every one of the %zu shards has non-finite draws", K);
 		goto out;
 	}
-	if (method == HET_COMBINE_ROBUST && robust_flags(c, means, tmp) !=
+	if (method == HET_COMBINE_ROBUST && robust_flags(c, means, covs, tmp) !=
 	    HET_OK)
 		goto nomem;
 	shard_skew(c, draws, ndraw, means);
