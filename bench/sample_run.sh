@@ -3,7 +3,7 @@
 # 300-frame x 8-angle problem of bench/cmc_sample.yaml (docs/
 # PERFORMANCE.md, section CMC).  Simulates the data with `hetui
 # simulate` (noise 0.01, seed 7), then times `hetui sample` (NLSQ, then
-# CMC over the automatic shards, one worker per core) and prints its
+# CMC over the config's shards, one worker per core) and prints its
 # exit status, wall time, the CPU time of it and its workers, and its
 # summary.  Usage: sample_run.sh HETUI CONFIG
 # Skips (status 0) when the binary has no `sample` command.
