@@ -370,8 +370,8 @@ het_consensus_combine(int method, const double *const *draws,
 		    "every one of the %zu shards has non-finite draws", K);
 		goto out;
 	}
-	if (method == HET_COMBINE_ROBUST && robust_flags(c, means, covs, tmp) !=
-	    HET_OK)
+	if (method == HET_COMBINE_ROBUST &&
+	    robust_flags(c, means, covs, tmp) != HET_OK)
 		goto nomem;
 	shard_skew(c, draws, ndraw, means);
 	for (s = 0; s < K; s++)
@@ -606,7 +606,6 @@ gate_shard(const struct het_cons_gates *g, const struct het_cons_diag *d,
 	sg->div_ok = sg->div_rate <= g->max_divergence_rate;
 	sg->pass = sg->rhat_ok && sg->ess_ok && sg->bfmi_ok && sg->div_ok;
 }
-
 
 int
 het_consensus_gates(const struct het_cons_gates *g,

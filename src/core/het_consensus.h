@@ -35,11 +35,11 @@
  *                  shards): the deviation must be improbable for the
  *                  shard's own uncertainty even among all K p
  *                  comparisons (shards of disjoint data scatter about
- *                  as widely as their posteriors).  (The MAD of a few shard
- *                  means is noisy: with the z rule alone, 8 clean
- *                  Gaussian shards of 30 parameters lose 4 shards on
- *                  average, 35 shards lose 3.3.  The reference's rule
- *                  is the z rule per parameter.)  Outliers are dropped
+ *                  as widely as their posteriors).  The MAD of a few
+ *                  shard means is noisy: with the z rule alone, which
+ *                  is the references' rule, 8 clean Gaussian shards of
+ *                  30 parameters lose 4 shards on average, 35 shards
+ *                  lose 3.3.  Outliers are dropped
  *                  (weight 0), not down-weighted: in hetui
  *                  "down-weighted" means exactly that; the heterodyne
  *                  library's precision / K still lets a far shard pull
