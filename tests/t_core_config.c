@@ -190,6 +190,7 @@ test_het_full(void)
 	is_int(cfg->cmc.num_shards, 12, "num_shards");
 	is_int(cfg->cmc.max_points_per_shard, 60000, "max_points_per_shard");
 	is_int(cfg->cmc.min_points_per_shard, 15000, "min_points_per_shard");
+	is_int(cfg->cmc.min_points_per_param, 1200, "min_points_per_param");
 	ok(cfg->cmc.num_warmup == 350 && cfg->cmc.num_samples == 900 &&
 	    cfg->cmc.num_chains == 3, "warmup, samples, chains");
 	is_double(cfg->cmc.target_accept_prob, 0.9, 0, "target_accept synonym");
@@ -295,7 +296,7 @@ test_hom_static(void)
 	cfg = load_file("hom_static.yaml", &err);
 	ok(cfg != NULL, "hom_static.yaml loads (%s)", cfg ? "ok" : err.msg);
 	if (cfg == NULL) {
-		skip(24, "hom_static.yaml did not load");
+		skip(40, "hom_static.yaml did not load");
 		return;
 	}
 	is_int(cfg->mode, HET_MODE_HOM_STATIC, "static_isotropic is static");
@@ -333,10 +334,16 @@ test_hom_static(void)
 	ok(cfg->cmc.dense_mass == 1 && cfg->cmc.sigma == HET_SIGMA_MAD,
 	    "homodyne CMC defaults: dense mass, mad sigma");
 	is_str(cfg->output_dir, "./static_results", "output.directory");
-	is_int(cfg->nwarnings, 1, "one warning");
+	is_int(cfg->nwarnings, 2, "two warnings");
 	ok(has_warning(cfg, "parameter_space.bounds[5]", 51, "gamma_dot_t0 is "
 	    "not a parameter of analysis mode static; ignored"),
 	    "shear parameter in static mode is reported, line 51");
+	ok(has_warning(cfg, "optimization.cmc.sharding.min_points_per_param",
+	    75, "not used by hetui (the homodyne modes size shards by "
+	    "min_points_per_shard alone)"), "the heterodyne-only "
+	    "min_points_per_param is reported, line 75");
+	is_int(cfg->cmc.min_points_per_param, 1500, "and left at its "
+	    "default");
 	ok(het_config_param(cfg, "gamma_dot_t0") == NULL &&
 	    het_config_param(cfg, "alpha") == &cfg->phys[HOM_P_ALPHA],
 	    "het_config_param follows the mode");

@@ -320,6 +320,56 @@ test_auto(void)
 	    "5 pairs: 1 shard (got %zu)", k);
 }
 
+/* The heterodyne rule (heterodyne-spec 6.6) at its defaults. */
+static void
+test_auto_heterodyne(void)
+{
+	struct het_shard_opts	o;
+	struct het_error	err;
+	size_t			k = 0;
+
+	opts(&o, HET_SHARD_RANDOM, 0);
+	o.heterodyne = 1;
+	o.min_points_per_shard = 10000;
+	o.min_points_per_param = 1500;
+	o.iterations = 1500;	/* not used by this rule */
+	ok(het_shard_auto_count(358800, 8, &o, &k, &err) == HET_OK && k == 8,
+	    "heterodyne: 300 frames x 8 angles (358800 pairs): one shard "
+	    "per angle, 8 (got %zu; the homodyne rule gives 35)", k);
+	ok(het_shard_auto_count(11500000, 23, &o, &k, &err) == HET_OK &&
+	    k == 23, "heterodyne: 11.5M pairs over 23 angles: 23 (got %zu)",
+	    k);
+	ok(het_shard_auto_count(100000, 8, &o, &k, &err) == HET_OK && k == 4,
+	    "heterodyne: 1e5 pairs: 8 angles capped at 100000 / 21000 = 4 "
+	    "(got %zu)", k);
+	ok(het_shard_auto_count(100000, 1, &o, &k, &err) == HET_OK && k == 2,
+	    "heterodyne: one angle still gives 2 shards (got %zu)", k);
+	ok(het_shard_auto_count(40000, 1, &o, &k, &err) == HET_OK && k == 1,
+	    "heterodyne: 40000 pairs < 2 x 21000: 1 shard (got %zu)", k);
+	o.min_points_per_param = 500;	/* 7000 per shard */
+	ok(het_shard_auto_count(100000, 12, &o, &k, &err) == HET_OK &&
+	    k == 10, "heterodyne: min_points_per_param 500: 12 angles capped "
+	    "by min_points_per_shard at 10 (got %zu)", k);
+	o.min_points_per_shard = 1000;
+	ok(het_shard_auto_count(100000, 20, &o, &k, &err) == HET_OK &&
+	    k == 14, "heterodyne: 20 angles capped at 100000 / 7000 = 14 "
+	    "(got %zu)", k);
+	o.max_points_per_shard = 5000;
+	ok(het_shard_auto_count(100000, 8, &o, &k, &err) == HET_OK && k == 20,
+	    "heterodyne: max_points_per_shard 5000 raises 8 to 20, beating "
+	    "the per-parameter floor (got %zu)", k);
+	o.max_points_per_shard = 0;
+	o.num_shards = 3;
+	ok(het_shard_auto_count(100000, 8, &o, &k, &err) == HET_OK && k == 3,
+	    "heterodyne: num_shards 3 is used as given (got %zu)", k);
+	o.num_shards = 0;
+	o.min_points_per_param = 0;
+	is_int(het_shard_auto_count(100000, 8, &o, &k, &err), HET_EINVAL,
+	    "heterodyne: min_points_per_param 0: HET_EINVAL");
+	like(err.msg, "min_points_per_param is 0; it must be at least 1",
+	    "message: %s", err.msg);
+}
+
 static void
 test_errors(const struct het_pair *pairs, size_t n)
 {
@@ -388,11 +438,20 @@ test_from_cmc(void)
 	c.num_warmup = 200;
 	c.num_samples = 300;
 	c.seed = 7;
-	het_shard_opts_from_cmc(&c, 1, &o);
+	c.min_points_per_param = 900;
+	het_shard_opts_from_cmc(&c, HET_MODE_HOM_LAMINAR, &o);
 	ok(o.num_shards == 3 && o.max_points_per_shard == 500 &&
 	    o.min_points_per_shard == 100 && o.strategy ==
 	    HET_SHARD_CONTIGUOUS && o.iterations == 500 && o.seed == 7 &&
-	    o.flow == 1, "opts from optimization.cmc");
+	    o.min_points_per_param == 900 && o.flow == 1 &&
+	    o.heterodyne == 0, "opts from optimization.cmc, laminar_flow");
+	het_shard_opts_from_cmc(&c, HET_MODE_HOM_STATIC, &o);
+	ok(o.flow == 0 && o.heterodyne == 0, "static: the homodyne static "
+	    "rule");
+	het_shard_opts_from_cmc(&c, HET_MODE_TWO_COMPONENT, &o);
+	ok(o.heterodyne == 1, "two_component: the heterodyne rule");
+	het_shard_opts_from_cmc(&c, HET_MODE_STATIC_REF, &o);
+	ok(o.heterodyne == 1, "static_ref: the heterodyne rule");
 }
 
 int
@@ -411,6 +470,7 @@ main(void)
 	test_sort_cells();
 	test_angle_balanced();
 	test_auto();
+	test_auto_heterodyne();
 	test_errors(pairs, n);
 	test_from_cmc();
 	free(pairs);

@@ -12,8 +12,9 @@
 # fails (results written); exit 5 when every worker dies (the report lists
 # every attempt, nothing is written); exit 1 with a specific message for
 # a missing data file, a missing worker program and bad --nlsq-result
-# directories; exit 2 for usage errors; `hetui help sample`; SIGINT
-# during sampling exits 130 and leaves no process behind.
+# directories; exit 2 for usage errors; `hetui help sample`; the
+# heterodyne modes' automatic shard count; SIGINT during sampling exits
+# 130 and leaves no process behind.
 . "$top_srcdir/tests/tap.sh"
 plan_lazy
 
@@ -297,6 +298,28 @@ like "$(cat long.err)" "shard 0 .*cancelled +cancelled: interrupted" \
     "the shards are reported cancelled"
 sleep 0.2
 is "$(leftover)" 0 "no worker left after SIGINT"
+
+# --- the automatic shard count of a heterodyne mode ---------------------------
+# 1225 pairs over one angle: the heterodyne rule gives max(1 angle, 2) = 2
+# shards when 14 x min_points_per_param = 420 pairs allow two; its default
+# floor (21000 pairs) and the homodyne size rule would give 1.
+awk '/num_shards: 2$/ { print "      num_shards: auto"
+	print "      min_points_per_shard: 100"
+	print "      min_points_per_param: 30"; next }
+	/num_warmup:/ { print "      num_warmup: 60"; next }
+	/num_samples:/ { print "      num_samples: 20"; next } { print }' \
+    sample_run.yaml >auto.yaml
+run_capture "$HETUI" sample -c auto.yaml --nlsq-result res -o auto \
+    --workers 2
+like "$RUN_ERR" "^sampling 2 shards$" \
+    "num_shards auto, static_ref: the heterodyne rule's 2 shards"
+like "$RUN_OUT" "^hetui sample: 2 of 2 shards done" "both are sampled"
+sed 's/min_points_per_param: 30$/min_points_per_param: 50/' auto.yaml \
+    >auto1.yaml
+run_capture "$HETUI" sample -c auto1.yaml --nlsq-result res -o auto1 \
+    --workers 2
+like "$RUN_ERR" "^sampling 1 shard$" \
+    "min_points_per_param 50 (700 pairs a shard): 1 shard"
 
 # --- SIGINT after a shard finished: it is combined and written ----------------
 sed 's/num_shards: 2$/num_shards: 3/' sample_run.yaml >three.yaml

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "het_proc.h"
+#include "het_shard.h"
 #include "het_util.h"
 #include "ui.h"
 #include "ui_p_sample.h"
@@ -34,6 +35,16 @@
 
 static const char *const set_label[SS_COUNT] = { "shards", "chains",
     "warmup", "samples", "workers", "strategy", "combine" };
+
+/* The smallest automatic shard of the heterodyne rule (het_shard.h). */
+static long
+ss_het_floor(const struct het_config_cmc *m)
+{
+	long	per_param = HET_SHARD_HET_PARAMS * m->min_points_per_param;
+
+	return per_param > m->min_points_per_shard ? per_param :
+	    m->min_points_per_shard;
+}
 
 static void
 draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
@@ -56,8 +67,14 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 			else
 				snprintf(val, sizeof(val), "%ld",
 				    m->num_shards);
-			snprintf(desc, sizeof(desc), "auto: about one shard "
-			    "per %ld pairs", m->min_points_per_shard);
+			if (ui->cfg->family == HET_FAMILY_HETERODYNE)
+				snprintf(desc, sizeof(desc), "auto: one per "
+				    "angle, each >= %ld pairs",
+				    ss_het_floor(m));
+			else
+				snprintf(desc, sizeof(desc), "auto: about one "
+				    "shard per %ld pairs",
+				    m->min_points_per_shard);
 			break;
 		case SS_CHAINS:
 			snprintf(val, sizeof(val), "%ld", m->num_chains);

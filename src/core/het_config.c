@@ -151,6 +151,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.num_shards = 0;
 	cfg->cmc.max_points_per_shard = 0;
 	cfg->cmc.min_points_per_shard = 10000;
+	cfg->cmc.min_points_per_param = 1500;
 	cfg->cmc.strategy = HET_SHARD_RANDOM;
 	cfg->cmc.num_warmup = 500;
 	cfg->cmc.num_samples = 1500;
@@ -647,6 +648,7 @@ het_config_equal(const struct het_config *a, const struct het_config *b,
 		CHK(x->num_shards == y->num_shards &&
 		    x->max_points_per_shard == y->max_points_per_shard &&
 		    x->min_points_per_shard == y->min_points_per_shard &&
+		    x->min_points_per_param == y->min_points_per_param &&
 		    x->strategy == y->strategy, "optimization.cmc.sharding");
 		CHK(x->num_warmup == y->num_warmup &&
 		    x->num_samples == y->num_samples &&

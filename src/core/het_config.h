@@ -139,6 +139,10 @@ struct het_config_cmc {
 	long	max_points_per_shard; /* >= min_points_per_shard, or 0 =
 				   "auto" (no cap); 0 */
 	long	min_points_per_shard; /* >= 1 pairs; 10000 */
+	long	min_points_per_param; /* >= 1 pairs per parameter in the
+				   heterodyne modes' automatic count (14
+				   parameters); 1500.  Homodyne configs do
+				   not read it. */
 	enum het_config_sharding strategy;	/* random */
 	long	num_warmup;	/* >= 1 per chain; 500 */
 	long	num_samples;	/* >= 1 kept draws per chain; 1500 */

@@ -424,6 +424,11 @@ y_unused_reason(const char *path)
 		    "data file" },
 		{ "optimization.cmc.enable", "the subcommand decides whether "
 		    "CMC runs" },
+		{ "optimization.cmc.sharding.min_points_per_param", "the "
+		    "homodyne modes size shards by min_points_per_shard "
+		    "alone" },
+		{ "optimization.cmc.min_points_per_param", "the homodyne "
+		    "modes size shards by min_points_per_shard alone" },
 		{ "optimization.sharding", "it is outside optimization.cmc; "
 		    "indent it under cmc: for hetui to read it" },
 	};

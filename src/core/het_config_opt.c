@@ -262,6 +262,8 @@ cl_read_cmc(struct cl_load *ld)
 		    { sh, S, "max_points_per_shard" } };
 		struct cl_cand mn[] = { { cm, P, "min_points_per_shard" },
 		    { sh, S, "min_points_per_shard" } };
+		struct cl_cand mp[] = { { cm, P, "min_points_per_param" },
+		    { sh, S, "min_points_per_param" } };
 		struct cl_cand st[] = { { cm, P, "sharding_strategy" },
 		    { sh, S, "sharding_strategy" }, { sh, S, "strategy" } };
 		struct cl_cand wu[] = { { cm, P, "num_warmup" },
@@ -315,6 +317,13 @@ cl_read_cmc(struct cl_load *ld)
 		    (rc = cl_pick_long(ld, mn, NC(mn),
 		    "cmc.min_points_per_shard", 0,
 		    &c->min_points_per_shard)))
+			return rc;
+		/* Only the heterodyne rule has a per-parameter bound; a
+		 * homodyne config's key is reported as not used. */
+		if (ld->cfg->family == HET_FAMILY_HETERODYNE &&
+		    (rc = cl_pick_long(ld, mp, NC(mp),
+		    "cmc.min_points_per_param", 0,
+		    &c->min_points_per_param)) != HET_OK)
 			return rc;
 		w = (int)c->strategy;
 		if ((rc = cl_pick_word(ld, st, NC(st), shard_words,

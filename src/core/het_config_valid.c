@@ -274,6 +274,9 @@ v_cmc(const struct vctx *v)
 		    "\"auto\"", c->max_points_per_shard);
 	if ((rc = v_count(v, "cmc.min_points_per_shard",
 	    K("sharding.min_points_per_shard"), c->min_points_per_shard, 1,
+	    0x7fffffffL)) != HET_OK ||
+	    (rc = v_count(v, "cmc.min_points_per_param",
+	    K("sharding.min_points_per_param"), c->min_points_per_param, 1,
 	    0x7fffffffL)) != HET_OK)
 		return rc;
 	if (c->max_points_per_shard > 0 &&

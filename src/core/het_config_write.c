@@ -556,6 +556,11 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	else
 		w_kw(w, 6, "max_points_per_shard", "auto");
 	w_kl(w, 6, "min_points_per_shard", c->min_points_per_shard);
+	if (cfg->family == HET_FAMILY_HETERODYNE) {
+		w_cmt(w, 6, "Automatic count: one shard per angle (at least "
+		    "2), at most one per 14 x min_points_per_param pairs.");
+		w_kl(w, 6, "min_points_per_param", c->min_points_per_param);
+	}
 	w_put(w, "    per_shard_mcmc:\n");
 	w_cmt(w, 6, "NUTS per shard: warm-up and kept draws per chain, "
 	    "chains, all >= 1.");

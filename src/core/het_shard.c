@@ -34,15 +34,18 @@ het_shard_strategy_name(enum het_config_sharding s)
 }
 
 void
-het_shard_opts_from_cmc(const struct het_config_cmc *cmc, int flow,
-    struct het_shard_opts *o)
+het_shard_opts_from_cmc(const struct het_config_cmc *cmc,
+    enum het_mode mode, struct het_shard_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->strategy = cmc->strategy;
 	o->num_shards = cmc->num_shards;
 	o->max_points_per_shard = cmc->max_points_per_shard;
 	o->min_points_per_shard = cmc->min_points_per_shard;
-	o->flow = flow != 0;
+	o->min_points_per_param = cmc->min_points_per_param;
+	o->heterodyne = mode != HET_MODE_HOM_STATIC &&
+	    mode != HET_MODE_HOM_LAMINAR;
+	o->flow = mode != HET_MODE_HOM_STATIC;
 	o->iterations = cmc->num_warmup + cmc->num_samples;
 	o->seed = cmc->seed;
 }
@@ -106,6 +109,24 @@ auto_cap(size_t n)
 	return (size_t)HET_SHARD_MAX_AUTO;
 }
 
+/*
+ * The heterodyne rule before the overrides: one shard per angle (at
+ * least 2), lowered to the per-shard and per-parameter floors.  The
+ * min_points_per_shard floor is applied again by the caller.
+ */
+static size_t
+count_heterodyne(size_t n, size_t n_phi, const struct het_shard_opts *o)
+{
+	size_t	k = n_phi > 2 ? n_phi : 2;
+	size_t	per_param = (size_t)o->min_points_per_param *
+		    HET_SHARD_HET_PARAMS;
+	size_t	kmax = n / per_param;
+
+	if (k > kmax)
+		k = kmax;
+	return k > 0 ? k : 1;
+}
+
 int
 het_shard_auto_count(size_t n, size_t n_phi, const struct het_shard_opts *o,
     size_t *k, struct het_error *err)
@@ -137,10 +158,19 @@ het_shard_auto_count(size_t n, size_t n_phi, const struct het_shard_opts *o,
 		*k = (size_t)o->num_shards;
 		return HET_OK;
 	}
-	size = (size_t)het_shard_auto_size(n, n_phi, o->flow, o->iterations);
-	kk = (n + size - 1) / size;
-	if (kk > auto_cap(n))
-		kk = auto_cap(n);
+	if (o->heterodyne) {
+		if (o->min_points_per_param < 1)
+			return het_error_set(err, HET_EINVAL, "optimization."
+			    "cmc.sharding.min_points_per_param is %ld; it "
+			    "must be at least 1", o->min_points_per_param);
+		kk = count_heterodyne(n, n_phi, o);
+	} else {
+		size = (size_t)het_shard_auto_size(n, n_phi, o->flow,
+		    o->iterations);
+		kk = (n + size - 1) / size;
+		if (kk > auto_cap(n))
+			kk = auto_cap(n);
+	}
 	kmin = 0;
 	if (o->max_points_per_shard > 0) {
 		kmin = (n + (size_t)o->max_points_per_shard - 1) /

@@ -31,9 +31,21 @@
  *   contiguous      K consecutive runs of the pairs in the caller's
  *                   order, sizes within 1.
  *
- * Automatic shard count (het_shard_auto_count), from the homodyne
- * reference (homodyne-spec 7.5), for n pairs and n_phi angles:
- *   base size  flow (laminar, heterodyne) mode: 8 000 (n < 2M),
+ * Automatic shard count (het_shard_auto_count) for n pairs over n_phi
+ * angles, by the rule of the reference of the analysis mode.
+ * Heterodyne modes (the heterodyne library's CMCConfig.get_num_shards,
+ * heterodyne-spec 6.6):
+ *   K = min(max(n_phi, 2), k_upper),
+ *   k_upper = max(1, min(floor(n / min_points_per_shard),
+ *             floor(n / (14 * min_points_per_param))));
+ *   one shard per angle, but none smaller than 10 000 pairs or 1 500
+ *   pairs per physics parameter (21 000) by default.  On 300 frames x 8
+ *   angles (358 800 pairs) that is 8 shards of 44 850: shards large
+ *   enough for the weakly identified sample transport, where the
+ *   homodyne rule's 35 of 10 251 give skewed shard posteriors and a
+ *   consensus several sds off (docs/PERFORMANCE.md).
+ * Homodyne modes (homodyne-spec 7.5):
+ *   base size  laminar_flow: 8 000 (n < 2M),
  *              5 000 (2M <= n < 100M), 8 000 (100M <= n < 1G),
  *              10 000 (n >= 1G); static: 10 000 (n < 50M),
  *              15 000 (50M <= n < 100M), 20 000 (n >= 100M);
@@ -49,9 +61,8 @@
  *   otherwise the automatic K is raised to ceil(n / max_points_per_shard)
  *   when that is set, and then lowered to max(1, floor(n /
  *   min_points_per_shard)), except that the max cap wins when the two
- *   conflict (a memory and time bound beats a statistical preference).
- *   K never exceeds n.  Not implemented: the heterodyne library's
- *   n_params * min_points_per_param bound (no config key in hetui).
+ *   conflict (a memory and time bound beats a statistical preference;
+ *   the heterodyne library lets k_upper win).  K never exceeds n.
  *
  * Thread: any; a plan belongs to the calling thread.
  */
@@ -72,8 +83,11 @@ struct het_shard_opts {
 	long		num_shards;	/* >= 1, or 0 = automatic */
 	long		max_points_per_shard; /* >= 1, or 0 = no cap */
 	long		min_points_per_shard; /* >= 1 */
-	int		flow;		/* 1: laminar-flow / heterodyne base
-					   sizes, 0: static ones */
+	long		min_points_per_param; /* >= 1, heterodyne rule */
+	int		heterodyne;	/* 1: the heterodyne rule, 0: the
+					   homodyne one */
+	int		flow;		/* homodyne rule: 1 laminar-flow base
+					   sizes, 0 static ones */
 	long		iterations;	/* warmup + samples per chain, or 0
 					   for the default 2000 */
 	unsigned long	seed;
@@ -89,16 +103,19 @@ struct het_shard_plan {
 					   (ties: lower number first) */
 };
 
-/*
- * het_shard_opts_from_cmc: fill *o from the optimization.cmc section.
- *   flow  1 for laminar-flow and heterodyne modes, 0 for static ones.
- */
-void het_shard_opts_from_cmc(const struct het_config_cmc *cmc, int flow,
-    struct het_shard_opts *o);
+/* Physics parameters the heterodyne rule counts (the reference's). */
+#define HET_SHARD_HET_PARAMS	14
 
 /*
- * het_shard_auto_size: the automatic shard size in pairs (the rule
- * above, before the count cap) for n pairs over n_phi angles.
+ * het_shard_opts_from_cmc: fill *o from the optimization.cmc section
+ * for the analysis mode (which picks the automatic rule).
+ */
+void het_shard_opts_from_cmc(const struct het_config_cmc *cmc,
+    enum het_mode mode, struct het_shard_opts *o);
+
+/*
+ * het_shard_auto_size: the homodyne rule's automatic shard size in pairs
+ * (before the count cap) for n pairs over n_phi angles.
  */
 long het_shard_auto_size(size_t n, size_t n_phi, int flow, long iterations);
 
@@ -106,8 +123,9 @@ long het_shard_auto_size(size_t n, size_t n_phi, int flow, long iterations);
  * het_shard_auto_count: the number of shards K for n pairs over n_phi
  * angles under the options (automatic rule and overrides as above).
  * Returns HET_OK with *k set, HET_EDATA (n = 0), or HET_EINVAL
- * (num_shards > n, negative options, min_points_per_shard < 1); the
- * message names the option and how to fix it.
+ * (num_shards > n, negative options, min_points_per_shard < 1,
+ * min_points_per_param < 1 under the heterodyne rule); the message
+ * names the option and how to fix it.
  */
 int het_shard_auto_count(size_t n, size_t n_phi,
     const struct het_shard_opts *o, size_t *k, struct het_error *err);

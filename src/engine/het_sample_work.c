@@ -358,10 +358,7 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 	s->settings.max_tree_depth = (int)cmc->max_tree_depth;
 	s->settings.dense_mass = cmc->dense_mass;
 	s->settings.seed = cmc->seed;
-	het_shard_opts_from_cmc(cmc, pb->spec.mode != HET_MODE_HOM_STATIC,
-	    &so);
-	so.iterations = cmc->num_warmup + cmc->num_samples;
-	so.seed = cmc->seed;
+	het_shard_opts_from_cmc(cmc, pb->spec.mode, &so);
 	if ((s->plan = het_shard_plan_alloc(pb->pairs, pb->npairs,
 	    pb->nangles, &so, err)) == NULL) {
 		rc = het_error_prefix(err, "optimization.cmc sharding");
