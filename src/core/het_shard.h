@@ -56,6 +56,13 @@
  *   flow capped at 100 000 pairs;
  *   K = ceil(n / size), capped at 2 000 (n < 10M), 10 000 (n < 100M),
  *   50 000 (n < 1G), 100 000 (n >= 1G).
+ *   The homodyne package's CLI (2.23, read 2026-11-25) departs from its
+ *   own spec in ways hetui does not follow: it caps K at 1 000
+ *   (laminar_flow) or 500 (static), also when num_shards is given; a
+ *   numeric max_points_per_shard there is the shard size (so it may
+ *   lower K); it truncates base x factor x iteration ratio in two steps
+ *   (sizes may differ by 1 pair); it takes the iterations from
+ *   optimization.mcmc; and it has no min_points_per_shard floor.
  * Configuration (struct het_shard_opts, from optimization.cmc):
  *   num_shards > 0 is used as given (it must not exceed n);
  *   otherwise the automatic K is raised to ceil(n / max_points_per_shard)
