@@ -14,7 +14,8 @@
 # a missing data file, a missing worker program and bad --nlsq-result
 # directories; exit 2 for usage errors; `hetui help sample`; the
 # heterodyne modes' automatic shard count; SIGINT during sampling exits
-# 130 and leaves no process behind.
+# 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
+# and exit 143 and 129.
 . "$top_srcdir/tests/tap.sh"
 plan_lazy
 
@@ -343,5 +344,30 @@ like "$(cat part/cmc_summary.json 2>/dev/null)" '"status": "cancelled"' \
     "cmc_summary.json: status cancelled"
 sleep 0.2
 is "$(leftover)" 0 "no worker left"
+
+# --- SIGTERM and SIGHUP (time limit, dropped SSH session) do the same --------
+for sw in TERM:143 HUP:129; do
+	sig=${sw%:*}
+	want=${sw#*:}
+	rm -rf part_$sig
+	env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml \
+	    --nlsq-result res -o part_$sig --workers 1 >part.out 2>part.err &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! grep -q '^shard . .* done ' part.err; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -$sig $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	is "$rc" "$want" "SIG$sig after one shard finished: exit $want"
+	like "$(cat part.err)" "interrupted \\(SIG$sig\\); the finished shards were combined and written" \
+	    "stderr names SIG$sig and says what was written"
+	like "$(cat part_$sig/cmc_summary.json 2>/dev/null)" \
+	    '"status": "cancelled"' "SIG$sig: cmc_summary.json written"
+	sleep 0.2
+	is "$(leftover)" 0 "SIG$sig: no worker left"
+done
 
 done_testing

@@ -8,11 +8,14 @@
  * table redrawn in place on a terminal (counts, then one line per running
  * shard), otherwise one line per shard event plus, every --progress
  * seconds, the counts and a line per running shard -> a summary table (or
- * --json) on stdout.  SIGINT asks the pipeline to cancel: workers are
- * killed and reaped, what finished is combined and written, and the
- * command exits 130; a second SIGINT kills as usual.
+ * --json) on stdout.  SIGINT, SIGTERM (a batch system's time limit, a
+ * kill) and SIGHUP (the SSH session dropped) ask the pipeline to cancel:
+ * workers are killed and reaped, what finished is combined and written,
+ * and the command exits 128 + the signal (130, 143, 129); a second such
+ * signal kills as usual.  Hours of finished shards are not lost to a
+ * hang-up.
  * Exit statuses: 0 gates passed, 4 gates failed, 5 shards failed, 130
- * interrupted, 1 error, 2 usage error.
+ * (129, 143) interrupted, 1 error, 2 usage error.
  */
 #include "config.h"
 
@@ -34,7 +37,7 @@
 #include "het_sample_view.h"
 #include "het_util.h"
 
-#define SAMPLE_EXIT_CANCELLED	130
+#define SAMPLE_EXIT_CANCELLED	130	/* 128 + SIGINT */
 #define SAMPLE_TTY_ROWS		8	/* running shards shown */
 
 struct sample_opts {
@@ -74,13 +77,26 @@ struct sample_ui {
 };
 
 static struct het_sample *sample_cur;
+static volatile sig_atomic_t sample_signal;	/* the first one caught */
+
+/* The signals that cancel a run (and so write what finished). */
+static const int sample_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define SAMPLE_NSIGS	(sizeof(sample_sigs) / sizeof(sample_sigs[0]))
 
 static void
 sample_sigint(int sig)
 {
-	(void)sig;
+	if (sample_signal == 0)
+		sample_signal = sig;
 	if (sample_cur != NULL)
 		het_sample_cancel_async(sample_cur);
+}
+
+static const char *
+sample_signame(int sig)
+{
+	return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+	    "SIGINT";
 }
 
 static int
@@ -535,10 +551,15 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 			    "was written\n", cmd->name);
 		return CLI_EXIT_SHARDS_FAILED;
 	case HET_VERDICT_CANCELLED:
-		fprintf(stderr, "hetui %s: interrupted; %s\n", cmd->name,
+		fprintf(stderr, "hetui %s: interrupted%s%s%s; %s\n", cmd->name,
+		    sample_signal > 0 && sample_signal != SIGINT ? " (" : "",
+		    sample_signal > 0 && sample_signal != SIGINT ?
+		    sample_signame(sample_signal) : "",
+		    sample_signal > 0 && sample_signal != SIGINT ? ")" : "",
 		    het_sample_summary(s) != NULL ? "the finished shards were "
 		    "combined and written" : "nothing was written");
-		return SAMPLE_EXIT_CANCELLED;
+		return sample_signal > 0 ? 128 + sample_signal :
+		    SAMPLE_EXIT_CANCELLED;
 	default:
 		return cli_report(cmd, e);
 	}
@@ -547,7 +568,7 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 static int
 sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct sigaction sa, old_int, old_pipe;
+	struct sigaction sa, old_sig[SAMPLE_NSIGS], old_pipe;
 	struct het_sample_opts so;
 	struct het_config *cfg;
 	struct het_sample *s;
@@ -610,11 +631,14 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	sigaction(SIGPIPE, &sa, &old_pipe);
 	sa.sa_handler = sample_sigint;
 	sa.sa_flags = SA_RESETHAND;
+	sample_signal = 0;
 	sample_cur = s;
-	sigaction(SIGINT, &sa, &old_int);
+	for (w = 0; w < SAMPLE_NSIGS; w++)
+		sigaction(sample_sigs[w], &sa, &old_sig[w]);
 	fprintf(stderr, "reading data\n");
 	v = het_sample_run(s);
-	sigaction(SIGINT, &old_int, NULL);
+	for (w = 0; w < SAMPLE_NSIGS; w++)
+		sigaction(sample_sigs[w], &old_sig[w], NULL);
 	sample_cur = NULL;
 	for (w = 0; w < het_sample_nwarnings(s); w++)
 		cli_warn(cmd, "%s", het_sample_warning(s, w));
@@ -662,7 +686,8 @@ const struct cli_cmd cli_cmd_sample = {
 	"                         (default 60; 0: only shard events)\n"
 	"Exit status: 0 gates passed, 4 gates failed (results written),\n"
 	"5 shards failed (early abort or fewer than min_success_rate;\n"
-	"finished shards are written), 130 interrupted by SIGINT, 1 error,\n"
+	"finished shards are written), 130 interrupted by SIGINT (143\n"
+	"SIGTERM, 129 SIGHUP; finished shards are written), 1 error,\n"
 	"2 usage error.\n",
 	sample_main
 };
