@@ -12,7 +12,8 @@
 # in the Fit panel appears in the history and w saves it as CSV; c
 # cancels a long run (workers reaped while hetui lives, no zombies);
 # quitting while sampling asks, then stops the workers (exit 0, nothing
-# left); a failing gate (min_ess 100000) is said in words in both panels
+# left); a hang-up (SIGHUP) after one of three shards finished still
+# writes that shard (exit 129, no worker left); a failing gate (min_ess 100000) is said in words in both panels
 # at 80x24; a worker that always fails ends in FAILED shards with reasons at
 # 80x24 in ASCII mode.
 . "$top_srcdir/tests/tap.sh"
@@ -54,7 +55,7 @@ optimization:
     per_angle_mode: individual
   cmc:
     sharding:
-      num_shards: 2
+      num_shards: ${4:-2}
     per_shard_mcmc:
       num_warmup: $_w
       num_samples: $2
@@ -73,6 +74,7 @@ EOF
 mkrun run.yaml 100
 mkrun long.yaml 200000
 mkrun strict.yaml 100 100000
+mkrun hup.yaml 1500 10 3
 
 # A worker that drops the first shard it is given (once per test), then
 # behaves: the coordinator must retry that shard on a fresh worker.
@@ -223,13 +225,35 @@ is "$(zombies "$hp")" 0 "no zombie children"
 tui_keys r
 wait_for ' RUNNING ' 60; ok $? "a second run starts"
 tui_keys q
-wait_for 'Work is still running\. Quit anyway and stop it\? \(y/n\)'; ok $? "q asks while sampling"
+wait_for 'Sampling is running\. Quit, stop it and write the finished shards\? \(y/n\)'; ok $? "q asks while sampling"
 tui_keys n
 wait_for 'quit cancelled'; ok $? "n keeps running"
 like "$TUI_SCREEN" 'RUNNING' "the shards still run"
 tui_keys q y
 tui_wait_exit 20; is "$TUI_STATUS" 0 "quit while sampling exits 0"
 ok "$(wait_no_workers 5; echo $?)" "no worker left behind"
+like "$(tui_screen)" 'hetui: sampling stopped at exit; no shard had finished, nothing was written' \
+    "stderr after the screen: no shard had finished"
+
+# --- a hang-up after a shard finished: what finished is written ---------
+# One worker, three shards: the first is done while the second runs.
+rm -f "$dir/out/cmc_summary.json" "$dir/out/hetui_results.h5"
+tui_start 100 30 HETUI_WORKER="$HETUI_WORKER" HETUI_TEST_MARK=$mark \
+    -- -c "$dir/hup.yaml" "$dir/sim.h5"
+wait_for 'c2 = '
+tui_keys 4 Down Down Down Down Enter
+wait_for 'sampling workers:'
+tui_text '1'; tui_keys Enter
+wait_for 'workers +1 '; ok $? "one worker"
+tui_keys r
+wait_for ' 1/3 done' 120; ok $? "the first of three shards is done"
+kill -HUP "$(tui_pid)"
+tui_wait_exit 30; is "$TUI_STATUS" 129 "SIGHUP: hetui dies of SIGHUP (129)"
+ok "$(wait_no_workers 5; echo $?)" "no worker left behind"
+like "$(cat "$dir/out/cmc_summary.json" 2>/dev/null)" '"status": "cancelled"' \
+    "cmc_summary.json written with status cancelled"
+like "$(cat "$dir/out/cmc_summary.json" 2>/dev/null)" '"num_shards_used": 1,' \
+    "holding the one finished shard"
 
 # --- a gate fails: said in words in both panels (80x24) -------------------
 tui_start 80 24 HETUI_WORKER="$HETUI_WORKER" HETUI_TEST_MARK=$mark \

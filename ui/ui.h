@@ -257,6 +257,14 @@ size_t	ui_sample_pollfds(struct ui *, struct pollfd *fds, size_t cap);
 void	ui_sample_handle(struct ui *, const struct pollfd *fds, size_t n);
 int	ui_sample_timeout(struct ui *, int timeout);
 int	ui_sample_running(const struct ui *);
+/*
+ * ui_sample_wind_down: at exit (a confirmed quit, SIGHUP, SIGTERM) a run
+ * still going is cancelled and driven to its end, so the shards that
+ * finished are combined and written; it blocks for the workers' kill
+ * grace and the write (seconds).  msg gets a sentence for stderr, "" when
+ * no run was active.
+ */
+void	ui_sample_wind_down(struct ui *, char *msg, size_t len);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);

@@ -399,6 +399,8 @@ draw_status(struct ui *ui)
 	}
 	if (ui->confirm_quit) {
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_WARN),
+		    ui_sample_running(ui) ? "Sampling is running. Quit, "
+		    "stop it and write the finished shards? (y/n)" :
 		    ui_work_running(ui) ? "Work is still running. Quit "
 		    "anyway and stop it? (y/n)" : "The configuration has "
 		    "unsaved edits (S saves them). Quit anyway? (y/n)");

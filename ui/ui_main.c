@@ -15,7 +15,9 @@
  * Configuration files are the exception: they are a few kilobytes and are
  * read and written here (ui_config.c).
  * Every exit path, including SIGTERM and SIGHUP, restores the terminal
- * before the process ends.
+ * before the process ends, and a sampling run still going is cancelled
+ * so that the shards that finished are combined and written
+ * (ui_sample_wind_down): a dropped SSH session loses no finished work.
  */
 #include "config.h"
 
@@ -480,8 +482,18 @@ ui_main(const struct ui_options *opts)
 	if (opts->data_path != NULL)
 		ui_open_file(ui, opts->data_path);
 	fatal = ui_loop(ui, sigfd, errfd);
+	if (fatal == 0 && ui_sample_running(ui)) {
+		/* A confirmed quit: say why the screen waits. */
+		ui_msg(ui, UI_LOG_WARN, "stopping the sampling workers and "
+		    "writing the finished shards...");
+		ui_render(ui);
+	}
+	/* Finished shards are written on a quit and a hang-up alike. */
+	ui_sample_wind_down(ui, msg, sizeof(msg));
 	status = ui->exit_status;
 	ui_teardown(ui);
+	if (msg[0] != '\0')
+		fprintf(stderr, "hetui: %s\n", msg);
 	if (fatal != 0) {
 		/* Die of the same signal, so the parent sees why. */
 		signal(fatal, SIG_DFL);

@@ -257,6 +257,27 @@ run_ended(struct ui *ui, struct sample_state *s)
 }
 
 void
+ui_sample_wind_down(struct ui *ui, char *msg, size_t len)
+{
+	const char *const *files;
+
+	msg[0] = '\0';
+	if (!ui_sample_running(ui))
+		return;
+	ui_log(ui, UI_LOG_WARN, "quitting during sampling: stopping the "
+	    "workers; what finished is combined and written");
+	het_sample_cancel(ui->sample, het_proc_now());
+	(void)het_sample_run(ui->sample);	/* blocks until CANCELLED */
+	run_ended(ui, sample_state_of(ui));
+	files = het_sample_files(ui->sample);
+	snprintf(msg, len, "sampling stopped at exit; %s%s%s",
+	    files[0] != NULL ? "the finished shards were combined and "
+	    "written to " : "no shard had finished, nothing was written",
+	    files[0] != NULL ? het_sample_out_dir(ui->sample) : "",
+	    files[0] != NULL ? "/" : "");
+}
+
+void
 ui_sample_handle(struct ui *ui, const struct pollfd *fds, size_t n)
 {
 	struct sample_state *s;
