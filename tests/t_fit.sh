@@ -7,8 +7,9 @@
 # recovered values are near the truth; --json parses and has the
 # documented keys; the three output files exist with the reference's
 # JSON keys; --threads 1 and 2 give identical numbers; -o, --multistart,
-# --per-angle; SIGINT writes a partial result and exits 130; usage errors
-# exit 2, a missing data file exits 1, a run stopped by max_nfev exits 3.
+# --per-angle; SIGINT writes a partial result and exits 130 (SIGTERM
+# 143); usage errors exit 2, a missing data file exits 1, a run stopped
+# by max_nfev exits 3.
 . "$top_srcdir/tests/tap.sh"
 plan_lazy
 
@@ -194,6 +195,27 @@ if grep -q 'cancelled; the partial result' big.err; then
 	    "the partial result is written, status cancelled"
 else
 	skip 3 "the fit ended (rc $rc) before SIGINT arrived"
+fi
+# SIGTERM (a batch system's time limit) does the same, exit 143.
+rm -rf big
+"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
+    >big.out 2>big.err &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '^iter 1 ' big.err 2>/dev/null; do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if grep -q 'cancelled; the partial result' big.err; then
+	is "$rc" 143 "SIGTERM during the fit: exit 143"
+	like "$(cat big/nlsq_metadata.json)" '"status": "cancelled"' \
+	    "SIGTERM: the partial result is written, status cancelled"
+else
+	skip 2 "the fit ended (rc $rc) before SIGTERM arrived"
 fi
 
 # --- errors ------------------------------------------------------------------------

@@ -11,9 +11,9 @@
  * the engine stops at the next iteration with a consistent partial
  * result, which is written and reported like any other, and the command
  * exits 130 (the shell's code for an interrupt); a second SIGINT kills as
- * usual.
- * Exit statuses: 0 converged, 3 not converged, 130 cancelled, 1 errors,
- * 2 usage errors.
+ * usual.  SIGTERM and SIGHUP do the same and exit 143 and 129.
+ * Exit statuses: 0 converged, 3 not converged, 130 (143, 129) cancelled,
+ * 1 errors, 2 usage errors.
  */
 #include "config.h"
 
@@ -64,11 +64,17 @@ struct fit_run {
 };
 
 static atomic_int fit_cancel;
+static volatile sig_atomic_t fit_signal;	/* the first one caught */
+
+/* The signals that cancel a fit (and so write its partial result). */
+static const int fit_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define FIT_NSIGS	(sizeof(fit_sigs) / sizeof(fit_sigs[0]))
 
 static void
 fit_sigint(int sig)
 {
-	(void)sig;
+	if (fit_signal == 0)
+		fit_signal = sig;
 	atomic_store(&fit_cancel, 1);
 }
 
@@ -489,14 +495,19 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	if (o.seed_set)
 		cfg->nlsq.seed = o.seed;
 	atomic_store(&fit_cancel, 0);
+	fit_signal = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fit_sigint;
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
+	for (w = 0; w < FIT_NSIGS; w++)
+		sigaction(fit_sigs[w], &sa, NULL);
 	rc = fit_run(cmd, &o, cfg);
-	signal(SIGINT, SIG_DFL);
+	for (w = 0; w < FIT_NSIGS; w++)
+		signal(fit_sigs[w], SIG_DFL);
 	het_config_free(cfg);
+	if (rc == FIT_EXIT_CANCELLED && fit_signal > 0)
+		rc = 128 + fit_signal;
 	return rc;
 }
 
@@ -523,7 +534,7 @@ const struct cli_cmd cli_cmd_fit = {
 	"      --seed N        multistart seed (config: nlsq.seed, 42)\n"
 	"      --dt S          frame time in seconds (overrides config, file)\n"
 	"Exit status: 0 converged, 3 not converged (max_nfev or\n"
-	"max_iterations reached), 130 cancelled by SIGINT (the partial result\n"
-	"is written), 1 error, 2 usage error.\n",
+	"max_iterations reached), 130 cancelled by SIGINT (143 SIGTERM, 129\n"
+	"SIGHUP; the partial result is written), 1 error, 2 usage error.\n",
 	fit_main
 };
