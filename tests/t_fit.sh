@@ -176,18 +176,24 @@ optimization:
 YAML
 "$HETUI" simulate -q -c fit_big.yaml -o fit_big.h5 --noise 0.01
 sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' fit_big.yaml >fit_big_start.yaml
-"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
-    >big.out 2>big.err &
-pid=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '^iter 1 ' big.err 2>/dev/null; do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -INT $pid 2>/dev/null
-wait $pid
-rc=$?
+# signal_fit SIG: start the long fit, send SIG once iteration 1 is
+# reported, wait; sets rc.
+signal_fit() {
+	rm -rf big
+	"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
+	    >big.out 2>big.err &
+	pid=$!
+	i=0
+	while [ $i -lt 600 ] && ! grep -q '^iter 1 ' big.err 2>/dev/null; do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -$1 $pid 2>/dev/null
+	wait $pid
+	rc=$?
+}
+signal_fit INT
 if grep -q 'cancelled; the partial result' big.err; then
 	is "$rc" 130 "SIGINT during the fit: exit 130"
 	like "$(cat big.out)" "cancelled \\(cancelled\\)" "summary of the partial result"
@@ -197,19 +203,7 @@ else
 	skip 3 "the fit ended (rc $rc) before SIGINT arrived"
 fi
 # SIGTERM (a batch system's time limit) does the same, exit 143.
-rm -rf big
-"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
-    >big.out 2>big.err &
-pid=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '^iter 1 ' big.err 2>/dev/null; do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -TERM $pid 2>/dev/null
-wait $pid
-rc=$?
+signal_fit TERM
 if grep -q 'cancelled; the partial result' big.err; then
 	is "$rc" 143 "SIGTERM during the fit: exit 143"
 	like "$(cat big/nlsq_metadata.json)" '"status": "cancelled"' \
