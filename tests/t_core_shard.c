@@ -344,8 +344,16 @@ test_auto_heterodyne(void)
 	    "(got %zu)", k);
 	ok(het_shard_auto_count(100000, 1, &o, &k, &err) == HET_OK && k == 2,
 	    "heterodyne: one angle still gives 2 shards (got %zu)", k);
-	ok(het_shard_auto_count(40000, 1, &o, &k, &err) == HET_OK && k == 1,
-	    "heterodyne: 40000 pairs < 2 x 21000: 1 shard (got %zu)", k);
+	ok(het_shard_auto_count(41999, 1, &o, &k, &err) == HET_OK && k == 1,
+	    "heterodyne: 41999 pairs < 2 x 21000: 1 shard (got %zu)", k);
+	ok(het_shard_auto_count(42000, 1, &o, &k, &err) == HET_OK && k == 2,
+	    "heterodyne: 42000 pairs = 2 x 21000: 2 shards (got %zu)", k);
+	ok(het_shard_auto_count(20999, 8, &o, &k, &err) == HET_OK && k == 1,
+	    "heterodyne: 20999 pairs: 1 shard (got %zu)", k);
+	o.min_points_per_param = 0x7fffffffL;	/* 14 m exceeds 2^32 */
+	ok(het_shard_auto_count(358800, 8, &o, &k, &err) == HET_OK && k == 1,
+	    "heterodyne: the largest min_points_per_param: 1 shard, no "
+	    "overflow (got %zu)", k);
 	o.min_points_per_param = 500;	/* 7000 per shard */
 	ok(het_shard_auto_count(100000, 12, &o, &k, &err) == HET_OK &&
 	    k == 10, "heterodyne: min_points_per_param 500: 12 angles capped "

@@ -176,8 +176,8 @@ optimization:
 YAML
 "$HETUI" simulate -q -c fit_big.yaml -o fit_big.h5 --noise 0.01
 sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' fit_big.yaml >fit_big_start.yaml
-# signal_fit SIG: start the long fit, send SIG once iteration 1 is
-# reported, wait; sets rc.
+# signal_fit SIG [SIG...]: start the long fit, send the signals (10 ms
+# apart) once iteration 1 is reported, wait; sets rc.
 signal_fit() {
 	rm -rf big
 	"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
@@ -189,7 +189,10 @@ signal_fit() {
 		sleep 0.05
 		i=$((i + 1))
 	done
-	kill -$1 $pid 2>/dev/null
+	for sig; do
+		kill -$sig $pid 2>/dev/null
+		sleep 0.01
+	done
 	wait $pid
 	rc=$?
 }
@@ -210,6 +213,15 @@ if grep -q 'cancelled; the partial result' big.err; then
 	    "SIGTERM: the partial result is written, status cancelled"
 else
 	skip 2 "the fit ended (rc $rc) before SIGTERM arrived"
+fi
+# SIGHUP (a dropped SSH session), sent twice as a hang-up often is.
+signal_fit HUP HUP
+if grep -q 'cancelled; the partial result' big.err; then
+	is "$rc" 129 "SIGHUP twice during the fit: exit 129"
+	like "$(cat big/nlsq_metadata.json)" '"status": "cancelled"' \
+	    "SIGHUP: the partial result is written, status cancelled"
+else
+	skip 2 "the fit ended (rc $rc) before SIGHUP arrived"
 fi
 
 # --- errors ------------------------------------------------------------------------

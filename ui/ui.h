@@ -260,9 +260,11 @@ int	ui_sample_running(const struct ui *);
 /*
  * ui_sample_wind_down: at exit (a confirmed quit, SIGHUP, SIGTERM) a run
  * still going is cancelled and driven to its end, so the shards that
- * finished are combined and written; it blocks for the workers' kill
- * grace and the write (seconds).  msg gets a sentence for stderr, "" when
- * no run was active.
+ * finished are combined and written (a run already combining or writing
+ * just completes).  It blocks: for the workers' kill grace (2 s, then
+ * SIGKILL) and the write in SAMPLING, for one bin or one NLSQ iteration
+ * in READING and NLSQ.  msg gets a sentence for stderr, "" when no run
+ * was active.  Thread: the loop thread, after the loop has ended.
  */
 void	ui_sample_wind_down(struct ui *, char *msg, size_t len);
 

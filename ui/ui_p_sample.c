@@ -256,25 +256,50 @@ run_ended(struct ui *ui, struct sample_state *s)
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
+/* The pipeline's warnings not logged yet. */
+static void
+log_new_warnings(struct ui *ui, struct sample_state *s)
+{
+	size_t k;
+
+	for (k = s->nwarn_seen; k < het_sample_nwarnings(ui->sample); k++)
+		ui_log(ui, UI_LOG_WARN, "sampling: %s",
+		    het_sample_warning(ui->sample, k));
+	s->nwarn_seen = het_sample_nwarnings(ui->sample);
+}
+
 void
 ui_sample_wind_down(struct ui *ui, char *msg, size_t len)
 {
+	struct sample_state *s = sample_state_of(ui);
 	const char *const *files;
+	enum het_sample_verdict v;
 
 	msg[0] = '\0';
-	if (!ui_sample_running(ui))
+	if (!ui_sample_running(ui) || s->ended)
 		return;
 	ui_log(ui, UI_LOG_WARN, "quitting during sampling: stopping the "
 	    "workers; what finished is combined and written");
+	/* A no-op in COMBINING and WRITING: the run then completes. */
 	het_sample_cancel(ui->sample, het_proc_now());
-	(void)het_sample_run(ui->sample);	/* blocks until CANCELLED */
-	run_ended(ui, sample_state_of(ui));
+	(void)het_sample_run(ui->sample);	/* blocks until it ends */
+	log_new_warnings(ui, s);
+	run_ended(ui, s);
 	files = het_sample_files(ui->sample);
-	snprintf(msg, len, "sampling stopped at exit; %s%s%s",
-	    files[0] != NULL ? "the finished shards were combined and "
-	    "written to " : "no shard had finished, nothing was written",
-	    files[0] != NULL ? het_sample_out_dir(ui->sample) : "",
-	    files[0] != NULL ? "/" : "");
+	v = het_sample_verdict(ui->sample);
+	if (v != HET_VERDICT_CANCELLED)
+		snprintf(msg, len, "sampling ended at exit (%s); %s%s%s",
+		    het_sample_verdict_name(v), files[0] != NULL ? "the "
+		    "results were written to " : "nothing was written",
+		    files[0] != NULL ? het_sample_out_dir(ui->sample) : "",
+		    files[0] != NULL ? "/" : "");
+	else
+		snprintf(msg, len, "sampling stopped at exit; %s%s%s",
+		    files[0] != NULL ? "the finished shards were combined "
+		    "and written to " : "no shard had finished, nothing was "
+		    "written", files[0] != NULL ?
+		    het_sample_out_dir(ui->sample) : "",
+		    files[0] != NULL ? "/" : "");
 }
 
 void
@@ -282,16 +307,12 @@ ui_sample_handle(struct ui *ui, const struct pollfd *fds, size_t n)
 {
 	struct sample_state *s;
 	double now;
-	size_t k;
 
 	if (!ui_sample_running(ui))
 		return;
 	s = sample_state_of(ui);
 	het_sample_handle(ui->sample, fds, n, het_proc_now());
-	for (k = s->nwarn_seen; k < het_sample_nwarnings(ui->sample); k++)
-		ui_log(ui, UI_LOG_WARN, "sampling: %s",
-		    het_sample_warning(ui->sample, k));
-	s->nwarn_seen = het_sample_nwarnings(ui->sample);
+	log_new_warnings(ui, s);
 	if (het_sample_finished(ui->sample) && !s->ended) {
 		run_ended(ui, s);
 		return;

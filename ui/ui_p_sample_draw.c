@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,9 @@ static const char *const set_label[SS_COUNT] = { "shards", "chains",
 static long
 ss_het_floor(const struct het_config_cmc *m)
 {
-	long	per_param = HET_SHARD_HET_PARAMS * m->min_points_per_param;
+	long	per_param = m->min_points_per_param > LONG_MAX /
+		    HET_SHARD_HET_PARAMS ? LONG_MAX : HET_SHARD_HET_PARAMS *
+		    m->min_points_per_param;
 
 	return per_param > m->min_points_per_shard ? per_param :
 	    m->min_points_per_shard;
@@ -69,11 +72,11 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 				    m->num_shards);
 			if (ui->cfg->family == HET_FAMILY_HETERODYNE)
 				snprintf(desc, sizeof(desc), "auto: one per "
-				    "angle, each >= %ld pairs",
+				    "angle while each keeps >= %ld pairs",
 				    ss_het_floor(m));
 			else
-				snprintf(desc, sizeof(desc), "auto: about one "
-				    "shard per %ld pairs",
+				snprintf(desc, sizeof(desc), "auto: sized by "
+				    "the data, each keeps >= %ld pairs",
 				    m->min_points_per_shard);
 			break;
 		case SS_CHAINS:

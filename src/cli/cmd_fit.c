@@ -11,7 +11,9 @@
  * the engine stops at the next iteration with a consistent partial
  * result, which is written and reported like any other, and the command
  * exits 130 (the shell's code for an interrupt); a second SIGINT kills as
- * usual.  SIGTERM and SIGHUP do the same and exit 143 and 129.
+ * usual.  SIGTERM and SIGHUP do the same and exit 143 and 129; their
+ * repeats only cancel, and a SIGHUP ignored on entry (nohup) stays
+ * ignored.
  * Exit statuses: 0 converged, 3 not converged, 130 (143, 129) cancelled,
  * 1 errors, 2 usage errors.
  */
@@ -70,9 +72,16 @@ static volatile sig_atomic_t fit_signal;	/* the first one caught */
 static const int fit_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 #define FIT_NSIGS	(sizeof(fit_sigs) / sizeof(fit_sigs[0]))
 
+/* As in cmd_sample.c: a second SIGINT kills, repeats of the others only
+ * cancel. */
 static void
 fit_sigint(int sig)
 {
+	if (sig == SIGINT && fit_signal != 0) {
+		signal(SIGINT, SIG_DFL);	/* async-signal-safe */
+		raise(SIGINT);
+		return;
+	}
 	if (fit_signal == 0)
 		fit_signal = sig;
 	atomic_store(&fit_cancel, 1);
@@ -472,7 +481,7 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 static int
 fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct sigaction sa;
+	struct sigaction sa, old_sig[FIT_NSIGS];
 	struct het_config *cfg;
 	struct het_error err;
 	struct fit_opts o;
@@ -498,13 +507,16 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	fit_signal = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fit_sigint;
-	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	for (w = 0; w < FIT_NSIGS; w++)
-		sigaction(fit_sigs[w], &sa, NULL);
+	for (w = 0; w < FIT_NSIGS; w++) {
+		sigaction(fit_sigs[w], NULL, &old_sig[w]);
+		/* Under nohup a hang-up stays ignored. */
+		if (fit_sigs[w] != SIGHUP || old_sig[w].sa_handler != SIG_IGN)
+			sigaction(fit_sigs[w], &sa, NULL);
+	}
 	rc = fit_run(cmd, &o, cfg);
 	for (w = 0; w < FIT_NSIGS; w++)
-		signal(fit_sigs[w], SIG_DFL);
+		sigaction(fit_sigs[w], &old_sig[w], NULL);
 	het_config_free(cfg);
 	if (rc == FIT_EXIT_CANCELLED && fit_signal > 0)
 		rc = 128 + fit_signal;

@@ -11,9 +11,10 @@
  * --json) on stdout.  SIGINT, SIGTERM (a batch system's time limit, a
  * kill) and SIGHUP (the SSH session dropped) ask the pipeline to cancel:
  * workers are killed and reaped, what finished is combined and written,
- * and the command exits 128 + the signal (130, 143, 129); a second such
- * signal kills as usual.  Hours of finished shards are not lost to a
- * hang-up.
+ * and the command exits 128 + the signal (130, 143, 129).  A second
+ * SIGINT kills as usual; repeated SIGTERM or SIGHUP only cancel (SIGKILL
+ * still kills), and a SIGHUP ignored on entry (nohup) stays ignored.
+ * Hours of finished shards are not lost to a hang-up.
  * Exit statuses: 0 gates passed, 4 gates failed, 5 shards failed, 130
  * (129, 143) interrupted, 1 error, 2 usage error.
  */
@@ -83,9 +84,19 @@ static volatile sig_atomic_t sample_signal;	/* the first one caught */
 static const int sample_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 #define SAMPLE_NSIGS	(sizeof(sample_sigs) / sizeof(sample_sigs[0]))
 
+/*
+ * Repeats of SIGTERM and SIGHUP only cancel again (a dropped session
+ * often delivers SIGHUP twice); a SIGINT after any of the three kills,
+ * as the user who presses Ctrl-C twice means.
+ */
 static void
 sample_sigint(int sig)
 {
+	if (sig == SIGINT && sample_signal != 0) {
+		signal(SIGINT, SIG_DFL);	/* async-signal-safe */
+		raise(SIGINT);
+		return;
+	}
 	if (sample_signal == 0)
 		sample_signal = sig;
 	if (sample_cur != NULL)
@@ -630,11 +641,15 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, &old_pipe);
 	sa.sa_handler = sample_sigint;
-	sa.sa_flags = SA_RESETHAND;
 	sample_signal = 0;
 	sample_cur = s;
-	for (w = 0; w < SAMPLE_NSIGS; w++)
-		sigaction(sample_sigs[w], &sa, &old_sig[w]);
+	for (w = 0; w < SAMPLE_NSIGS; w++) {
+		sigaction(sample_sigs[w], NULL, &old_sig[w]);
+		/* Under nohup a hang-up stays ignored. */
+		if (sample_sigs[w] != SIGHUP ||
+		    old_sig[w].sa_handler != SIG_IGN)
+			sigaction(sample_sigs[w], &sa, NULL);
+	}
 	fprintf(stderr, "reading data\n");
 	v = het_sample_run(s);
 	for (w = 0; w < SAMPLE_NSIGS; w++)

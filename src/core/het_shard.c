@@ -118,9 +118,9 @@ static size_t
 count_heterodyne(size_t n, size_t n_phi, const struct het_shard_opts *o)
 {
 	size_t	k = n_phi > 2 ? n_phi : 2;
-	size_t	per_param = (size_t)o->min_points_per_param *
-		    HET_SHARD_HET_PARAMS;
-	size_t	kmax = n / per_param;
+	/* floor(n / (14 m)), without forming 14 m */
+	size_t	kmax = n / HET_SHARD_HET_PARAMS /
+		    (size_t)o->min_points_per_param;
 
 	if (k > kmax)
 		k = kmax;

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,9 +305,16 @@ hs_spawn(struct het_sample *s, enum het_sample_phase ph)
 	struct het_error e;
 	int rc;
 
+	sigset_t all, old;
+
 	hs_set_phase(s, ph);
 	atomic_store(&s->thr_done, 0);
-	if ((rc = pthread_create(&s->thr, NULL, hs_thread, s)) != 0) {
+	/* Signals belong to the loop thread (a handler or a self-pipe). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&s->thr, NULL, hs_thread, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
 		het_error_sys(&e, rc, "sample: cannot start a thread");
 		hs_fail(s, &e);
 		return;
@@ -534,7 +542,9 @@ het_sample_finished(const struct het_sample *s)
 void
 het_sample_cancel(struct het_sample *s, double now)
 {
-	if (het_sample_finished(s))
+	/* Combining and writing are short and keep every shard: the run is
+	 * complete, and a cancel then changes nothing. */
+	if (het_sample_finished(s) || s->phase >= HET_SAMPLE_COMBINING)
 		return;
 	s->cancelled = 1;
 	atomic_store(&s->cancel, 1);
@@ -551,12 +561,14 @@ het_sample_cancel_async(struct het_sample *s)
 {
 	char b = 1;
 	ssize_t r;
+	int saved = errno;	/* a signal handler must not change it */
 
-	atomic_store(&s->cancel, 1);
+	atomic_store(&s->cancel, 1);	/* background phases stop at once */
 	atomic_store(&s->cancel_req, 1);
 	if (s->wake[1] >= 0)
 		r = write(s->wake[1], &b, 1);
 	(void)r;
+	errno = saved;
 }
 
 enum het_sample_verdict

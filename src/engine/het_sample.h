@@ -264,7 +264,9 @@ int het_sample_finished(const struct het_sample *s);
 /*
  * het_sample_cancel: stop (idempotent).  READING and NLSQ stop at the
  * next bin or iteration; SAMPLING kills the workers (what finished is
- * still combined and written); the pipeline then ends CANCELLED.
+ * still combined and written); the pipeline then ends CANCELLED.  In
+ * COMBINING and WRITING every shard has ended and the run completes as
+ * if no cancel had come (the rest takes moments).
  * Thread: the loop thread; het_sample_cancel_async may be called from a
  * signal handler or any thread (it only sets a flag that the next
  * het_sample_handle acts upon, and wakes the loop).
