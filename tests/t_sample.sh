@@ -13,7 +13,8 @@
 # every attempt, nothing is written); exit 1 with a specific message for
 # a missing data file, a missing worker program and bad --nlsq-result
 # directories; exit 2 for usage errors; `hetui help sample`; the
-# heterodyne modes' automatic shard count; SIGINT during sampling exits
+# heterodyne modes' automatic shard count; the warning for a shard on
+# course to pass per_shard_timeout; SIGINT during sampling exits
 # 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
 # and exit 143 and 129.
 . "$top_srcdir/tests/tap.sh"
@@ -376,6 +377,25 @@ for sw in TERM:143 HUP:129; do
 	sleep 0.2
 	is "$(leftover)" 0 "SIG$sig: no worker left"
 done
+
+# --- a shard on course to pass per_shard_timeout is reported at once ---------
+# 2 chains x (300 + 8000) cannot finish in 4 s: the warning comes while
+# the shard runs (before the timeout's retry line), once, with the time
+# needed; then both attempts time out and the run fails (exit 5).
+sed -e 's/num_samples: 100$/num_samples: 8000/' \
+    -e 's/per_shard_timeout: 3600$/per_shard_timeout: 4/' \
+    -e 's/heartbeat_timeout: 600$/heartbeat_timeout: 4/' sample_run.yaml \
+    >pace.yaml
+run_capture env HETUI_TEST_MARK=$mark "$HETUI" sample -c pace.yaml \
+    --nlsq-result res -o pace --workers 2
+is "$RUN_RC" 5 "shards slower than per_shard_timeout: they fail (exit 5)"
+like "$RUN_ERR" "^hetui sample: warning: shard [01] is [0-9]+ % done after [0-9]+ s, so it needs about [0-9]+ s, more than optimization\\.cmc\\.timeout\\.per_shard_timeout \\(4 s\\): it will be killed at the limit and retried" \
+    "the pace warning names the shard, the time needed and the key"
+is "$(printf '%s\n' "$RUN_ERR" | grep -c 'so it needs about')" 1 \
+    "it is given once"
+first=$(printf '%s\n' "$RUN_ERR" |
+    grep -E 'so it needs about|^shard +[0-9]+ .* retrying ' | head -1)
+like "$first" "so it needs about" "it comes before the first timeout"
 
 # --- under nohup a hang-up stays ignored --------------------------------------
 env HETUI_TEST_MARK=$mark nohup "$HETUI" sample -c sample_run.yaml \

@@ -12,10 +12,12 @@
 # in the Fit panel appears in the history and w saves it as CSV; c
 # cancels a long run (workers reaped while hetui lives, no zombies);
 # quitting while sampling asks, then stops the workers (exit 0, nothing
-# left); a hang-up (SIGHUP) after one of three shards finished still
-# writes that shard (exit 129, no worker left); a failing gate (min_ess 100000) is said in words in both panels
-# at 80x24; a worker that always fails ends in FAILED shards with reasons at
-# 80x24 in ASCII mode.
+# left); a shard on course to pass per_shard_timeout is announced in the
+# status line and the Log; a hang-up (SIGHUP) after one of three shards
+# finished still writes that shard (exit 129, no worker left); a failing
+# gate (min_ess 100000) is said in words in both panels at 80x24; a
+# worker that always fails ends in FAILED shards with reasons at 80x24 in
+# ASCII mode.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/tui.sh"
 plan_lazy
@@ -254,6 +256,23 @@ like "$(cat "$dir/out/cmc_summary.json" 2>/dev/null)" '"status": "cancelled"' \
     "cmc_summary.json written with status cancelled"
 like "$(cat "$dir/out/cmc_summary.json" 2>/dev/null)" '"num_shards_used": 1,' \
     "holding the one finished shard"
+
+# --- a shard on course to pass per_shard_timeout: said in the status line --
+mkrun pace.yaml 8000
+sed 's/^  cmc:$/  cmc:\
+    timeout: {per_shard_timeout: 4, heartbeat_timeout: 4}/' \
+    "$dir/pace.yaml" >"$dir/pace2.yaml"
+tui_start 100 30 HETUI_WORKER="$HETUI_WORKER" HETUI_TEST_MARK=$mark \
+    HETUI_LOG="$dir/pace.log" -- -c "$dir/pace2.yaml" "$dir/sim.h5"
+wait_for 'c2 = '
+tui_keys 4 r
+wait_for 'sampling: shard [01] is [0-9]+ % done after [0-9]+ s, so it needs' 60
+ok $? "the status line warns of a shard on course to pass its timeout"
+wait_for 'too few shards finished' 60; ok $? "the shards then time out"
+tui_keys q
+tui_wait_exit 20; is "$TUI_STATUS" 0 "q exits 0"
+is "$(grep -c 'sampling: shard [01] is [0-9]* % done after [0-9]* s, so it needs about [0-9]* s, more than optimization\.cmc\.timeout\.per_shard_timeout (4 s)' "$dir/pace.log")" 1 \
+    "the session log has the whole warning, once"
 
 # --- a gate fails: said in words in both panels (80x24) -------------------
 tui_start 80 24 HETUI_WORKER="$HETUI_WORKER" HETUI_TEST_MARK=$mark \

@@ -411,6 +411,15 @@ on_change(struct het_sample *hs, enum het_sample_what what, size_t index,
 		on_shard(ui, s, index);
 		return;
 	}
+	if (what == HET_SAMPLE_CHANGED_WARNING) {
+		/* A shard on course to pass its timeout: say it now (the
+		 * status line and the Log; not logged again later). */
+		ui_msg(ui, UI_LOG_WARN, "sampling: %s", het_sample_warning(hs,
+		    index));
+		if (s->nwarn_seen == index)
+			s->nwarn_seen = index + 1;
+		return;
+	}
 	switch (ph) {
 	case HET_SAMPLE_NLSQ:
 		if ((pb = het_sample_problem(hs)) != NULL)

@@ -54,6 +54,8 @@ struct sample_opts {
 	double		 every;		/* --progress seconds; < 0: unset */
 };
 
+#define SAMPLE_LIVE_WARN	8	/* printed at once; the rest at the end */
+
 /* Progress state (loop thread, except the NLSQ callback). */
 struct sample_ui {
 	const struct cli_cmd	*cmd;
@@ -72,6 +74,9 @@ struct sample_ui {
 						   on the NLSQ thread, read
 						   after it ended) */
 	const char		*nlsq_dir;
+	size_t			 live[SAMPLE_LIVE_WARN]; /* warnings printed
+						   during sampling */
+	size_t			 nlive;
 	double			 every;		/* status lines off a terminal,
 						   seconds apart; 0: none */
 	double			 last_status;
@@ -329,6 +334,37 @@ sample_status(struct het_sample *s, struct sample_ui *ui)
 	}
 }
 
+/*
+ * A warning the run raises while the shards run (a shard on course to
+ * pass its timeout) is printed at once, above the table on a terminal.
+ */
+static void
+sample_live_warning(struct het_sample *s, struct sample_ui *ui,
+    size_t index)
+{
+	if (ui->nlive >= SAMPLE_LIVE_WARN)
+		return;		/* printed with the others at the end */
+	ui->live[ui->nlive++] = index;
+	if (ui->tty && ui->drawn > 0)
+		fprintf(stderr, "\033[%dA\033[J", ui->drawn);
+	cli_warn(ui->cmd, "%s", het_sample_warning(s, index));
+	if (ui->tty) {
+		ui->drawn = 0;
+		sample_draw(s, ui, 1);
+	}
+}
+
+static int
+sample_printed_live(const struct sample_ui *ui, size_t index)
+{
+	size_t k;
+
+	for (k = 0; k < ui->nlive; k++)
+		if (ui->live[k] == index)
+			return 1;
+	return 0;
+}
+
 static void
 sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
     void *arg)
@@ -339,6 +375,10 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 	unsigned char *v;
 	int *a;
 
+	if (what == HET_SAMPLE_CHANGED_WARNING) {
+		sample_live_warning(s, ui, index);
+		return;
+	}
 	if (what == HET_SAMPLE_CHANGED_PHASE) {
 		if (ui->nlsq_line && het_sample_phase(s) > HET_SAMPLE_NLSQ) {
 			fputc('\n', stderr);
@@ -656,7 +696,8 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 		sigaction(sample_sigs[w], &old_sig[w], NULL);
 	sample_cur = NULL;
 	for (w = 0; w < het_sample_nwarnings(s); w++)
-		cli_warn(cmd, "%s", het_sample_warning(s, w));
+		if (!sample_printed_live(&ui, w))
+			cli_warn(cmd, "%s", het_sample_warning(s, w));
 	if (o.json)
 		sample_print_json(s, v);
 	else

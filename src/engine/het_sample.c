@@ -347,6 +347,64 @@ het_sample_start(struct het_sample *s, struct het_error *err)
 	return HET_OK;
 }
 
+/* Merge the queued warnings into warn (loop thread, no phase thread). */
+static void
+hs_take_warnings(struct het_sample *s)
+{
+	char **v;
+	size_t k;
+
+	if (s->npend == 0 || (v = realloc(s->warn, (s->nwarn + s->npend) *
+	    sizeof(*v))) == NULL)
+		return;
+	s->warn = v;
+	for (k = 0; k < s->npend; k++)
+		v[s->nwarn++] = s->pend_warn[k];
+	s->npend = 0;
+}
+
+/*
+ * A shard on course to run past per_shard_timeout is killed at the
+ * limit, retried and killed again: hours lost.  Say so while there is
+ * time to act, once a run, from the pace of a running shard (at least
+ * 5 % done and 1/20 of the limit, at most 60 s, spent), shown at once.
+ */
+static void
+hs_check_pace(struct het_sample *s, double now)
+{
+	const struct het_cmc_shard *sh;
+	double limit = s->cfg->cmc.per_shard_timeout, f, t, need;
+	long per_chain = s->settings.num_warmup + s->settings.num_samples;
+	size_t k, n = het_cmc_nshards(s->cmc);
+
+	if (s->pace_warned || limit <= 0)
+		return;
+	for (k = 0; k < n; k++) {
+		sh = het_cmc_shard(s->cmc, k);
+		if (sh->state != HET_CMC_RUNNING)
+			continue;
+		f = het_cmc_shard_progress(sh, s->settings.num_chains,
+		    per_chain);
+		t = now - sh->t_start;
+		if (f < 0.05 || t < (limit / 20 < 60 ? limit / 20 : 60) ||
+		    (need = t / f) <= 1.1 * limit)
+			continue;
+		s->pace_warned = 1;
+		hs_warn(s, "shard %ld is %.0f %% done after %.0f s, so it "
+		    "needs about %.0f s, more than optimization.cmc.timeout."
+		    "per_shard_timeout (%.0f s): it will be killed at the "
+		    "limit and retried, and the retry too.  Stop the run and "
+		    "raise per_shard_timeout (to %.0f s, say), or use more, "
+		    "smaller shards (num_shards)", sh->id, 100 * f, t, need,
+		    limit, 100 * ceil(2 * need / 100));
+		hs_take_warnings(s);
+		if (s->o.on_change != NULL)
+			s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING,
+			    s->nwarn - 1, s->o.arg);
+		return;
+	}
+}
+
 /* ---- the coordinator ----------------------------------------------------- */
 
 static void
@@ -411,19 +469,11 @@ static void
 hs_phase_done(struct het_sample *s, double now)
 {
 	struct het_error e;
-	char **v;
-	size_t k;
 	int rc = s->thr_rc;
 
 	pthread_join(s->thr, NULL);
 	s->thr_live = 0;
-	if (s->npend > 0 && (v = realloc(s->warn, (s->nwarn + s->npend) *
-	    sizeof(*v))) != NULL) {
-		s->warn = v;
-		for (k = 0; k < s->npend; k++)
-			v[s->nwarn++] = s->pend_warn[k];
-		s->npend = 0;
-	}
+	hs_take_warnings(s);
 	if (rc == HET_ECANCEL || (rc == HET_OK && s->cancelled &&
 	    s->phase < HET_SAMPLE_SAMPLING)) {
 		hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
@@ -511,6 +561,7 @@ het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
 	if (s->phase == HET_SAMPLE_SAMPLING) {
 		het_cmc_handle(s->cmc, n > 1 ? fds + 1 : NULL, n > 1 ? n - 1 :
 		    0, now);
+		hs_check_pace(s, now);
 		if (het_cmc_finished(s->cmc)) {
 			het_error_clear(&e);
 			s->cmc_status = het_cmc_status(s->cmc, &e);

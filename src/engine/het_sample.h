@@ -104,7 +104,10 @@ enum het_sample_verdict {
 /* What changed, for the on_change callback (loop thread). */
 enum het_sample_what {
 	HET_SAMPLE_CHANGED_PHASE = 0,	/* het_sample_phase() changed */
-	HET_SAMPLE_CHANGED_SHARD	/* shard `index` (queue order) changed */
+	HET_SAMPLE_CHANGED_SHARD,	/* shard `index` (queue order) changed */
+	HET_SAMPLE_CHANGED_WARNING	/* warning `index` was added during
+					   SAMPLING, to be shown now (the
+					   others are there when a phase ends) */
 };
 
 struct het_sample;

@@ -72,6 +72,7 @@ struct het_sample {
 	double			 t_sampling;	/* start of SAMPLING */
 	double			 sampling_wall;
 	int			 cmc_status;	/* het_cmc_status */
+	int			 pace_warned;	/* the timeout warning is out */
 	/* COMBINING */
 	struct het_shard_result	*res;		/* K, queue order; p = 0
 						   when no result */
