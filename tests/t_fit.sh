@@ -179,7 +179,8 @@ sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' fit_big.yaml >fit_big_start.yaml
 # signal_fit SIG [SIG...]: start the long fit, send the signals (10 ms
 # apart) once iteration 1 is reported, wait; sets rc.
 signal_fit() {
-	rm -rf big
+	# no earlier run's files: the wait below must read this run's
+	rm -rf big big.out big.err
 	"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
 	    >big.out 2>big.err &
 	pid=$!

@@ -353,24 +353,27 @@ is "$(leftover)" 0 "no worker left"
 for sw in TERM:143 HUP:129; do
 	sig=${sw%:*}
 	want=${sw#*:}
-	rm -rf part_$sig
+	# fresh names: wait_line must not read an earlier run's file before
+	# the new process has created its own
+	rm -rf part_$sig part_$sig.out part_$sig.err
 	env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml \
-	    --nlsq-result res -o part_$sig --workers 1 >part.out 2>part.err &
+	    --nlsq-result res -o part_$sig --workers 1 >part_$sig.out \
+	    2>part_$sig.err &
 	pid=$!
-	wait_line '^shard . .* done ' part.err
+	wait_line '^shard . .* done ' part_$sig.err
 	# twice, 10 ms apart: a dropped session delivers SIGHUP twice
 	kill -$sig $pid 2>/dev/null
 	sleep 0.01
 	kill -$sig $pid 2>/dev/null
 	wait $pid
 	rc=$?
-	if ! grep -q '^shard . .* done ' part.err ||
-	    grep -q '3 of 3 shards done' part.out; then
+	if ! grep -q '^shard . .* done ' part_$sig.err ||
+	    grep -q '3 of 3 shards done' part_$sig.out; then
 		skip 4 "SIG$sig: no shard finished in time, or all did (rc $rc)"
 		continue
 	fi
 	is "$rc" "$want" "SIG$sig twice after one shard finished: exit $want"
-	like "$(cat part.err)" "interrupted \\(SIG$sig\\); the finished shards were combined and written" \
+	like "$(cat part_$sig.err)" "interrupted \\(SIG$sig\\); the finished shards were combined and written" \
 	    "stderr names SIG$sig and says what was written"
 	like "$(cat part_$sig/cmc_summary.json 2>/dev/null)" \
 	    '"status": "cancelled"' "SIG$sig: cmc_summary.json written"
@@ -379,10 +382,10 @@ for sw in TERM:143 HUP:129; do
 done
 
 # --- a shard on course to pass per_shard_timeout is reported at once ---------
-# 2 chains x (300 + 8000) cannot finish in 4 s: the warning comes while
+# 2 chains x (300 + 30000) cannot finish in 4 s: the warning comes while
 # the shard runs (before the timeout's retry line), once, with the time
 # needed; then both attempts time out and the run fails (exit 5).
-sed -e 's/num_samples: 100$/num_samples: 8000/' \
+sed -e 's/num_samples: 100$/num_samples: 30000/' \
     -e 's/per_shard_timeout: 3600$/per_shard_timeout: 4/' \
     -e 's/heartbeat_timeout: 600$/heartbeat_timeout: 4/' sample_run.yaml \
     >pace.yaml
@@ -398,6 +401,7 @@ first=$(printf '%s\n' "$RUN_ERR" |
 like "$first" "so it needs about" "it comes before the first timeout"
 
 # --- under nohup a hang-up stays ignored --------------------------------------
+rm -f nohup.out nohup.err
 env HETUI_TEST_MARK=$mark nohup "$HETUI" sample -c sample_run.yaml \
     --nlsq-result res -o nohup_run --workers 2 >nohup.out 2>nohup.err &
 pid=$!

@@ -258,7 +258,7 @@ like "$(cat "$dir/out/cmc_summary.json" 2>/dev/null)" '"num_shards_used": 1,' \
     "holding the one finished shard"
 
 # --- a shard on course to pass per_shard_timeout: said in the status line --
-mkrun pace.yaml 8000
+mkrun pace.yaml 30000
 sed 's/^  cmc:$/  cmc:\
     timeout: {per_shard_timeout: 4, heartbeat_timeout: 4}/' \
     "$dir/pace.yaml" >"$dir/pace2.yaml"

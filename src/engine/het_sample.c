@@ -366,8 +366,9 @@ hs_take_warnings(struct het_sample *s)
 /*
  * A shard on course to run past per_shard_timeout is killed at the
  * limit, retried and killed again: hours lost.  Say so while there is
- * time to act, once a run, from the pace of a running shard (at least
- * 5 % done and 1/20 of the limit, at most 60 s, spent), shown at once.
+ * time to act, once a run, from the pace of a running shard: after 1/20
+ * of the limit (at most 60 s) once it is 5 % done, or after a quarter of
+ * the limit however far it got.  Shown at once.
  */
 static void
 hs_check_pace(struct het_sample *s, double now)
@@ -386,7 +387,8 @@ hs_check_pace(struct het_sample *s, double now)
 		f = het_cmc_shard_progress(sh, s->settings.num_chains,
 		    per_chain);
 		t = now - sh->t_start;
-		if (f < 0.05 || t < (limit / 20 < 60 ? limit / 20 : 60) ||
+		if (f <= 0 || t < (limit / 20 < 60 ? limit / 20 : 60) ||
+		    (f < 0.05 && t < limit / 4) ||
 		    (need = t / f) <= 1.1 * limit)
 			continue;
 		s->pace_warned = 1;
