@@ -108,11 +108,12 @@ sample_sigint(int sig)
 		het_sample_cancel_async(sample_cur);
 }
 
+/* What to add to "interrupted": nothing for Ctrl-C, the others named. */
 static const char *
 sample_signame(int sig)
 {
-	return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
-	    "SIGINT";
+	return sig == SIGTERM ? " (SIGTERM)" : sig == SIGHUP ? " (SIGHUP)" :
+	    "";
 }
 
 static int
@@ -602,13 +603,10 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 			    "was written\n", cmd->name);
 		return CLI_EXIT_SHARDS_FAILED;
 	case HET_VERDICT_CANCELLED:
-		fprintf(stderr, "hetui %s: interrupted%s%s%s; %s\n", cmd->name,
-		    sample_signal > 0 && sample_signal != SIGINT ? " (" : "",
-		    sample_signal > 0 && sample_signal != SIGINT ?
-		    sample_signame(sample_signal) : "",
-		    sample_signal > 0 && sample_signal != SIGINT ? ")" : "",
-		    het_sample_summary(s) != NULL ? "the finished shards were "
-		    "combined and written" : "nothing was written");
+		fprintf(stderr, "hetui %s: interrupted%s; %s\n", cmd->name,
+		    sample_signame(sample_signal), het_sample_summary(s) !=
+		    NULL ? "the finished shards were combined and written" :
+		    "nothing was written");
 		return sample_signal > 0 ? 128 + sample_signal :
 		    SAMPLE_EXIT_CANCELLED;
 	default:

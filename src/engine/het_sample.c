@@ -303,9 +303,8 @@ static void
 hs_spawn(struct het_sample *s, enum het_sample_phase ph)
 {
 	struct het_error e;
-	int rc;
-
 	sigset_t all, old;
+	int rc;
 
 	hs_set_phase(s, ph);
 	atomic_store(&s->thr_done, 0);
