@@ -181,7 +181,9 @@ sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' fit_big.yaml >fit_big_start.yaml
 signal_fit() {
 	# no earlier run's files: the wait below must read this run's
 	rm -rf big big.out big.err
-	"$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
+	# the default SIGHUP action even if this test inherited nohup's
+	perl -e '$SIG{HUP} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' -- \
+	    "$HETUI" fit -c fit_big_start.yaml fit_big.h5 -o big --threads 1 \
 	    >big.out 2>big.err &
 	pid=$!
 	i=0
