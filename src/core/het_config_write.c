@@ -598,7 +598,8 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	    "> 0.");
 	w_kn(w, 6, "nlsq_prior_width_factor", c->nlsq_prior_width_factor);
 	w_put(w, "    reparameterization:\n");
-	w_cmt(w, 6, "true: sample z-scores around the NLSQ estimate.");
+	w_cmt(w, 6, "true: sample each power law (prefactor A, exponent) "
+	    "as (ln A(t_ref), exponent), t_ref = sqrt(dt t_max).");
 	w_kb(w, 6, "use_reparam", c->use_reparam);
 	w_put(w, "\n");
 }
