@@ -15,6 +15,8 @@ tui_start 100 30 -- "$fx"
 wait_for '100x30'; ok $? "header shows the terminal size 100x30"
 wait_for '^ hetui [0-9.]+ +run42_results\.hdf +aps-u +ring 1/3'
 ok $? "header: program, version, file, layout, ring"
+# tmux may capture a frame half written: wait for its last table row.
+wait_for '● +6 +6 +0\.00250 +150\.00 +160'
 like "$TUI_SCREEN" 'sel 6/6 φ +frames 1–160' "header: selection and frame window"
 like "$TUI_SCREEN" 'Bins +ring 1/3 +q 0\.0025 Å⁻¹ +6/6 selected' "bins table title"
 like "$TUI_SCREEN" '# label +q +φ +frames' "bins table column heads"
