@@ -58,6 +58,22 @@ void cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
 /* cli_print_help: the full help of one subcommand on fp. */
 void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
 
+/*
+ * Cancelling signals (cli_cancel.c) of the long subcommands: between
+ * cli_cancel_begin and cli_cancel_end, SIGINT, SIGTERM and SIGHUP call
+ * fn(arg) from a signal handler (fn must be async-signal-safe); repeats
+ * of SIGTERM and SIGHUP only cancel again, a SIGINT after any of them
+ * kills, a SIGHUP ignored on entry (nohup) stays ignored.
+ * cli_cancel_end restores the previous actions and returns the first
+ * signal caught (0: none).  cli_cancel_status: the exit status of a run
+ * cancelled by sig, 128 + sig, or status when sig is 0.
+ * Thread: the main thread; one subcommand at a time.
+ */
+typedef void (*cli_cancel_fn)(void *arg);
+void cli_cancel_begin(cli_cancel_fn fn, void *arg);
+int cli_cancel_end(void);
+int cli_cancel_status(int sig, int status);
+
 /* cli_library_init: quiet GSL and HDF5, register the LZF filter. */
 int cli_library_init(struct het_error *err);
 

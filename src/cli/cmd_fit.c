@@ -11,9 +11,8 @@
  * the engine stops at the next iteration with a consistent partial
  * result, which is written and reported like any other, and the command
  * exits 130 (the shell's code for an interrupt); a second SIGINT kills as
- * usual.  SIGTERM and SIGHUP do the same and exit 143 and 129; their
- * repeats only cancel, and a SIGHUP ignored on entry (nohup) stays
- * ignored.
+ * usual.  SIGTERM and SIGHUP do the same and exit 143 and 129 (repeats
+ * and nohup as in cli_cancel.c).
  * Exit statuses: 0 converged, 3 not converged, 130 (143, 129) cancelled,
  * 1 errors, 2 usage errors.
  */
@@ -21,7 +20,6 @@
 
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,24 +64,12 @@ struct fit_run {
 };
 
 static atomic_int fit_cancel;
-static volatile sig_atomic_t fit_signal;	/* the first one caught */
 
-/* The signals that cancel a fit (and so write its partial result). */
-static const int fit_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-#define FIT_NSIGS	(sizeof(fit_sigs) / sizeof(fit_sigs[0]))
-
-/* As in cmd_sample.c: a second SIGINT kills, repeats of the others only
- * cancel. */
+/* A cancelling signal's action (cli_cancel.c). */
 static void
-fit_sigint(int sig)
+fit_sigint(void *arg)
 {
-	if (sig == SIGINT && fit_signal != 0) {
-		signal(SIGINT, SIG_DFL);	/* async-signal-safe */
-		raise(SIGINT);
-		return;
-	}
-	if (fit_signal == 0)
-		fit_signal = sig;
+	(void)arg;
 	atomic_store(&fit_cancel, 1);
 }
 
@@ -481,12 +467,11 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 static int
 fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct sigaction sa, old_sig[FIT_NSIGS];
 	struct het_config *cfg;
 	struct het_error err;
 	struct fit_opts o;
 	size_t w;
-	int rc;
+	int rc, sig;
 
 	rc = fit_parse(cmd, argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
@@ -504,23 +489,11 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	if (o.seed_set)
 		cfg->nlsq.seed = o.seed;
 	atomic_store(&fit_cancel, 0);
-	fit_signal = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fit_sigint;
-	sigemptyset(&sa.sa_mask);
-	for (w = 0; w < FIT_NSIGS; w++) {
-		sigaction(fit_sigs[w], NULL, &old_sig[w]);
-		/* Under nohup a hang-up stays ignored. */
-		if (fit_sigs[w] != SIGHUP || old_sig[w].sa_handler != SIG_IGN)
-			sigaction(fit_sigs[w], &sa, NULL);
-	}
+	cli_cancel_begin(fit_sigint, NULL);
 	rc = fit_run(cmd, &o, cfg);
-	for (w = 0; w < FIT_NSIGS; w++)
-		sigaction(fit_sigs[w], &old_sig[w], NULL);
+	sig = cli_cancel_end();
 	het_config_free(cfg);
-	if (rc == FIT_EXIT_CANCELLED && fit_signal > 0)
-		rc = 128 + fit_signal;
-	return rc;
+	return rc == FIT_EXIT_CANCELLED ? cli_cancel_status(sig, rc) : rc;
 }
 
 const struct cli_cmd cli_cmd_fit = {

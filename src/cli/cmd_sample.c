@@ -11,10 +11,9 @@
  * --json) on stdout.  SIGINT, SIGTERM (a batch system's time limit, a
  * kill) and SIGHUP (the SSH session dropped) ask the pipeline to cancel:
  * workers are killed and reaped, what finished is combined and written,
- * and the command exits 128 + the signal (130, 143, 129).  A second
- * SIGINT kills as usual; repeated SIGTERM or SIGHUP only cancel (SIGKILL
- * still kills), and a SIGHUP ignored on entry (nohup) stays ignored.
- * Hours of finished shards are not lost to a hang-up.
+ * and the command exits 128 + the signal (130, 143, 129); repeats and
+ * nohup as in cli_cancel.c.  Hours of finished shards are not lost to a
+ * hang-up.
  * Exit statuses: 0 gates passed, 4 gates failed, 5 shards failed, 130
  * (129, 143) interrupted, 1 error, 2 usage error.
  */
@@ -82,30 +81,11 @@ struct sample_ui {
 	double			 last_status;
 };
 
-static struct het_sample *sample_cur;
-static volatile sig_atomic_t sample_signal;	/* the first one caught */
-
-/* The signals that cancel a run (and so write what finished). */
-static const int sample_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-#define SAMPLE_NSIGS	(sizeof(sample_sigs) / sizeof(sample_sigs[0]))
-
-/*
- * Repeats of SIGTERM and SIGHUP only cancel again (a dropped session
- * often delivers SIGHUP twice); a SIGINT after any of the three kills,
- * as the user who presses Ctrl-C twice means.
- */
+/* A cancelling signal's action (cli_cancel.c). */
 static void
-sample_sigint(int sig)
+sample_sigint(void *arg)
 {
-	if (sig == SIGINT && sample_signal != 0) {
-		signal(SIGINT, SIG_DFL);	/* async-signal-safe */
-		raise(SIGINT);
-		return;
-	}
-	if (sample_signal == 0)
-		sample_signal = sig;
-	if (sample_cur != NULL)
-		het_sample_cancel_async(sample_cur);
+	het_sample_cancel_async(arg);
 }
 
 /* What to add to "interrupted": nothing for Ctrl-C, the others named. */
@@ -580,7 +560,7 @@ sample_print_table(struct het_sample *s)
 
 static int
 sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
-    enum het_sample_verdict v)
+    enum het_sample_verdict v, int sig)
 {
 	const struct het_error *e = het_sample_error(s);
 
@@ -604,11 +584,10 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 		return CLI_EXIT_SHARDS_FAILED;
 	case HET_VERDICT_CANCELLED:
 		fprintf(stderr, "hetui %s: interrupted%s; %s\n", cmd->name,
-		    sample_signame(sample_signal), het_sample_summary(s) !=
-		    NULL ? "the finished shards were combined and written" :
+		    sample_signame(sig), het_sample_summary(s) != NULL ?
+		    "the finished shards were combined and written" :
 		    "nothing was written");
-		return sample_signal > 0 ? 128 + sample_signal :
-		    SAMPLE_EXIT_CANCELLED;
+		return cli_cancel_status(sig, SAMPLE_EXIT_CANCELLED);
 	default:
 		return cli_report(cmd, e);
 	}
@@ -617,7 +596,7 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 static int
 sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct sigaction sa, old_sig[SAMPLE_NSIGS], old_pipe;
+	struct sigaction sa, old_pipe;
 	struct het_sample_opts so;
 	struct het_config *cfg;
 	struct het_sample *s;
@@ -627,7 +606,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	enum het_sample_verdict v;
 	char **wargv = NULL;
 	size_t w;
-	int rc;
+	int rc, sig;
 
 	rc = sample_parse(cmd, argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
@@ -678,21 +657,10 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, &old_pipe);
-	sa.sa_handler = sample_sigint;
-	sample_signal = 0;
-	sample_cur = s;
-	for (w = 0; w < SAMPLE_NSIGS; w++) {
-		sigaction(sample_sigs[w], NULL, &old_sig[w]);
-		/* Under nohup a hang-up stays ignored. */
-		if (sample_sigs[w] != SIGHUP ||
-		    old_sig[w].sa_handler != SIG_IGN)
-			sigaction(sample_sigs[w], &sa, NULL);
-	}
+	cli_cancel_begin(sample_sigint, s);
 	fprintf(stderr, "reading data\n");
 	v = het_sample_run(s);
-	for (w = 0; w < SAMPLE_NSIGS; w++)
-		sigaction(sample_sigs[w], &old_sig[w], NULL);
-	sample_cur = NULL;
+	sig = cli_cancel_end();
 	for (w = 0; w < het_sample_nwarnings(s); w++)
 		if (!sample_printed_live(&ui, w))
 			cli_warn(cmd, "%s", het_sample_warning(s, w));
@@ -701,7 +669,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	else
 		sample_print_table(s);
 	fflush(stdout);
-	rc = sample_exit(cmd, s, v);
+	rc = sample_exit(cmd, s, v, sig);
 	het_sample_free(s);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	free(ui.seen);
