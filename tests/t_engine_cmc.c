@@ -5,6 +5,13 @@
  * twice, min_success_rate, early abort, cancellation, the share of the
  * work done (het_cmc_work_done) at every change, and no process left
  * behind.  Every wait is bounded by a deadline.
+ * Shards already done (het_cmc_add_done, `hetui sample --resume`):
+ * they keep their result, elapsed time and reused flag, are sorted with
+ * the others, never reach a worker (none is spawned when all are done,
+ * even for a program that does not exist), count as successes but not
+ * as work of this run nor in the early-abort rule (whose first shards
+ * are those sampled here); a NULL or non-object result, a duplicate id
+ * and adding after the start are refused.
  */
 #include "config.h"
 
@@ -31,6 +38,8 @@ static int	 nchanges;
 static int	 work_check;	/* on_change checks het_cmc_work_done */
 static int	 work_bad, work_mid;
 static double	 work_last;
+static int	 reuse_probe;	/* on_change records the work done ... */
+static double	 reuse_mid = -1; /* ... while a shard runs with progress */
 
 /*
  * het_cmc_work_done at a change, against the states: the fake worker's
@@ -74,6 +83,14 @@ on_change(struct het_cmc *c, size_t i, void *arg)
 	nchanges++;
 	if (work_check)
 		check_work(c);
+	if (reuse_probe) {
+		size_t	k;
+
+		for (k = 0; k < het_cmc_nshards(c); k++)
+			if (het_cmc_shard(c, k)->state == HET_CMC_RUNNING &&
+			    het_cmc_shard(c, k)->has_progress)
+				reuse_mid = het_cmc_work_done(c, 4, 10);
+	}
 }
 
 /* A coordinator on the fake worker in script mode, K shards queued. */
@@ -402,7 +419,7 @@ test_errors(void)
 	het_cmc_add(c, 1, 1, json_object(), &err);
 	is_int(het_cmc_add(c, 1, 1, json_object(), &err), HET_EINVAL,
 	    "duplicate id refused");
-	like(err.msg, "shard 1 is queued twice", "message");
+	like(err.msg, "cannot queue shard 1: it is queued twice", "message");
 	is_str(het_cmc_state_name(HET_CMC_RETRYING), "retrying", "name");
 	{
 		char			**av;
@@ -428,6 +445,222 @@ test_errors(void)
 	het_cmc_free(NULL);
 }
 
+/* A result payload as an earlier run would give it. */
+static json_t *
+old_result(const char *note)
+{
+	return json_pack("{s:s}", "note", note);
+}
+
+static void
+test_done_some(void)
+{
+	struct het_cmc			*c;
+	const struct het_cmc_shard	*s;
+	struct het_error		 err;
+	json_t				*r0, *r1;
+	char				 st[300];
+	double				 w0;
+	size_t				 k;
+	int				 rc0, rc1;
+
+	snprintf(st, sizeof st, "%s/done_some", tmpdir);
+	clearenv_shards();
+	c = mk(0, 2, 5, 0.9, st);
+	r0 = old_result("earlier 0");
+	r1 = old_result("earlier 1");
+	rc0 = het_cmc_add_done(c, 0, 300, r0, 12.5, &err);
+	rc1 = het_cmc_add_done(c, 1, 200, r1, 7.25, &err);
+	ok(rc0 == HET_OK && rc1 == HET_OK, "add_done: shards 0 and 1 "
+	    "(300 and 200 pairs)");
+	is_int(het_cmc_add(c, 2, 400, json_pack("{s:s}", "model", "fake"),
+	    &err), HET_OK, "add: shard 2 (400 pairs) queued");
+	is_int((long long)het_cmc_nshards(c), 3, "3 shards");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 2,
+	    "2 done before the start");
+	w0 = het_cmc_work_done(c, 4, 10);
+	ok(w0 == 0, "work done %g before the start: the reused shards are "
+	    "not work of this run", w0);
+	reuse_probe = 1;
+	reuse_mid = -1;
+	ok(drive(c, 20, 0), "run finished");
+	reuse_probe = 0;
+	ok(reuse_mid == 0.5, "work done %g while shard 2 runs half way: only "
+	    "its pairs count", reuse_mid);
+	is_int(het_cmc_status(c, &err), HET_OK, "status HET_OK");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 3, "3 done");
+	ok(het_cmc_work_done(c, 4, 10) == 1, "work done 1 at the end");
+	is_int((long long)het_cmc_workers_spawned(c), 1,
+	    "one worker spawned for the one queued shard (max_workers 2)");
+	for (k = 0; k < 3; k++) {
+		s = het_cmc_shard(c, k);
+		if (s->id == 2) {
+			ok(k == 0 && !s->reused && s->attempts == 1 &&
+			    s->result != NULL && strcmp(json_string_value(
+			    json_object_get(s->result, "note")), "fake") == 0,
+			    "shard 2 first (largest), sampled: one attempt, "
+			    "the worker's result");
+			continue;
+		}
+		ok(k == (size_t)s->id + 1 && s->state == HET_CMC_DONE &&
+		    s->reused == 1 && s->attempts == 0 && s->nreasons == 0 &&
+		    s->pid == 0 && !s->has_progress && s->npairs == (s->id ==
+		    0 ? 300u : 200u), "shard %ld at %zu: done, reused, no "
+		    "attempt, %zu pairs", s->id, k, s->npairs);
+		ok(s->elapsed == (s->id == 0 ? 12.5 : 7.25), "shard %ld: "
+		    "elapsed %g as given", s->id, s->elapsed);
+		ok(s->result == (s->id == 0 ? r0 : r1) &&
+		    strcmp(json_string_value(json_object_get(s->result,
+		    "note")), s->id == 0 ? "earlier 0" : "earlier 1") == 0,
+		    "shard %ld: the result given is kept", s->id);
+	}
+	het_cmc_free(c);
+	no_leftovers("some done");
+}
+
+static void
+test_done_all(void)
+{
+	struct het_cmc_opts	 o;
+	struct het_cmc		*c;
+	struct het_error	 err;
+	size_t			 k;
+	int			 fin, nchg, rc;
+
+	memset(&o, 0, sizeof o);
+	o.worker_path = "/nonexistent/hetui-worker";
+	o.max_workers = 2;
+	o.kill_grace = 0.3;
+	o.min_success_rate = 0.9;
+	o.on_change = on_change;
+
+	/* the control: a queued shard needs the missing program */
+	c = het_cmc_alloc(&o, &err);
+	het_cmc_add_done(c, 0, 10, old_result("a"), 1, &err);
+	het_cmc_add(c, 1, 10, json_object(), &err);
+	rc = het_cmc_start(c, het_proc_now(), &err);
+	is_int(rc, HET_EIO, "a queued shard and a missing worker program: "
+	    "start fails");
+	like(err.msg, "/nonexistent/hetui-worker", "message: %s", err.msg);
+	het_cmc_free(c);
+	no_leftovers("missing program");
+
+	c = het_cmc_alloc(&o, &err);
+	for (k = 0; k < 3; k++)
+		het_cmc_add_done(c, (long)k, 10 * (k + 1), old_result("a"),
+		    (double)k, &err);
+	nchg = nchanges;
+	is_int(het_cmc_start(c, het_proc_now(), &err), HET_OK, "every shard "
+	    "done: start HET_OK with a missing worker program");
+	fin = het_cmc_finished(c);
+	ok(fin, "... finished right after the start");
+	is_int((long long)het_cmc_workers_spawned(c), 0,
+	    "... no worker spawned");
+	is_int(het_cmc_status(c, &err), HET_OK, "... status HET_OK");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 3, "... 3 done");
+	ok(het_cmc_shard(c, 0)->id == 2 && het_cmc_shard(c, 2)->id == 0 &&
+	    het_cmc_shard(c, 0)->elapsed == 2, "... sorted largest first, "
+	    "elapsed with them");
+	ok(het_cmc_work_done(c, 4, 10) == 0, "... no work of this run");
+	is_int(nchanges - nchg, 0, "... no change reported");
+	het_cmc_handle(c, NULL, 0, het_proc_now());
+	ok(het_cmc_finished(c) && het_cmc_count(c, HET_CMC_DONE) == 3,
+	    "... handle changes nothing");
+
+	/* errors; the results are stolen even then (ASan checks leaks) */
+	is_int(het_cmc_add_done(c, 7, 1, old_result("x"), 1, &err),
+	    HET_EINVAL, "add_done after the start: HET_EINVAL");
+	like(err.msg, "cannot queue shard 7: the run has started", "message");
+	is_int(het_cmc_add(c, 8, 1, json_object(), &err), HET_EINVAL,
+	    "add after the start: HET_EINVAL");
+	is_int((long long)het_cmc_nshards(c), 3, "... still 3 shards");
+	het_cmc_free(c);
+	no_leftovers("all done");
+
+	c = het_cmc_alloc(&o, &err);
+	is_int(het_cmc_add_done(c, 0, 1, NULL, 1, &err), HET_EINVAL,
+	    "add_done with a NULL result: HET_EINVAL");
+	like(err.msg, "cannot add shard 0: it has no result", "message");
+	is_int(het_cmc_add_done(c, 0, 1, json_pack("[i,i]", 1, 2), 1, &err),
+	    HET_EINVAL, "add_done with an array result: HET_EINVAL");
+	like(err.msg, "cannot queue shard 0: its result is not a JSON object",
+	    "message");
+	is_int(het_cmc_add_done(c, -2, 1, old_result("x"), 1, &err),
+	    HET_EINVAL, "add_done with a negative id: HET_EINVAL");
+	is_int(het_cmc_add(c, 5, 1, json_object(), &err), HET_OK,
+	    "shard 5 queued");
+	is_int(het_cmc_add_done(c, 5, 1, old_result("x"), 1, &err),
+	    HET_EINVAL, "add_done of queued shard 5: HET_EINVAL");
+	like(err.msg, "cannot queue shard 5: it is queued twice", "message");
+	is_int(het_cmc_add_done(c, 6, 1, old_result("x"), 1, &err), HET_OK,
+	    "shard 6 done");
+	is_int(het_cmc_add_done(c, 6, 1, old_result("y"), 1, &err),
+	    HET_EINVAL, "add_done of done shard 6 again: HET_EINVAL");
+	is_int(het_cmc_add(c, 6, 1, json_object(), &err), HET_EINVAL,
+	    "add of done shard 6: HET_EINVAL");
+	is_int((long long)het_cmc_nshards(c), 2, "... 2 shards (5 and 6)");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 1, "... one done");
+	ok(strcmp(json_string_value(json_object_get(het_cmc_shard(c,
+	    1)->result, "note")), "x") == 0, "... shard 6 keeps its first "
+	    "result");
+	het_cmc_free(c);
+}
+
+static void
+test_done_abort(void)
+{
+	struct het_cmc			*c;
+	const struct het_cmc_shard	*s;
+	struct het_error		 err;
+	char				 st[300];
+	size_t				 k;
+	long				 id;
+	int				 good = 1;
+
+	snprintf(st, sizeof st, "%s/done_abort", tmpdir);
+	clearenv_shards();
+	setenv("FAKE_SHARD_8", "error", 1);
+	setenv("FAKE_SHARD_9", "error", 1);
+	c = mk(0, 1, 5, 0.5, st);
+	for (id = 0; id < 8; id++)
+		het_cmc_add_done(c, id, 50, old_result("old"), 1, &err);
+	for (id = 8; id < 11; id++)
+		het_cmc_add(c, id, (size_t)(300 - 100 * (id - 8)),
+		    json_pack("{s:s}", "model", "fake"), &err);
+	ok(drive(c, 20, 0), "8 reused + 3 queued, the first 2 failing, one "
+	    "worker at a time: finished");
+	ok(het_cmc_aborted(c), "early abort: 2 of the first 3 shards sampled "
+	    "here failed, although 8 of the first 10 are done");
+	is_int((long long)het_cmc_count(c, HET_CMC_FAILED), 2, "2 failed");
+	is_int((long long)het_cmc_count(c, HET_CMC_CANCELLED), 1,
+	    "1 cancelled");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 8, "8 done");
+	for (k = 0; k < het_cmc_nshards(c); k++) {
+		s = het_cmc_shard(c, k);
+		if ((s->id < 8 && (s->state != HET_CMC_DONE || !s->reused ||
+		    s->attempts != 0)) || (s->id >= 8 && s->reused) ||
+		    (s->id == 8 && (s->state != HET_CMC_FAILED ||
+		    s->attempts != 2)) || (s->id == 9 && (s->state !=
+		    HET_CMC_FAILED || s->attempts != 2)) || (s->id == 10 &&
+		    (s->state != HET_CMC_CANCELLED || s->attempts != 0))) {
+			diag("shard %ld: %s, %d attempts, reused %d", s->id,
+			    het_cmc_state_name(s->state), s->attempts,
+			    s->reused);
+			good = 0;
+		}
+	}
+	ok(good, "shards 8 and 9 failed twice, 10 cancelled unstarted, 0-7 "
+	    "still done and reused");
+	is_int(het_cmc_status(c, &err), HET_EDATA, "status HET_EDATA although "
+	    "8/11 >= min_success_rate 0.5");
+	like(err.msg, "8 of 11 shards succeeded", "message: %s", err.msg);
+	like(err.msg, "early abort: 2 of the first 3 shards failed (more than "
+	    "half)", "message names the abort");
+	het_cmc_free(c);
+	clearenv_shards();
+	no_leftovers("abort with reused shards");
+}
+
 int
 main(void)
 {
@@ -447,6 +680,9 @@ main(void)
 	test_retries();
 	test_abort();
 	test_cancel();
+	test_done_some();
+	test_done_all();
+	test_done_abort();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpdir);

@@ -44,6 +44,7 @@
 #include "het_proc.h"
 #include "het_sample.h"
 #include "het_sample_view.h"
+#include "sample_drive.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/t_engine_sample.XXXXXX";
@@ -114,65 +115,6 @@ on_change(struct het_sample *s, enum het_sample_what what, size_t index,
 		sn->summary_early = 1;
 }
 
-/* Drive s to the end; returns the longest het_sample_handle call (s). */
-static double
-drive(struct het_sample *s, void (*hook)(struct het_sample *, void *),
-    void *arg)
-{
-	struct pollfd fds[64];
-	size_t n;
-	double now, dl, t0, worst = 0;
-	int ms;
-
-	while (!het_sample_finished(s)) {
-		het_sample_pollfds(s, fds, 64, &n);
-		now = het_proc_now();
-		dl = het_sample_next_deadline(s);
-		ms = 50;
-		if (dl >= 0 && (dl - now) * 1000.0 < ms)
-			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
-		if (poll(fds, n, ms) < 0)
-			n = 0;
-		t0 = het_proc_now();
-		het_sample_handle(s, fds, n, t0);
-		if (het_proc_now() - t0 > worst)
-			worst = het_proc_now() - t0;
-		if (hook != NULL)
-			hook(s, arg);
-	}
-	return worst;
-}
-
-/* Workers still alive: processes whose parent is this process. */
-static int
-live_children(void)
-{
-	char path[300], buf[512], *p;
-	DIR *d;
-	struct dirent *e;
-	FILE *fp;
-	long ppid;
-	int n = 0;
-
-	if ((d = opendir("/proc")) == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if ((fp = fopen(path, "r")) == NULL)
-			continue;
-		if (fgets(buf, sizeof(buf), fp) != NULL &&
-		    (p = strrchr(buf, ')')) != NULL &&
-		    sscanf(p + 1, " %*c %ld", &ppid) == 1 &&
-		    ppid == (long)getpid())
-			n++;
-		fclose(fp);
-	}
-	closedir(d);
-	return n;
-}
-
 static struct het_config *
 load(const char *name, struct het_error *err)
 {
@@ -236,7 +178,7 @@ test_full(struct het_config *cfg)
 	    het_sample_files(s)[0] == NULL, "nothing visible before start");
 	is_int(het_sample_start(s, &err), HET_OK, "het_sample_start");
 	is_int(het_sample_start(s, &err), HET_EINVAL, "a second start fails");
-	worst = drive(s, NULL, NULL);
+	worst = sample_drive(s, NULL, NULL);
 	ok(worst < 0.1, "the loop never blocks: longest handle %.4f s", worst);
 	inorder = sn.nphase == 7;
 	for (i = 0; inorder && i < 7; i++)
@@ -303,7 +245,7 @@ test_full(struct het_config *cfg)
 		    "file %zu: %s", k, want_files[k]);
 	ok(files[5] == NULL, "five files");
 	like(het_sample_out_dir(s), "/full", "out dir");
-	is_int(live_children(), 0, "no worker left");
+	is_int(sample_live_children(), 0, "no worker left");
 	het_sample_free(s);
 }
 
@@ -321,7 +263,7 @@ test_cancel_early(struct het_config *cfg)
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
 	het_sample_cancel(s, het_proc_now());
-	drive(s, NULL, NULL);
+	sample_drive(s, NULL, NULL);
 	is_int(het_sample_phase(s), HET_SAMPLE_CANCELLED,
 	    "cancel right after start: phase cancelled");
 	is_int(het_sample_verdict(s), HET_VERDICT_CANCELLED, "... verdict "
@@ -368,7 +310,7 @@ test_cancel_sampling(struct het_config *cfg)
 	opts_init(&o, cfg, "cancel", &sn);
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
-	drive(s, hook_cancel, &done);
+	sample_drive(s, hook_cancel, &done);
 	ok(done, "cancel_async from another thread while sampling");
 	is_int(het_sample_phase(s), HET_SAMPLE_CANCELLED, "... phase cancelled");
 	is_int(het_sample_verdict(s), HET_VERDICT_CANCELLED,
@@ -377,7 +319,7 @@ test_cancel_sampling(struct het_config *cfg)
 	    het_sample_shard(s, 0)->state == HET_CMC_CANCELLED,
 	    "... the running shard is cancelled");
 	ok(het_sample_summary(s) == NULL, "... no shard finished, no summary");
-	is_int(live_children(), 0, "... no worker left");
+	is_int(sample_live_children(), 0, "... no worker left");
 	het_sample_free(s);
 }
 
@@ -396,7 +338,7 @@ test_errors(struct het_config *cfg, struct het_config *slow)
 	o.data_path = "/nonexistent/data.h5";
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
-	drive(s, NULL, NULL);
+	sample_drive(s, NULL, NULL);
 	is_int(het_sample_phase(s), HET_SAMPLE_FAILED, "missing data: failed");
 	is_int(het_sample_verdict(s), HET_VERDICT_ERROR, "... verdict error");
 	like(het_sample_error(s)->msg, "/nonexistent/data.h5",
@@ -407,7 +349,7 @@ test_errors(struct het_config *cfg, struct het_config *slow)
 	o.worker_argv = bad_argv;
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
-	drive(s, NULL, NULL);
+	sample_drive(s, NULL, NULL);
 	is_int(het_sample_phase(s), HET_SAMPLE_FAILED,
 	    "missing worker program: failed");
 	like(het_sample_error(s)->msg, "'/nonexistent/hetui-worker'",
@@ -430,7 +372,7 @@ test_errors(struct het_config *cfg, struct het_config *slow)
 	}
 	ok(het_sample_phase(s) == HET_SAMPLE_SAMPLING, "a long run samples");
 	het_sample_free(s);
-	is_int(live_children(), 0, "het_sample_free while sampling: no worker "
+	is_int(sample_live_children(), 0, "het_sample_free while sampling: no worker "
 	    "left");
 
 	memset(&o, 0, sizeof(o));

@@ -18,6 +18,7 @@
 # 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
 # and exit 143 and 129.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
 
 dir="$TAP_TMP"
@@ -31,22 +32,6 @@ if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then
 	py=$PYTHON3
 fi
 
-# wait_line REGEX FILE: wait (60 s at most) until FILE has a line
-# matching REGEX or the process $pid has ended.
-wait_line() {
-	_i=0
-	while [ $_i -lt 1200 ] && ! grep -q "$1" "$2" 2>/dev/null; do
-		kill -0 $pid 2>/dev/null || return
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-}
-
-# leftover: the processes that still carry this test's marker
-leftover() {
-	grep -ls "HETUI_TEST_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null |
-	    wc -l | tr -d ' '
-}
 
 run_capture "$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 \
     --noise 0.003 --seed 11

@@ -15,6 +15,7 @@
 #     exit 5, every attempt is reported;
 # and after every run no process with the test's marker is left.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
 
 dir="$TAP_TMP"
@@ -27,10 +28,6 @@ sed -e 's/num_warmup: 300$/num_warmup: 200/' \
     -e 's/heartbeat_timeout: 600$/heartbeat_timeout: 2/' \
     "$top_srcdir/tests/configs/sample_run.yaml" >run.yaml
 
-leftover() {
-	grep -ls "HETUI_TEST_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null |
-	    wc -l | tr -d ' '
-}
 
 # fault MODE BAD OUT: a run whose worker BAD misbehaves as MODE
 fault() {

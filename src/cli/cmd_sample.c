@@ -45,6 +45,7 @@ struct sample_opts {
 	const char	*file;
 	const char	*out;
 	const char	*nlsq;
+	const char	*resume;	/* --resume DIR */
 	const char	*wcmd;
 	int		 json;
 	long		 workers;
@@ -106,6 +107,7 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "json", no_argument, NULL, 'j' },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "nlsq-result", required_argument, NULL, 'n' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "worker-command", required_argument, NULL, 'W' },
 		{ "progress", required_argument, NULL, 'P' },
@@ -137,6 +139,9 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case 'n':
 			o->nlsq = optarg;
+			break;
+		case 'R':
+			o->resume = optarg;
 			break;
 		case 'S':
 			rc = het_parse_long(optarg, "--seed", 0, 4294967295L,
@@ -211,11 +216,46 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 		fprintf(stderr, " %-8s chain %ld  it %ld/%ld  eps %.3g  acc "
 		    "%.2f  div %ld", p->phase, p->chain + 1, p->iteration,
 		    total, p->step_size, p->accept, p->divergences);
+	else if (sh->state == HET_CMC_DONE && sh->reused)
+		fprintf(stderr, " reused (%.1f s in the earlier run)",
+		    sh->elapsed);
 	else if (sh->state == HET_CMC_DONE)
 		fprintf(stderr, " %.1f s", sh->elapsed);
 	else if (sh->nreasons > 0)
 		fprintf(stderr, " %s", sh->reason[sh->nreasons - 1]);
 	fputc('\n', stderr);
+}
+
+/* Shards taken from the run being resumed. */
+static size_t
+sample_nreused(struct het_sample *s)
+{
+	size_t k, n = het_sample_nshards(s), nre = 0;
+
+	for (k = 0; k < n; k++)
+		nre += het_sample_shard(s, k)->reused != 0;
+	return nre;
+}
+
+/* "sampling 8 shards", and how many an earlier run had finished. */
+static void
+sample_announce(struct het_sample *s)
+{
+	size_t k, n = het_sample_nshards(s), nre = sample_nreused(s);
+
+	if (nre == 0) {
+		fprintf(stderr, "sampling %zu shard%s\n", n, n == 1 ? "" : "s");
+		return;
+	}
+	if (nre == n)
+		fprintf(stderr, "nothing to sample: all %zu shards reused from "
+		    "the earlier run\n", n);
+	else
+		fprintf(stderr, "sampling %zu of %zu shards (%zu reused from "
+		    "the earlier run)\n", n - nre, n, nre);
+	for (k = 0; k < n; k++)
+		if (het_sample_shard(s, k)->reused)
+			sample_shard_line(het_sample_shard(s, k), 0);
 }
 
 /*
@@ -377,9 +417,7 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 			break;
 		case HET_SAMPLE_SAMPLING:
 			ui->t_sampling = het_proc_now();	/* status time */
-			fprintf(stderr, "sampling %zu shard%s\n",
-			    het_sample_nshards(s),
-			    het_sample_nshards(s) == 1 ? "" : "s");
+			sample_announce(s);
 			break;
 		case HET_SAMPLE_COMBINING:
 			if (ui->tty)
@@ -463,6 +501,8 @@ sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		    (json_int_t)sm->ndone));
 		json_object_set_new(root, "num_shards_used", json_integer(
 		    (json_int_t)sm->nused));
+		json_object_set_new(root, "num_shards_reused", json_integer(
+		    (json_int_t)sample_nreused(s)));
 		json_object_set_new(root, "num_draws", json_integer(
 		    (json_int_t)sm->ndraws));
 		json_object_set_new(root, "gates_passed",
@@ -627,7 +667,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	ui.tty = isatty(STDERR_FILENO);
 	ui.every = ui.tty ? 0 : o.every >= 0 ? o.every : 60;
 	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
-	ui.nlsq_dir = o.nlsq;
+	ui.nlsq_dir = o.nlsq != NULL ? o.nlsq : o.resume;
 	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
 	if (ui.workers < 1)
 		ui.workers = 1;
@@ -636,6 +676,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	so.data_path = o.file;
 	so.out_dir = o.out;
 	so.nlsq_dir = o.nlsq;
+	so.resume_dir = o.resume;
 	so.workers = o.workers;
 	so.seed_set = o.seed_set;
 	so.seed = o.seed;
@@ -681,7 +722,8 @@ const struct cli_cmd cli_cmd_sample = {
 	"sample",
 	"sample the posterior with Consensus Monte Carlo (NUTS in workers)",
 	"hetui sample -c CONFIG [FILE] [-o DIR] [--json] [--workers N] "
-	    "[--nlsq-result DIR] [--seed N] [--worker-command CMD]",
+	    "[--nlsq-result DIR] [--resume DIR] [--seed N] "
+	    "[--worker-command CMD]",
 	"Builds the fit problem as 'hetui fit' does, fits it with NLSQ (or\n"
 	"reads a previous fit with --nlsq-result), deals the upper-triangle\n"
 	"pairs into shards (optimization.cmc), samples every shard with NUTS\n"
@@ -697,6 +739,11 @@ const struct cli_cmd cli_cmd_sample = {
 	"                         core)\n"
 	"      --nlsq-result DIR  start from the NLSQ result in DIR\n"
 	"                         (nlsq_parameters.json or hetui_results.h5)\n"
+	"      --resume DIR       continue the run in DIR (one that was\n"
+	"                         interrupted or lost shards): reuse its\n"
+	"                         finished shards whose inputs are unchanged,\n"
+	"                         its NLSQ result, and write into DIR\n"
+	"                         (unless -o or --nlsq-result say otherwise)\n"
 	"      --seed N           base seed of sharding and chains\n"
 	"                         (config: optimization.cmc seed, 42)\n"
 	"      --worker-command CMD  run workers with CMD, split at blanks\n"

@@ -130,6 +130,11 @@ struct het_results_cmc_shard {
 	const struct het_cons_shard_gate *gate;	/* NULL unless done */
 	int		 used;		/* entered the consensus */
 	int		 outlier;	/* dropped as an outlier */
+	const char	*digest;	/* digest of the shard's inputs (the
+					   wire payload), "" or NULL when
+					   unknown: lets a later run reuse
+					   the result (het_results_load_cmc) */
+	int		 reused;	/* taken from a previous run */
 };
 
 /* Per-parameter summary of the combined posterior (p entries each). */
@@ -238,5 +243,51 @@ struct het_results_nlsq {
 int het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
     struct het_error *err);
 void het_results_nlsq_clear(struct het_results_nlsq *n);
+
+/* Length of a shard input digest with its NUL (16 hex digits). */
+#define HET_RESULTS_DIGEST_LEN	17
+
+/* One finished shard of a previous CMC run. */
+struct het_results_prev_shard {
+	long		 id;
+	size_t		 npairs;
+	char		 digest[HET_RESULTS_DIGEST_LEN];  /* "" when the file
+						   has none (an older hetui) */
+	struct het_shard_result res;	/* draws, BFMI, divergences, step
+					   sizes, acceptance, wall time as
+					   written; summaries recomputed from
+					   the draws (bit for bit the
+					   worker's) */
+};
+
+/* The finished shards of a previous CMC run (het_results_load_cmc). */
+struct het_results_prev_cmc {
+	char		*source;	/* the file read (owned) */
+	size_t		 nshards;	/* K of its plan */
+	struct het_results_prev_shard *shard;	/* n finished shards, in the
+						   order of /cmc/shards */
+	size_t		 n;
+};
+
+/*
+ * het_results_load_cmc: read back the finished shards of the CMC run in
+ * dir/hetui_results.h5, so that `hetui sample --resume DIR` samples only
+ * the others.  A shard counts as finished when /cmc/shards/state says
+ * "done" and its /cmc/shard_NNNN group holds draws (n_chains x p rows of
+ * n_draws), bfmi, divergences, step_size and accept (n_chains each) and
+ * the attributes n_chains and n_draws; wall_time (NaN when absent) and
+ * input_digest ("" when absent: written by an older hetui) are read
+ * too.
+ *   out  zeroed on entry; filled on HET_OK (release with
+ *        het_results_prev_cmc_clear, also after an error).  n may be 0
+ *        (a run cancelled before any shard finished still has /cmc).
+ * Returns HET_OK; HET_ENOTFOUND (no such file: the message says that a
+ * run writes it only once something finished); HET_EFORMAT (not HDF5,
+ * no /cmc group, a missing or mis-shaped dataset, a non-finite draw; the
+ * message names the file and the path); HET_ENOMEM.  Thread: any.
+ */
+int het_results_load_cmc(const char *dir, struct het_results_prev_cmc *out,
+    struct het_error *err);
+void het_results_prev_cmc_clear(struct het_results_prev_cmc *c);
 
 #endif /* HET_RESULTS_H */

@@ -23,14 +23,19 @@
  *   /cmc/consensus/{draws (ndraw x p), mean, sd, cov, gauss_mean,
  *                gauss_cov, used, outlier} [method, n_used, n_regularised,
  *                note]                   only when something was combined
- *   /cmc/shards/{id,n_pairs,state,attempts,reason,wall_time,used,outlier}
- *                                        K entries, queue order
+ *   /cmc/shards/{id,n_pairs,state,attempts,reason,wall_time,used,outlier,
+ *                reused}                 K entries, queue order
  *   /cmc/shard_NNNN/ for every shard with a result:
  *                draws (nchain*p x ndraw: row c*p + m is parameter m of
  *                chain c), mean, sd, q5, q50, q95, mcse_mean, ess_bulk,
  *                ess_tail, r_hat (p each), bfmi, divergences, step_size,
- *                accept (nchain each) [n_chains, n_draws, gates_passed,
- *                max_r_hat, min_ess, min_bfmi, divergence_rate]
+ *                accept (nchain each) [n_chains, n_draws, wall_time,
+ *                input_digest, gates_passed, max_r_hat, min_ess,
+ *                min_bfmi, divergence_rate]
+ * input_digest (16 hex digits) identifies everything the shard was
+ * computed from; het_results_load_cmc reads the shards back for
+ * `hetui sample --resume`, which reuses a shard only when its digest
+ * matches.
  */
 #include "config.h"
 
@@ -219,6 +224,7 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		    rc_num(s->wall_time));
 		json_object_set_new(e, "used", json_boolean(s->used));
 		json_object_set_new(e, "outlier", json_boolean(s->outlier));
+		json_object_set_new(e, "reused", json_boolean(s->reused));
 		if (s->gate != NULL) {
 			json_object_set_new(e, "convergence_passed",
 			    json_boolean(s->gate->pass));
@@ -397,7 +403,7 @@ rc_shard_table(struct rs_w *w, const struct het_results_cmc *c,
     struct het_error *err)
 {
 	size_t n = c->nshards, k;
-	long *id, *att, *used, *outl;
+	long *id, *att, *used, *outl, *reu;
 	size_t *np;
 	double *wall;
 	const char **state, **reason;
@@ -407,18 +413,20 @@ rc_shard_table(struct rs_w *w, const struct het_results_cmc *c,
 	att = het_alloc_array(n, sizeof(long), "shards", err);
 	used = het_alloc_array(n, sizeof(long), "shards", err);
 	outl = het_alloc_array(n, sizeof(long), "shards", err);
+	reu = het_alloc_array(n, sizeof(long), "shards", err);
 	np = het_alloc_array(n, sizeof(size_t), "shards", err);
 	wall = het_alloc_array(n, sizeof(double), "shards", err);
 	state = het_alloc_array(n, sizeof(char *), "shards", err);
 	reason = het_alloc_array(n, sizeof(char *), "shards", err);
 	if (id == NULL || att == NULL || used == NULL || outl == NULL ||
-	    np == NULL || wall == NULL || state == NULL || reason == NULL)
+	    reu == NULL || np == NULL || wall == NULL || state == NULL || reason == NULL)
 		goto out;
 	for (k = 0; k < n; k++) {
 		id[k] = c->shards[k].id;
 		att[k] = c->shards[k].attempts;
 		used[k] = c->shards[k].used;
 		outl[k] = c->shards[k].outlier;
+		reu[k] = c->shards[k].reused;
 		np[k] = c->shards[k].npairs;
 		wall[k] = c->shards[k].wall_time;
 		state[k] = c->shards[k].state;
@@ -431,13 +439,15 @@ rc_shard_table(struct rs_w *w, const struct het_results_cmc *c,
 	    !(rc = rs_i64(w, "/cmc/shards/attempts", n, att, NULL, err)) &&
 	    !(rc = rs_strs(w, "/cmc/shards/reason", n, reason, err)) &&
 	    !(rc = rs_f64(w, "/cmc/shards/wall_time", n, wall, err)) &&
-	    !(rc = rs_i64(w, "/cmc/shards/used", n, used, NULL, err)))
-		rc = rs_i64(w, "/cmc/shards/outlier", n, outl, NULL, err);
+	    !(rc = rs_i64(w, "/cmc/shards/used", n, used, NULL, err)) &&
+	    !(rc = rs_i64(w, "/cmc/shards/outlier", n, outl, NULL, err)))
+		rc = rs_i64(w, "/cmc/shards/reused", n, reu, NULL, err);
 out:
 	free(id);
 	free(att);
 	free(used);
 	free(outl);
+	free(reu);
 	free(np);
 	free(wall);
 	free(state);
@@ -490,6 +500,8 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 	if (rc == HET_OK && !(rc = rs_ai64(w, g, "n_chains", (long)r->nchain,
 	    err)) && !(rc = rs_ai64(w, g, "n_draws", (long)r->ndraw, err)) &&
 	    !(rc = rs_af64(w, g, "wall_time", s->wall_time, err)) &&
+	    (s->digest == NULL || s->digest[0] == '\0' ||
+	    !(rc = rs_astr(w, g, "input_digest", s->digest, err))) &&
 	    s->gate != NULL &&
 	    !(rc = rs_ai64(w, g, "gates_passed", s->gate->pass, err)) &&
 	    !(rc = rs_af64(w, g, "max_r_hat", s->gate->max_rhat, err)) &&

@@ -106,4 +106,15 @@ json_t *rs_json_cmc_diagnostics(const struct het_results_cmc *cmc);
 /* rs_json_write: a JSON document to path (2-space indent, 17 digits). */
 int rs_json_write(const char *path, json_t *doc, struct het_error *err);
 
+/*
+ * Readers shared by het_results_load_h5.c and het_results_load_cmc.c.
+ * rl_strings: the 1-D string dataset at path as a malloc'd vector of *n
+ * malloc'd strings; HET_EFORMAT names file and path (plus hint when it
+ * is missing), or HET_ENOMEM.  rl_attr: the numeric attribute name of
+ * the object at path, NaN when absent or not numeric.
+ */
+int rl_strings(hid_t fid, const char *file, const char *path,
+    const char *hint, char ***out, size_t *n, struct het_error *err);
+double rl_attr(hid_t fid, const char *path, const char *name);
+
 #endif /* HET_RESULTS_IMPL_H */

@@ -25,7 +25,10 @@
 
 #include "het_h5_priv.h"
 #include "het_results.h"
+#include "het_results_impl.h"
 #include "het_util.h"
+
+#define RL_FIT_HINT	"; is this the results file of a joint hetui fit?"
 
 void
 het_results_nlsq_clear(struct het_results_nlsq *n)
@@ -147,10 +150,9 @@ out:
 
 /* ---- HDF5 ---------------------------------------------------------------- */
 
-/* Read a 1-D string dataset into a malloc'd vector of n strings. */
-static int
-rl_strings(hid_t fid, const char *file, const char *path, char ***out,
-    size_t *n, struct het_error *err)
+int
+rl_strings(hid_t fid, const char *file, const char *path, const char *hint,
+    char ***out, size_t *n, struct het_error *err)
 {
 	hid_t ds = -1, sp = -1, t = -1;
 	hsize_t dim = 0;
@@ -161,9 +163,8 @@ rl_strings(hid_t fid, const char *file, const char *path, char ***out,
 	*out = NULL;
 	*n = 0;
 	if (H5Lexists(fid, path, H5P_DEFAULT) <= 0)
-		return het_error_set(err, HET_EFORMAT, "%s: %s is missing; "
-		    "is this the results file of a joint hetui fit?", file,
-		    path);
+		return het_error_set(err, HET_EFORMAT, "%s: %s is missing%s",
+		    file, path, hint);
 	if ((ds = H5Dopen2(fid, path, H5P_DEFAULT)) < 0 ||
 	    (sp = H5Dget_space(ds)) < 0 ||
 	    H5Sget_simple_extent_ndims(sp) != 1 ||
@@ -211,7 +212,7 @@ out:
 	return rc;
 }
 
-static double
+double
 rl_attr(hid_t fid, const char *path, const char *name)
 {
 	double v = NAN;
@@ -247,9 +248,11 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 		    "'hetui fit' without --per-angle", path);
 		goto out;
 	}
-	if ((rc = rl_strings(fid, path, "/fit/free_names", &free_names, &nf,
+	if ((rc = rl_strings(fid, path, "/fit/free_names", RL_FIT_HINT,
+	    &free_names, &nf,
 	    err)) != HET_OK ||
-	    (rc = rl_strings(fid, path, "/fit/parameters/name", &rows, &nr,
+	    (rc = rl_strings(fid, path, "/fit/parameters/name", RL_FIT_HINT,
+	    &rows, &nr,
 	    err)) != HET_OK ||
 	    (rc = het_h5_read_vector(fid, "/fit/parameters/value", nr, &val,
 	    &nv, err)) != HET_OK ||

@@ -142,24 +142,41 @@ run_rhat(const struct het_shard_result *res, size_t nc, size_t m,
 	return best;
 }
 
-/* Per-parameter summaries and per-chain BFMI. */
-static int
-run_summarise(struct het_shard_result *res, const double *energy,
-    const double **ptr, struct het_error *err)
+int
+het_shard_result_summarise(struct het_shard_result *res,
+    struct het_error *err)
 {
-	struct het_error	e2;
-	size_t			k, c;
-	int			rc;
+	const double	**ptr;
+	size_t		  k, c;
+	int		  rc = HET_OK;
 
-	for (k = 0; k < res->p; k++) {
+	if ((ptr = het_alloc_array(res->nchain, sizeof *ptr, "chain pointers",
+	    err)) == NULL)
+		return HET_ENOMEM;
+	for (k = 0; rc == HET_OK && k < res->p; k++) {
 		for (c = 0; c < res->nchain; c++)
 			ptr[c] = res->draws + (c * res->p + k) * res->ndraw;
 		rc = het_diag_summarise(ptr, res->nchain, res->ndraw,
 		    &res->summary[k], err);
 		if (rc != HET_OK)
-			return het_error_prefix(err, "parameter %s",
-			    res->names[k]);
+			het_error_prefix(err, "parameter %s", res->names != NULL &&
+			    res->names[k] != NULL ? res->names[k] : "?");
 	}
+	free(ptr);
+	return rc;
+}
+
+/* Per-parameter summaries and per-chain BFMI. */
+static int
+run_summarise(struct het_shard_result *res, const double *energy,
+    struct het_error *err)
+{
+	struct het_error	e2;
+	size_t			c;
+	int			rc;
+
+	if ((rc = het_shard_result_summarise(res, err)) != HET_OK)
+		return rc;
 	for (c = 0; c < res->nchain; c++)
 		if (het_diag_bfmi(energy + c * res->ndraw, res->ndraw,
 		    &res->bfmi[c], &e2) != HET_OK)
@@ -281,7 +298,7 @@ het_shard_run(struct het_posterior *post,
 		het_nuts_free(s);
 		s = NULL;
 	}
-	rc = run_summarise(res, energy, ptr, err);
+	rc = run_summarise(res, energy, err);
 out:
 	het_nuts_free(s);
 	if (rng != NULL)

@@ -97,6 +97,17 @@ int het_shard_run(struct het_posterior *post,
 int het_shard_result_alloc(struct het_shard_result *res, size_t p,
     size_t nchain, size_t ndraw, struct het_error *err);
 
+/*
+ * het_shard_result_summarise: fill res->summary (p entries) from
+ * res->draws with het_diag_summarise, exactly as het_shard_run does, so
+ * that draws read back from a results file give the worker's summaries
+ * bit for bit.  BFMI needs the energies and is left alone.  Returns
+ * HET_OK, HET_ENOMEM or het_diag_summarise's error prefixed with the
+ * parameter.  Thread: any.
+ */
+int het_shard_result_summarise(struct het_shard_result *res,
+    struct het_error *err);
+
 /* het_shard_result_clear: free everything in res and zero it. */
 void het_shard_result_clear(struct het_shard_result *res);
 

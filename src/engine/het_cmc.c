@@ -40,7 +40,9 @@ struct het_cmc {
 	size_t			 nw, wcap, max_workers;
 	size_t			 spawned;
 	int			 started, cancelled, aborted;
-	size_t			 nfinal, nfinal_failed; /* first min(10,K) */
+	size_t			 nreused;	/* het_cmc_add_done */
+	size_t			 nfinal, nfinal_failed; /* first min(10,K)
+						   sampled here */
 	char			 abort_msg[HET_ERROR_MSG_MAX];
 	int			 spawn_failed;
 	struct het_error	 spawn_err;
@@ -68,11 +70,14 @@ changed(struct het_cmc *c, size_t i)
 static void
 cancel_rest(struct het_cmc *c, double now, const char *why);
 
-/* A shard reached DONE or FAILED: early-abort bookkeeping. */
+/*
+ * A shard reached DONE or FAILED: early-abort bookkeeping over the
+ * first ten shards sampled here (reused results do not count).
+ */
 static void
 final(struct het_cmc *c, int failed, double now)
 {
-	size_t	n0 = c->n < 10 ? c->n : 10;
+	size_t	nrun = c->n - c->nreused, n0 = nrun < 10 ? nrun : 10;
 
 	if (c->nfinal >= n0)
 		return;
@@ -295,27 +300,31 @@ het_cmc_free(struct het_cmc *c)
 	free(c);
 }
 
-int
-het_cmc_add(struct het_cmc *c, long id, size_t npairs, json_t *payload,
-    struct het_error *err)
+/*
+ * A new shard entry for id (queued, zeroed) with payload or result into
+ * *out; payload and result are consumed even on error.
+ */
+static int
+add_entry(struct het_cmc *c, long id, size_t npairs, json_t *payload,
+    json_t *result, struct het_cmc_shard **out, struct het_error *err)
 {
 	size_t			 i;
 	struct het_cmc_shard	*ns;
 	json_t			**np;
+	const char		*why = NULL;
 
-	if (c->started || id < 0 || !json_is_object(payload)) {
-		json_decref(payload);
-		return het_error_set(err, HET_EINVAL, "cannot queue shard %ld:"
-		    " %s", id, c->started ? "the run has started" : id < 0 ?
-		    "negative id" : "its payload is not a JSON object");
-	}
-	for (i = 0; i < c->n; i++)
-		if (c->sh[i].id == id) {
-			json_decref(payload);
-			return het_error_set(err, HET_EINVAL, "shard %ld is "
-			    "queued twice", id);
-		}
-	if (c->n == c->cap) {
+	if (c->started)
+		why = "the run has started";
+	else if (id < 0)
+		why = "negative id";
+	else if (payload != NULL ? !json_is_object(payload) :
+	    !json_is_object(result))
+		why = payload != NULL ? "its payload is not a JSON object" :
+		    "its result is not a JSON object";
+	for (i = 0; why == NULL && i < c->n; i++)
+		if (c->sh[i].id == id)
+			why = "it is queued twice";
+	if (why == NULL && c->n == c->cap) {
 		size_t	cap = c->cap ? 2 * c->cap : 16;
 
 		ns = realloc(c->sh, cap * sizeof *ns);
@@ -324,23 +333,58 @@ het_cmc_add(struct het_cmc *c, long id, size_t npairs, json_t *payload,
 		np = realloc(c->payload, cap * sizeof *np);
 		if (np != NULL)
 			c->payload = np;
-		if (ns == NULL || np == NULL) {
-			json_decref(payload);
-			return het_error_set(err, HET_ENOMEM, "out of memory "
-			    "queueing shard %ld", id);
-		}
-		c->cap = cap;
+		if (ns == NULL || np == NULL)
+			why = "out of memory";
+		else
+			c->cap = cap;
 	}
-	if (json_object_set_new(payload, "shard", json_integer(id)) != 0) {
+	if (why == NULL && payload != NULL &&
+	    json_object_set_new(payload, "shard", json_integer(id)) != 0)
+		why = "out of memory";
+	if (why != NULL) {
 		json_decref(payload);
-		return het_error_set(err, HET_ENOMEM, "out of memory "
-		    "queueing shard %ld", id);
+		json_decref(result);
+		return het_error_set(err, strcmp(why, "out of memory") == 0 ?
+		    HET_ENOMEM : HET_EINVAL, "cannot queue shard %ld: %s", id,
+		    why);
 	}
 	memset(&c->sh[c->n], 0, sizeof c->sh[c->n]);
 	c->sh[c->n].id = id;
 	c->sh[c->n].npairs = npairs;
+	c->sh[c->n].result = result;
 	c->payload[c->n] = payload;
-	c->n++;
+	*out = &c->sh[c->n++];
+	return HET_OK;
+}
+
+int
+het_cmc_add(struct het_cmc *c, long id, size_t npairs, json_t *payload,
+    struct het_error *err)
+{
+	struct het_cmc_shard *s;
+
+	if (payload == NULL)
+		return het_error_set(err, HET_EINVAL, "cannot queue shard %ld: "
+		    "it has no payload", id);
+	return add_entry(c, id, npairs, payload, NULL, &s, err);
+}
+
+int
+het_cmc_add_done(struct het_cmc *c, long id, size_t npairs, json_t *result,
+    double elapsed, struct het_error *err)
+{
+	struct het_cmc_shard *s;
+	int rc;
+
+	if (result == NULL)
+		return het_error_set(err, HET_EINVAL, "cannot add shard %ld: "
+		    "it has no result", id);
+	if ((rc = add_entry(c, id, npairs, NULL, result, &s, err)) != HET_OK)
+		return rc;
+	s->state = HET_CMC_DONE;
+	s->reused = 1;
+	s->elapsed = elapsed;
+	c->nreused++;
 	return HET_OK;
 }
 
@@ -683,6 +727,8 @@ het_cmc_work_done(const struct het_cmc *c, long nchains, long per_chain)
 		return 0;
 	for (i = 0; i < c->n; i++) {
 		sh = &c->sh[i];
+		if (sh->reused)
+			continue;	/* not work of this run */
 		all += (double)sh->npairs;
 		if (sh->state == HET_CMC_DONE || sh->state == HET_CMC_FAILED ||
 		    sh->state == HET_CMC_CANCELLED)

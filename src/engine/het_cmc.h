@@ -75,6 +75,8 @@ struct het_cmc_shard {
 	char			 reason[HET_CMC_MAX_ATTEMPTS][HET_ERROR_MSG_MAX];
 	json_t			*result;	/* result payload, owned by
 						   the coordinator */
+	int			 reused;	/* het_cmc_add_done: a result
+						   of an earlier run */
 };
 
 struct het_cmc;
@@ -136,8 +138,23 @@ int het_cmc_add(struct het_cmc *cmc, long id, size_t npairs,
     json_t *payload, struct het_error *err);
 
 /*
+ * het_cmc_add_done: add, before het_cmc_start, a shard that is already
+ * DONE with a result of an earlier run (`hetui sample --resume`): it is
+ * never sent to a worker, counts as a success in het_cmc_status, not in
+ * the early-abort rule (which looks at the first ten shards sampled in
+ * this run), and has reused = 1, attempts = 0 and elapsed = the stored
+ * wall time.
+ *   result   a result payload (het_wire_result_pack); stolen, even on
+ *            error.
+ * Returns HET_OK or het_cmc_add's errors.
+ */
+int het_cmc_add_done(struct het_cmc *cmc, long id, size_t npairs,
+    json_t *result, double elapsed, struct het_error *err);
+
+/*
  * het_cmc_start: sort the queue (largest first) and spawn the first
- * workers.  Returns HET_OK, HET_EINVAL (no shards, started twice),
+ * workers (none when every shard is done already).  Returns HET_OK,
+ * HET_EINVAL (no shards, started twice),
  * HET_EIO (the first spawn failed: missing command), HET_ENOMEM.
  */
 int het_cmc_start(struct het_cmc *cmc, double now, struct het_error *err);
@@ -199,7 +216,8 @@ double het_cmc_shard_progress(const struct het_cmc_shard *sh, long nchains,
  * het_cmc_work_done: the fraction of the sampling work done, in [0, 1],
  * for progress and time-left estimates.  Shards weigh by their pairs; a
  * done, failed or cancelled shard counts whole, a running one by its
- * latest progress record (its chains run one after the other, nchains
+ * latest progress record (reused shards are not work of this run and
+ * count in neither part) (its chains run one after the other, nchains
  * of per_chain iterations each), a queued or retrying one not at all.
  * Returns 0 when nchains or per_chain is not positive.  Loop thread.
  */

@@ -112,9 +112,12 @@ het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
 	pthread_mutex_init(&s->mu, NULL);
 	if ((s->cfg = het_config_dup(o->cfg, err)) == NULL ||
 	    hs_dup(o->data_path, &s->data_path, err) ||
-	    hs_dup(o->out_dir != NULL ? o->out_dir : o->cfg->output_dir !=
-	    NULL ? o->cfg->output_dir : "output", &s->out_dir, err) ||
-	    hs_dup(o->nlsq_dir, &s->nlsq_dir, err) ||
+	    hs_dup(o->out_dir != NULL ? o->out_dir : o->resume_dir != NULL ?
+	    o->resume_dir : o->cfg->output_dir != NULL ?
+	    o->cfg->output_dir : "output", &s->out_dir, err) ||
+	    hs_dup(o->nlsq_dir != NULL ? o->nlsq_dir : o->resume_dir,
+	    &s->nlsq_dir, err) ||
+	    hs_dup(o->resume_dir, &s->resume_dir, err) ||
 	    hs_dup(o->worker_path, &s->worker_path, err) ||
 	    hs_dup(o->log_dir, &s->log_dir, err))
 		goto fail;
@@ -141,6 +144,8 @@ het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
 	s->o.data_path = s->data_path;
 	s->o.out_dir = s->out_dir;
 	s->o.nlsq_dir = s->nlsq_dir;
+	s->o.resume_dir = s->resume_dir;
+	s->nlsq_from_resume = o->nlsq_dir == NULL && o->resume_dir != NULL;
 	s->o.worker_path = s->worker_path;
 	s->o.log_dir = s->log_dir;
 	s->o.worker_argv = s->worker_argv;
@@ -177,7 +182,12 @@ het_sample_free(struct het_sample *s)
 	het_cmc_free(s->cmc);
 	for (k = 0; s->payload != NULL && k < s->npayload; k++)
 		json_decref(s->payload[k]);
+	for (k = 0; s->reuse != NULL && k < s->npayload; k++)
+		json_decref(s->reuse[k]);
 	free(s->payload);
+	free(s->reuse);
+	free(s->reuse_wall);
+	free(s->digest);
 	if (s->res != NULL) {
 		n = s->plan != NULL ? s->plan->nshards : 0;
 		for (k = 0; k < n; k++)
@@ -193,6 +203,7 @@ het_sample_free(struct het_sample *s)
 	free(s->priors);
 	het_fit_result_free(s->fit);
 	het_results_nlsq_clear(&s->loaded);
+	het_results_prev_cmc_clear(&s->prev);
 	free(s->nx);
 	free(s->nsd);
 	free(s->nnames);
@@ -214,6 +225,7 @@ het_sample_free(struct het_sample *s)
 	free(s->data_path);
 	free(s->out_dir);
 	free(s->nlsq_dir);
+	free(s->resume_dir);
 	free(s->worker_path);
 	free(s->log_dir);
 	free(s);
@@ -454,9 +466,15 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 	}
 	free(argv);
 	for (k = 0; k < s->npayload; k++) {
-		rc = het_cmc_add(s->cmc, (long)k, het_shard_size(s->plan, k),
-		    s->payload[k], err);
-		s->payload[k] = NULL;
+		if (s->reuse[k] != NULL) {
+			json_decref(s->payload[k]);
+			rc = het_cmc_add_done(s->cmc, (long)k,
+			    het_shard_size(s->plan, k), s->reuse[k],
+			    s->reuse_wall[k], err);
+		} else
+			rc = het_cmc_add(s->cmc, (long)k,
+			    het_shard_size(s->plan, k), s->payload[k], err);
+		s->payload[k] = s->reuse[k] = NULL;
 		if (rc != HET_OK)
 			return rc;
 	}

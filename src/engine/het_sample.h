@@ -49,6 +49,16 @@
  * per_angle_mode other than auto is reported in a warning and ignored).
  * Seeds: shard k, chain c uses seed + 1000 k + c (het_shard_run).
  *
+ * Resuming (opts.resume_dir, `hetui sample --resume DIR`): the NLSQ
+ * result and the output directory default to DIR; PREPARING reads the
+ * finished shards of DIR/hetui_results.h5 (het_results_load_cmc) and
+ * reuses a shard exactly when the digest of its payload
+ * (het_wire_shard_digest: pairs, data, model, priors, sigma, settings,
+ * seed, start point) equals the stored one; the others are sampled (a
+ * warning names each finished shard that is not reused and why).  A
+ * reused shard enters the coordinator DONE (het_cmc_add_done,
+ * reused = 1), so the result is exactly that of an uninterrupted run.
+ *
  * Verdict (het_sample_verdict) and the CLI's exit codes:
  *   HET_VERDICT_PASSED        every done shard passed the gates     0
  *   HET_VERDICT_GATES_FAILED  results written, some gate failed      4
@@ -119,8 +129,14 @@ struct het_sample_opts {
 					   caller may edit or free its own */
 	const char	*data_path;	/* the data file (NULL: the config's
 					   experimental_data.file_path) */
-	const char	*out_dir;	/* NULL: cfg output_dir, else "output" */
-	const char	*nlsq_dir;	/* NULL: run NLSQ; else load from it */
+	const char	*out_dir;	/* NULL: resume_dir, else cfg
+					   output_dir, else "output" */
+	const char	*nlsq_dir;	/* NULL: run NLSQ (or resume_dir's
+					   result); else load from it */
+	const char	*resume_dir;	/* NULL: sample every shard; else
+					   reuse the finished shards of the
+					   run in it whose inputs are
+					   unchanged (see "Resuming") */
 	double		 dt;		/* > 0 overrides config and file */
 	long		 threads;	/* NLSQ pool threads, 0: one per core */
 	/* cmc overrides: */

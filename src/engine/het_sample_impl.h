@@ -25,7 +25,7 @@ struct het_sample {
 	/* copies of the options */
 	struct het_sample_opts	 o;		/* strings point below */
 	struct het_config	*cfg;
-	char			*data_path, *out_dir, *nlsq_dir;
+	char			*data_path, *out_dir, *nlsq_dir, *resume_dir;
 	char			*worker_path, *log_dir;
 	char			**worker_argv;	/* NULL-terminated */
 
@@ -54,6 +54,8 @@ struct het_sample {
 	/* READING */
 	struct het_problem	*pb;
 	/* NLSQ */
+	struct het_results_prev_cmc prev;	/* --resume: read first */
+	int			 nlsq_from_resume; /* nlsq_dir is resume_dir */
 	struct het_fit_result	*fit;		/* NULL when loaded */
 	struct het_results_nlsq	 loaded;
 	double			*nx, *nsd;	/* p, het_resid order */
@@ -66,6 +68,11 @@ struct het_sample {
 	struct het_shard_plan	*plan;
 	json_t			**payload;	/* K, stolen by het_cmc_add */
 	size_t			 npayload;
+	char			(*digest)[HET_RESULTS_DIGEST_LEN]; /* K */
+	json_t			**reuse;	/* K: results to reuse (or
+						   NULL), stolen by
+						   het_cmc_add_done */
+	double			*reuse_wall;	/* K: their wall times */
 	struct het_shard_settings settings;
 	/* SAMPLING */
 	struct het_cmc		*cmc;

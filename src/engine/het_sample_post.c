@@ -337,7 +337,9 @@ hs_write(struct het_sample *s, struct het_error *err)
 		    c->elapsed, g != (size_t)-1 ? &s->res[k] : NULL,
 		    g != (size_t)-1 ? &s->gates.shard[g] : NULL,
 		    g != (size_t)-1 && s->cons.used[g],
-		    g != (size_t)-1 && s->cons.outlier[g] };
+		    g != (size_t)-1 && s->cons.outlier[g],
+		    (size_t)c->id < s->npayload ? s->digest[c->id] : NULL,
+		    c->reused };
 	}
 	for (k = 0; k < s->pb->p; k++) {
 		const struct het_sample_param *q = &s->param[k];

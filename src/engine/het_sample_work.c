@@ -155,7 +155,8 @@ hs_load(struct het_sample *s, struct het_error *err)
 	size_t k, j;
 
 	if (het_results_load_nlsq(s->nlsq_dir, ld, err) != HET_OK)
-		return het_error_prefix(err, "--nlsq-result");
+		return het_error_prefix(err, s->nlsq_from_resume ? "--resume" :
+		    "--nlsq-result");
 	for (k = 0; k < pb->p; k++) {
 		name = het_resid_param_name(pb->resid, k);
 		for (j = 0; j < ld->p && strcmp(ld->names[j], name) != 0; j++)
@@ -194,6 +195,10 @@ hs_nlsq(struct het_sample *s, struct het_error *err)
 	for (k = 0; k < pb->p; k++)
 		s->nnames[k] = het_resid_param_name(pb->resid, k);
 	memset(&s->nlsq, 0, sizeof(s->nlsq));
+	/* --resume: the earlier run's shards first, to fail early */
+	if (s->resume_dir != NULL && (rc = het_results_load_cmc(s->resume_dir,
+	    &s->prev, err)) != HET_OK)
+		return het_error_prefix(err, "--resume");
 	if (s->nlsq_dir != NULL) {
 		if ((rc = hs_load(s, err)) != HET_OK)
 			return rc;
@@ -314,6 +319,85 @@ hs_inside(double x, double lo, double hi)
 	return x;
 }
 
+/* The digest of every shard payload, and room for reused results. */
+static int
+hs_digests(struct het_sample *s, struct het_error *err)
+{
+	size_t k, K = s->npayload;
+	int rc;
+
+	/* reuse first and cleared: het_sample_free releases its entries */
+	if ((s->reuse = het_alloc_array(K, sizeof(json_t *), "shards",
+	    err)) == NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < K; k++)
+		s->reuse[k] = NULL;
+	s->digest = het_alloc_array(K, sizeof(*s->digest), "digests", err);
+	s->reuse_wall = het_alloc_array(K, sizeof(double), "shards", err);
+	if (s->digest == NULL || s->reuse_wall == NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < K; k++) {
+		s->reuse_wall[k] = NAN;
+		if ((rc = het_wire_shard_digest(s->payload[k], s->digest[k],
+		    err)) != HET_OK)
+			return het_error_prefix(err, "shard %zu", k);
+	}
+	return HET_OK;
+}
+
+/*
+ * --resume: take the finished shards of the previous run whose digests
+ * match this run's payloads; warn about every finished shard that is
+ * sampled again, and why.
+ */
+static int
+hs_resume(struct het_sample *s, struct het_error *err)
+{
+	struct het_results_prev_cmc *prev = &s->prev;
+	size_t k, K = s->npayload, nold = 0;
+	int rc;
+
+	for (k = 0; k < prev->n; k++) {
+		struct het_results_prev_shard *ps = &prev->shard[k];
+		size_t id = (size_t)ps->id;
+
+		if (ps->digest[0] == '\0') {
+			nold++;
+			continue;
+		}
+		if (id < K && s->reuse[id] != NULL)
+			continue;	/* listed twice: the first one counts */
+		if (id >= K || strcmp(ps->digest, s->digest[id]) != 0) {
+			hs_warn(s, "--resume: shard %ld in %s was sampled from "
+			    "other inputs (the configuration, the data, the "
+			    "NLSQ result or the seed changed; %zu shards were "
+			    "planned then, %zu now); it is sampled again",
+			    ps->id, prev->source, prev->nshards, K);
+			continue;
+		}
+		if ((s->reuse[id] = het_wire_result_pack(ps->id, &ps->res,
+		    err)) == NULL) {
+			rc = het_error_prefix(err, "--resume: shard %ld",
+			    ps->id);
+			goto out;
+		}
+		s->reuse_wall[id] = ps->res.wall_time;
+	}
+	if (nold > 0)
+		hs_warn(s, "--resume: %zu finished shard%s in %s carr%s no "
+		    "input digest (written by an older hetui), so %s cannot "
+		    "be checked and %s sampled again", nold, nold == 1 ? "" :
+		    "s", prev->source, nold == 1 ? "ies" : "y", nold == 1 ?
+		    "it" : "they", nold == 1 ? "is" : "are");
+	if (prev->n == 0)
+		hs_warn(s, "--resume: no shard had finished in %s; every "
+		    "shard is sampled", prev->source);
+	rc = HET_OK;
+out:
+	het_results_prev_cmc_clear(prev);
+	return rc;
+}
+
 int
 hs_prepare(struct het_sample *s, struct het_error *err)
 {
@@ -422,7 +506,8 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 		}
 		s->npayload = k + 1;
 	}
-	rc = HET_OK;
+	if ((rc = hs_digests(s, err)) == HET_OK && s->resume_dir != NULL)
+		rc = hs_resume(s, err);
 out:
 	free(pairs);
 	free(y);

@@ -13,7 +13,9 @@
  * ("shard.model.q") so a coordinator bug is found at once.
  */
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -789,4 +791,37 @@ het_wire_result_unpack(const json_t *obj, long *shard,
 fail:
 	het_shard_result_clear(res);
 	return rc;
+}
+
+/* ---- digest -------------------------------------------------------------- */
+
+#define WS_FNV_OFFSET	UINT64_C(0xcbf29ce484222325)
+#define WS_FNV_PRIME	UINT64_C(0x100000001b3)
+
+static int
+ws_digest_chunk(const char *buf, size_t n, void *arg)
+{
+	uint64_t *h = arg;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		*h ^= (unsigned char)buf[k];
+		*h *= WS_FNV_PRIME;
+	}
+	return 0;
+}
+
+int
+het_wire_shard_digest(const json_t *payload, char *out,
+    struct het_error *err)
+{
+	uint64_t h = WS_FNV_OFFSET;
+
+	out[0] = '\0';
+	if (!json_is_object(payload) || json_dump_callback(payload,
+	    ws_digest_chunk, &h, JSON_COMPACT | JSON_SORT_KEYS) != 0)
+		return het_error_set(err, HET_EINVAL, "cannot serialise a "
+		    "shard payload for its digest");
+	snprintf(out, 17, "%016" PRIx64, h);
+	return HET_OK;
 }

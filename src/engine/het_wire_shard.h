@@ -108,4 +108,19 @@ json_t *het_wire_result_pack(long shard, const struct het_shard_result *res,
 int het_wire_result_unpack(const json_t *obj, long *shard,
     struct het_shard_result *res, struct het_error *err);
 
+/*
+ * het_wire_shard_digest: a 64-bit FNV-1a digest of a shard payload (the
+ * object het_wire_shard_pack made, with its "shard" id), as 16 lowercase
+ * hex digits into out (HET_RESULTS_DIGEST_LEN = 17 bytes with the NUL).
+ * The payload is serialised compactly with sorted keys and jansson's
+ * round-trip number format, so two payloads get the same digest exactly
+ * when they hold the same pairs, data, model, priors, noise sigma,
+ * settings, seed and start point.  `hetui sample --resume` reuses a
+ * stored shard only when its digest matches (a change detector, not a
+ * cryptographic hash).  Returns HET_OK, or HET_EINVAL when payload
+ * cannot be serialised.  Thread: any.
+ */
+int het_wire_shard_digest(const json_t *payload, char *out,
+    struct het_error *err);
+
 #endif /* HET_WIRE_SHARD_H */
