@@ -8,10 +8,12 @@
  * Shards already done (het_cmc_add_done, `hetui sample --resume`):
  * they keep their result, elapsed time and reused flag, are sorted with
  * the others, never reach a worker (none is spawned when all are done,
- * even for a program that does not exist), count as successes but not
- * as work of this run nor in the early-abort rule (whose first shards
- * are those sampled here); a NULL or non-object result, a duplicate id
- * and adding after the start are refused.
+ * even for a program that does not exist), count as successes and as
+ * the first shards to finish in the early-abort rule, but not as work of
+ * this run: a resumed run aborts only as the uninterrupted one would (2
+ * reused + 1 failing: no abort; 2 reused + 6 of 9 failing: abort); a
+ * NULL or non-object result, a duplicate id and adding after the start
+ * are refused.
  */
 #include "config.h"
 
@@ -606,56 +608,65 @@ test_done_all(void)
 	het_cmc_free(c);
 }
 
+/* FAKE_SHARD_<id> = error for ids in [lo, hi). */
+static void
+fail_shards(long lo, long hi)
+{
+	char name[32];
+	long id;
+
+	for (id = lo; id < hi; id++) {
+		snprintf(name, sizeof name, "FAKE_SHARD_%ld", id);
+		setenv(name, "error", 1);
+	}
+}
+
 static void
 test_done_abort(void)
 {
-	struct het_cmc			*c;
-	const struct het_cmc_shard	*s;
-	struct het_error		 err;
-	char				 st[300];
-	size_t				 k;
-	long				 id;
-	int				 good = 1;
+	struct het_cmc		*c;
+	struct het_error	 err;
+	char			 st[300];
+	long			 id;
 
-	snprintf(st, sizeof st, "%s/done_abort", tmpdir);
+	/* 2 reused + 1 failing: 1 of the first 3 failed, no abort */
+	snprintf(st, sizeof st, "%s/done_noabort", tmpdir);
 	clearenv_shards();
-	setenv("FAKE_SHARD_8", "error", 1);
-	setenv("FAKE_SHARD_9", "error", 1);
+	fail_shards(2, 3);
 	c = mk(0, 1, 5, 0.5, st);
-	for (id = 0; id < 8; id++)
+	for (id = 0; id < 2; id++)
 		het_cmc_add_done(c, id, 50, old_result("old"), 1, &err);
-	for (id = 8; id < 11; id++)
-		het_cmc_add(c, id, (size_t)(300 - 100 * (id - 8)),
+	het_cmc_add(c, 2, 300, json_pack("{s:s}", "model", "fake"), &err);
+	ok(drive(c, 20, 0), "2 reused + 1 failing: finished");
+	ok(!het_cmc_aborted(c), "no early abort: 1 of the first 3 shards "
+	    "failed, as in the uninterrupted run");
+	is_int((long long)het_cmc_count(c, HET_CMC_FAILED), 1, "1 failed");
+	is_int(het_cmc_status(c, &err), HET_OK, "2/3 >= min_success_rate "
+	    "0.5: HET_OK");
+	het_cmc_free(c);
+	clearenv_shards();
+	no_leftovers("no abort with reused shards");
+
+	/* 2 reused + 9 queued whose 6 largest fail: 6 of 10, abort */
+	snprintf(st, sizeof st, "%s/done_abort", tmpdir);
+	fail_shards(2, 8);
+	c = mk(0, 1, 5, 0.1, st);
+	for (id = 0; id < 2; id++)
+		het_cmc_add_done(c, id, 50, old_result("old"), 1, &err);
+	for (id = 2; id < 11; id++)
+		het_cmc_add(c, id, (size_t)(1000 - 10 * id),
 		    json_pack("{s:s}", "model", "fake"), &err);
-	ok(drive(c, 20, 0), "8 reused + 3 queued, the first 2 failing, one "
-	    "worker at a time: finished");
-	ok(het_cmc_aborted(c), "early abort: 2 of the first 3 shards sampled "
-	    "here failed, although 8 of the first 10 are done");
-	is_int((long long)het_cmc_count(c, HET_CMC_FAILED), 2, "2 failed");
-	is_int((long long)het_cmc_count(c, HET_CMC_CANCELLED), 1,
-	    "1 cancelled");
-	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 8, "8 done");
-	for (k = 0; k < het_cmc_nshards(c); k++) {
-		s = het_cmc_shard(c, k);
-		if ((s->id < 8 && (s->state != HET_CMC_DONE || !s->reused ||
-		    s->attempts != 0)) || (s->id >= 8 && s->reused) ||
-		    (s->id == 8 && (s->state != HET_CMC_FAILED ||
-		    s->attempts != 2)) || (s->id == 9 && (s->state !=
-		    HET_CMC_FAILED || s->attempts != 2)) || (s->id == 10 &&
-		    (s->state != HET_CMC_CANCELLED || s->attempts != 0))) {
-			diag("shard %ld: %s, %d attempts, reused %d", s->id,
-			    het_cmc_state_name(s->state), s->attempts,
-			    s->reused);
-			good = 0;
-		}
-	}
-	ok(good, "shards 8 and 9 failed twice, 10 cancelled unstarted, 0-7 "
-	    "still done and reused");
-	is_int(het_cmc_status(c, &err), HET_EDATA, "status HET_EDATA although "
-	    "8/11 >= min_success_rate 0.5");
-	like(err.msg, "8 of 11 shards succeeded", "message: %s", err.msg);
-	like(err.msg, "early abort: 2 of the first 3 shards failed (more than "
-	    "half)", "message names the abort");
+	ok(drive(c, 30, 0), "2 reused + 9 queued, the 6 largest failing: "
+	    "finished");
+	ok(het_cmc_aborted(c), "early abort: 6 of the first 10 failed");
+	is_int((long long)het_cmc_count(c, HET_CMC_FAILED), 6, "6 failed");
+	is_int((long long)het_cmc_count(c, HET_CMC_CANCELLED), 3,
+	    "3 cancelled");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 2,
+	    "the 2 reused still done");
+	is_int(het_cmc_status(c, &err), HET_EDATA, "status HET_EDATA");
+	like(err.msg, "early abort: 6 of the first 10 shards failed (more "
+	    "than half)", "message: %s", err.msg);
 	het_cmc_free(c);
 	clearenv_shards();
 	no_leftovers("abort with reused shards");

@@ -9,9 +9,10 @@
  * the real $HETUI_WORKER (2 shards, 2 chains of 300 + 100), as in
  * tests/t_engine_sample.c.
  * Checks:
- *   - het_wire_shard_digest: FNV-1a 64 of the compact sorted-key dump
- *     as 16 hex digits (computed here independently), independent of
- *     key order, sensitive to a value; a non-object is HET_EINVAL;
+ *   - het_wire_shard_digest: FNV-1a 64 of the version prefix and the
+ *     compact sorted-key dump as 16 hex digits (computed here
+ *     independently), independent of key order, sensitive to a value;
+ *     a non-object is HET_EINVAL;
  *   - a full run ("full", 2 workers) passes; het_results_load_cmc reads
  *     back both shards: 2 of 2, 16-hex-digit digests, draws, BFMI,
  *     divergences, step sizes and acceptance bit-identical to the
@@ -32,8 +33,9 @@
  *     not exist passes: both shards reused, no worker spawned, the same
  *     combined draws;
  *   - resuming "full" with another seed (out_dir "reseed") reuses
- *     nothing and warns once per finished shard ("sampled from other
- *     inputs", naming the file);
+ *     nothing and warns once, listing the finished shards ("sampled from
+ *     other inputs", naming the file); into "full" itself it is refused
+ *     (HET_EINVAL, saying how to keep them) and the file is untouched;
  *   - the failure side (damaged files, a missing directory, a file
  *     without digests): t_engine_resume_errors.c.
  */
@@ -185,9 +187,11 @@ test_digest(void)
 	a = json_pack("{s:i,s:s,s:[f,i]}", "z", 1, "a", "x", "m", 0.5, 7);
 	b = json_pack("{s:[f,i],s:s,s:i}", "m", 0.5, 7, "a", "x", "z", 1);
 	c = json_pack("{s:i,s:s,s:[f,i]}", "z", 2, "a", "x", "m", 0.5, 7);
-	fnv1a("{\"a\":\"x\",\"m\":[0.5,7],\"z\":1}", want);
+	fnv1a(HET_WIRE_DIGEST_PREFIX "{\"a\":\"x\",\"m\":[0.5,7],\"z\":1}",
+	    want);
 	is_int(het_wire_shard_digest(a, d1, &err), HET_OK, "digest: HET_OK");
-	is_str(d1, want, "digest: FNV-1a 64 of the compact sorted-key dump");
+	is_str(d1, want, "digest: FNV-1a 64 of the version prefix and the "
+	    "compact sorted-key dump");
 	ok(is_digest(d1), "digest: 16 lowercase hex digits (%s)", d1);
 	het_wire_shard_digest(b, d2, &err);
 	is_str(d2, d1, "digest: independent of the order of the keys");
@@ -534,12 +538,45 @@ test_reseed(struct het_config *cfg)
 	is_int(count_reused(s, &ids), 0, "... no shard reused");
 	ok(het_sample_shard(s, 0)->attempts == 1 &&
 	    het_sample_shard(s, 1)->attempts == 1, "... both sampled");
-	is_int(count_warnings(s, "sampled from other inputs", file), K_SHARDS,
-	    "... one warning per finished shard, naming %s", file);
-	is_int(count_warnings(s, "--resume: shard 0 in", NULL) +
-	    count_warnings(s, "--resume: shard 1 in", NULL), K_SHARDS,
-	    "... naming shards 0 and 1");
+	is_int(count_warnings(s, "sampled from other inputs", file), 1,
+	    "... one warning for the finished shards, naming %s", file);
+	is_int(count_warnings(s, "--resume: finished shards 0, 1 in", NULL) +
+	    count_warnings(s, "--resume: finished shards 1, 0 in", NULL), 1,
+	    "... listing shards 0 and 1");
 	is_int(sample_live_children(), 0, "... no worker left");
+	het_sample_free(s);
+}
+
+/* The same into "full" itself: refused, nothing written. */
+static void
+test_reseed_refused(struct het_config *cfg)
+{
+	struct het_sample_opts o;
+	struct het_sample *s;
+	struct stat st0, st1;
+	char dir[600], file[700];
+	int have;
+
+	opts_init(&o, cfg, NULL);
+	o.resume_dir = tpath(dir, "full");
+	o.seed_set = 1;
+	o.seed = 7;
+	snprintf(file, sizeof(file), "%s/hetui_results.h5", dir);
+	have = stat(file, &st0) == 0;
+	s = run(&o, NULL, NULL);
+	ok(s != NULL, "resume of full with seed 7 into full");
+	if (s == NULL)
+		return;
+	is_int(het_sample_phase(s), HET_SAMPLE_FAILED, "... refused (failed)");
+	is_int(het_sample_error(s)->code, HET_EINVAL, "... HET_EINVAL");
+	like(het_sample_error(s)->msg, "would sample them again and replace "
+	    "them; restore what changed, or keep them and write this run "
+	    "elsewhere with -o DIR", "... says how to keep them: %s",
+	    het_sample_error(s)->msg);
+	ok(have && stat(file, &st1) == 0 && st0.st_ino == st1.st_ino &&
+	    st0.st_mtime == st1.st_mtime && st0.st_size == st1.st_size,
+	    "... %s left as it was", file);
+	is_int((long long)het_sample_nshards(s), 0, "... no shard sampled");
 	het_sample_free(s);
 }
 
@@ -569,6 +606,7 @@ main(void)
 	test_resume(cfg);
 	test_complete(cfg);
 	test_reseed(cfg);
+	test_reseed_refused(cfg);
 	het_config_free(cfg);
 	resume_cleanup();
 	done_testing();

@@ -8,9 +8,10 @@
  * file with the shard group, its draws or its n_chains attribute
  * deleted, draws of the wrong shape and a NaN draw (HET_EFORMAT), each
  * with a message naming file and path and nothing left in the result; a
- * copy without input_digest loads (digest "") and a resume from it warns
- * "carries no input digest", reuses only the other shard and still
- * combines the full run's draws; het_sample with resume_dir missing ends
+ * copy without input_digest loads (digest "") and a resume from it into
+ * the same directory is refused (HET_EINVAL naming the shard), into
+ * another one warns that the shard has no digest, reuses only the other
+ * shard and still combines the full run's draws; het_sample with resume_dir missing ends
  * FAILED with "--resume" in the message and writes nothing.
  */
 #include "config.h"
@@ -256,19 +257,34 @@ test_no_digest(struct het_config *cfg)
 	    "... shard 1: its digest");
 	het_results_prev_cmc_clear(&prev);
 
+	/* into the same directory: refused, shard 0 would be replaced */
 	opts_init(&o, cfg, NULL);
 	o.resume_dir = dir;
 	snprintf(file, sizeof(file), "%s/hetui_results.h5", dir);
 	s = run(&o, NULL, NULL);
-	ok(s != NULL, "resume from it");
+	ok(s != NULL && het_sample_phase(s) == HET_SAMPLE_FAILED &&
+	    het_sample_error(s)->code == HET_EINVAL, "resume from it into "
+	    "it: refused");
+	if (s != NULL) {
+		like(het_sample_error(s)->msg, "finished shard 0 in ",
+		    "... names shard 0: %s", het_sample_error(s)->msg);
+		like(het_sample_error(s)->msg, "did not record input digests",
+		    "... and why");
+		het_sample_free(s);
+	}
+
+	opts_init(&o, cfg, "nodigest_out");
+	o.resume_dir = dir;
+	s = run(&o, NULL, NULL);
+	ok(s != NULL, "resume from it into another directory");
 	if (s == NULL)
 		return;
 	is_int(het_sample_verdict(s), HET_VERDICT_PASSED,
 	    "... verdict passed");
 	is_int(count_reused(s, &ids), 1, "... one shard reused");
 	is_int(ids, 2, "... shard 1, the one with a digest");
-	is_int(count_warnings(s, "carries no input digest", file), 1,
-	    "... a warning that shard 0 carries no input digest, naming %s",
+	is_int(count_warnings(s, "did not record input digests", file), 1,
+	    "... a warning that shard 0 has no input digest, naming %s",
 	    file);
 	is_int(count_warnings(s, "sampled from other inputs", NULL), 0,
 	    "... and no other --resume warning");

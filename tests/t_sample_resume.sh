@@ -9,7 +9,10 @@
 # record which shards were reused (/cmc/shards/reused, cmc_diagnostics
 # .json) and each shard's input digest; resuming a complete run starts
 # no worker at all (the worker command does not exist); a changed seed
-# reuses nothing and says why for each shard; exit 1 with a specific
+# is refused when the results would replace the finished shards (DIR is
+# left as it was) and, with -o elsewhere, reuses nothing and says so
+# before sampling; a stale nlsq_parameters.json in DIR does not matter
+# (the run's own /fit is read); exit 1 with a specific
 # message for a directory without results, a file that is not HDF5 and
 # an NLSQ-only result; exit 2 for --resume without a value; --help
 # documents it.
@@ -112,15 +115,38 @@ b=$(h5data part/hetui_results.h5 /cmc/consensus/draws)
 [ -n "$a" ] && [ "$a" = "$b" ]
 ok $? "... and the consensus is still the uninterrupted run's"
 
-# --- other inputs: nothing is reused ------------------------------------------
+# --- other inputs: refused in DIR, sampled again elsewhere ---------------------
+sum0=$(md5sum <part/hetui_results.h5)
+run_capture "$HETUI" sample -c three.yaml --resume part --seed 7
+is "$RUN_RC" 1 "--resume with another seed into DIR: exit 1"
+like "$RUN_ERR" "error: --resume: finished shards [0-9, ]+ in part/hetui_results.h5 were sampled from other inputs \\(the configuration, the data, the NLSQ result, the seed or the hetui version changed\\), and this run would sample them again and replace them; restore what changed, or keep them and write this run elsewhere with -o DIR" \
+    "the message says why and how to keep the shards"
+is "$(md5sum <part/hetui_results.h5)" "$sum0" "DIR is left as it was"
+
 run_capture "$HETUI" sample -c three.yaml --resume part -o reseed --seed 7 \
     --workers 2
-is "$RUN_RC" 0 "--resume with another seed: exit 0"
-is "$(printf '%s\n' "$RUN_ERR" | grep -c 'in part/hetui_results.h5 was sampled from other inputs')" 3 \
-    "a warning for each finished shard: sampled from other inputs"
+is "$RUN_RC" 0 "--resume with another seed and -o elsewhere: exit 0"
+like "$RUN_ERR" "warning: --resume: finished shards [0-9, ]+ in part/hetui_results.h5 were sampled from other inputs" \
+    "one warning lists the finished shards sampled again"
+first=$(printf '%s\n' "$RUN_ERR" | grep -E 'other inputs|pairs  running' |
+    head -1)
+like "$first" "other inputs" "... before any shard runs"
 like "$RUN_ERR" "^sampling 3 shards$" "... and every shard is sampled"
 [ -f reseed/cmc_summary.json ]
 ok $? "-o overrides DIR"
+
+# --- a stale nlsq_parameters.json in DIR does not matter -----------------------
+# (the run's own NLSQ result is the /fit group of its hetui_results.h5)
+rm -rf stale
+cp -r part stale
+sed '0,/^ *[0-9]/s/^\( *\)\([0-9]\)/\19\2/' part/nlsq_parameters.json \
+    >stale/nlsq_parameters.json
+cmp -s part/nlsq_parameters.json stale/nlsq_parameters.json
+is "$?" 1 "a changed nlsq_parameters.json"
+run_capture "$HETUI" sample -c three.yaml --resume stale \
+    --worker-command /nonexistent/hetui-worker
+is "$RUN_RC" 0 "--resume ignores it: exit 0 without a worker"
+like "$RUN_ERR" "^nothing to sample: all 3 shards reused" "... every shard reused"
 
 # --- errors --------------------------------------------------------------------
 run_capture "$HETUI" sample -c three.yaml --resume nowhere

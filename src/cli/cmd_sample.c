@@ -216,9 +216,12 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 		fprintf(stderr, " %-8s chain %ld  it %ld/%ld  eps %.3g  acc "
 		    "%.2f  div %ld", p->phase, p->chain + 1, p->iteration,
 		    total, p->step_size, p->accept, p->divergences);
-	else if (sh->state == HET_CMC_DONE && sh->reused)
+	else if (sh->state == HET_CMC_DONE && sh->reused &&
+	    isfinite(sh->elapsed))
 		fprintf(stderr, " reused (%.1f s in the earlier run)",
 		    sh->elapsed);
+	else if (sh->state == HET_CMC_DONE && sh->reused)
+		fprintf(stderr, " reused");
 	else if (sh->state == HET_CMC_DONE)
 		fprintf(stderr, " %.1f s", sh->elapsed);
 	else if (sh->nreasons > 0)
@@ -247,7 +250,10 @@ sample_announce(struct het_sample *s)
 		fprintf(stderr, "sampling %zu shard%s\n", n, n == 1 ? "" : "s");
 		return;
 	}
-	if (nre == n)
+	if (nre == n && n == 1)
+		fprintf(stderr, "nothing to sample: the one shard is reused "
+		    "from the earlier run\n");
+	else if (nre == n)
 		fprintf(stderr, "nothing to sample: all %zu shards reused from "
 		    "the earlier run\n", n);
 	else

@@ -230,7 +230,8 @@ rs_json_metadata(const struct het_results *res, size_t k)
 	const struct het_results_fit *f = &res->fits[k];
 	json_t *o = json_object(), *m = json_object();
 
-	json_object_set_new(o, "success", json_boolean(f->converged));
+	json_object_set_new(o, "success", f->converged < 0 ? json_null() :
+	    json_boolean(f->converged));
 	json_object_set_new(o, "message", json_string(f->message != NULL ?
 	    f->message : ""));
 	json_object_set_new(o, "n_iterations", json_integer(f->iterations));

@@ -96,7 +96,8 @@ struct het_results_fit {
 	long		 iterations, nfev, njev;
 	double		 wall_time;	/* s */
 	const char	*reason;	/* het_nlsq_reason_name */
-	int		 converged;
+	int		 converged;	/* 1, 0; -1 unknown (a loaded
+					   result that does not say) */
 	const char	*message;
 	size_t		 rank;
 	const char *const *warnings;	/* the fit's own warnings */
@@ -241,6 +242,16 @@ struct het_results_nlsq {
  * HET_EIO; HET_ENOMEM.  Thread: any.
  */
 int het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
+    struct het_error *err);
+
+/*
+ * het_results_load_nlsq_h5: the same from dir/hetui_results.h5 alone:
+ * the NLSQ result a `hetui sample` run in dir actually used (its /fit
+ * group, written also when the run loaded the result from elsewhere),
+ * whatever nlsq_parameters.json in dir says.  Same contract; a missing
+ * file is HET_ENOTFOUND.
+ */
+int het_results_load_nlsq_h5(const char *dir, struct het_results_nlsq *out,
     struct het_error *err);
 void het_results_nlsq_clear(struct het_results_nlsq *n);
 

@@ -117,8 +117,11 @@ lc_matrix(hid_t fid, const char *file, const char *path, size_t rows,
 	return rc;
 }
 
-/* Copy n doubles into a per-chain array, as longs when li is given. */
-static void
+/*
+ * Copy n doubles into a per-chain array, or as counts into li (which
+ * must then be whole numbers in [0, 1e15]: -1 otherwise).
+ */
+static int
 lc_copy(const double *v, size_t n, double *d, long *li)
 {
 	size_t k;
@@ -126,9 +129,12 @@ lc_copy(const double *v, size_t n, double *d, long *li)
 	for (k = 0; k < n; k++) {
 		if (d != NULL)
 			d[k] = v[k];
-		else
+		else if (v[k] >= 0 && v[k] <= 1e15 && v[k] == floor(v[k]))
 			li[k] = (long)v[k];
+		else
+			return -1;
 	}
+	return 0;
 }
 
 /* The per-chain vectors of shard group g into res. */
@@ -147,9 +153,11 @@ lc_chains(hid_t fid, const char *file, const char *g,
 		if ((rc = lc_vector(fid, file, path, res->nchain, &v, err)) !=
 		    HET_OK)
 			break;
-		lc_copy(v, res->nchain, i == 0 ? res->bfmi : i == 2 ?
+		if (lc_copy(v, res->nchain, i == 0 ? res->bfmi : i == 2 ?
 		    res->step_size : i == 3 ? res->accept : NULL,
-		    i == 1 ? res->divergences : NULL);
+		    i == 1 ? res->divergences : NULL) != 0)
+			rc = het_error_set(err, HET_EFORMAT, "%s: %s holds a "
+			    "value that is not a count", file, path);
 		free(v);
 	}
 	return rc;
@@ -172,6 +180,11 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	if ((rc = lc_count(fid, file, g, "n_chains", &nchain, err)) ||
 	    (rc = lc_count(fid, file, g, "n_draws", &ndraw, err)))
 		return rc;
+	if (nchain > 100000 || (double)nchain * (double)p * (double)ndraw >
+	    1e10)
+		return het_error_set(err, HET_EFORMAT, "%s: %s claims %zu "
+		    "chains of %zu draws of %zu parameters, more than a "
+		    "shard can hold", file, g, nchain, ndraw, p);
 	if ((rc = het_shard_result_alloc(res, p, nchain, ndraw, err)))
 		return rc;
 	for (m = 0; m < p; m++)

@@ -289,7 +289,7 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 		n->unc[k] = unc[r];
 	}
 	c = rl_attr(fid, "/fit", "converged");
-	n->converged = isnan(c) ? -1 : c != 0;
+	n->converged = isnan(c) || c < 0 ? -1 : c != 0;
 	n->chi2_red = rl_attr(fid, "/fit", "chi2_red");
 	rc = HET_OK;
 out:
@@ -340,5 +340,26 @@ out:
 	free(pm);
 	free(ph);
 	free(pat);
+	return rc;
+}
+
+int
+het_results_load_nlsq_h5(const char *dir, struct het_results_nlsq *out,
+    struct het_error *err)
+{
+	char *ph;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((ph = rl_join(dir, HET_RESULTS_H5, err)) == NULL)
+		return HET_ENOMEM;
+	if (access(ph, R_OK) != 0)
+		rc = het_error_set(err, HET_ENOTFOUND, "%s does not exist or "
+		    "cannot be read", ph);
+	else
+		rc = rl_h5(ph, out, err);
+	if (rc != HET_OK)
+		het_results_nlsq_clear(out);
+	free(ph);
 	return rc;
 }

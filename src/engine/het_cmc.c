@@ -41,8 +41,7 @@ struct het_cmc {
 	size_t			 spawned;
 	int			 started, cancelled, aborted;
 	size_t			 nreused;	/* het_cmc_add_done */
-	size_t			 nfinal, nfinal_failed; /* first min(10,K)
-						   sampled here */
+	size_t			 nfinal, nfinal_failed; /* first min(10,K) */
 	char			 abort_msg[HET_ERROR_MSG_MAX];
 	int			 spawn_failed;
 	struct het_error	 spawn_err;
@@ -72,12 +71,13 @@ cancel_rest(struct het_cmc *c, double now, const char *why);
 
 /*
  * A shard reached DONE or FAILED: early-abort bookkeeping over the
- * first ten shards sampled here (reused results do not count).
+ * first min(10, K) shards to finish (reused results are the first
+ * successes, counted at het_cmc_start).
  */
 static void
 final(struct het_cmc *c, int failed, double now)
 {
-	size_t	nrun = c->n - c->nreused, n0 = nrun < 10 ? nrun : 10;
+	size_t	n0 = c->n < 10 ? c->n : 10;
 
 	if (c->nfinal >= n0)
 		return;
@@ -536,6 +536,8 @@ het_cmc_start(struct het_cmc *c, double now, struct het_error *err)
 		c->payload[j] = p;
 	}
 	c->started = 1;
+	/* reused shards finished first, successfully */
+	c->nfinal = c->nreused < 10 ? c->nreused : 10;
 	dispatch(c, now);
 	if (c->spawn_failed) {
 		if (err != NULL)

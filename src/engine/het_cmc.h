@@ -140,10 +140,11 @@ int het_cmc_add(struct het_cmc *cmc, long id, size_t npairs,
 /*
  * het_cmc_add_done: add, before het_cmc_start, a shard that is already
  * DONE with a result of an earlier run (`hetui sample --resume`): it is
- * never sent to a worker, counts as a success in het_cmc_status, not in
- * the early-abort rule (which looks at the first ten shards sampled in
- * this run), and has reused = 1, attempts = 0 and elapsed = the stored
- * wall time.
+ * never sent to a worker, counts as a success in het_cmc_status and as
+ * one of the first shards to finish in the early-abort rule (as it was
+ * in the run it comes from), is not work of this run for
+ * het_cmc_work_done, and has reused = 1, attempts = 0 and elapsed = the
+ * stored wall time.
  *   result   a result payload (het_wire_result_pack); stolen, even on
  *            error.
  * Returns HET_OK or het_cmc_add's errors.

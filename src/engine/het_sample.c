@@ -480,6 +480,10 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 	}
 	s->t_sampling = now;
 	hs_set_phase(s, HET_SAMPLE_SAMPLING);
+	/* --resume's warnings now, before hours of sampling */
+	for (k = s->nwarn - s->nresume_warn; s->o.on_change != NULL &&
+	    k < s->nwarn; k++)
+		s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING, k, s->o.arg);
 	return het_cmc_start(s->cmc, now, err);
 }
 

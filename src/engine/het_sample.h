@@ -49,15 +49,19 @@
  * per_angle_mode other than auto is reported in a warning and ignored).
  * Seeds: shard k, chain c uses seed + 1000 k + c (het_shard_run).
  *
- * Resuming (opts.resume_dir, `hetui sample --resume DIR`): the NLSQ
- * result and the output directory default to DIR; PREPARING reads the
- * finished shards of DIR/hetui_results.h5 (het_results_load_cmc) and
- * reuses a shard exactly when the digest of its payload
- * (het_wire_shard_digest: pairs, data, model, priors, sigma, settings,
- * seed, start point) equals the stored one; the others are sampled (a
- * warning names each finished shard that is not reused and why).  A
- * reused shard enters the coordinator DONE (het_cmc_add_done,
- * reused = 1), so the result is exactly that of an uninterrupted run.
+ * Resuming (opts.resume_dir, `hetui sample --resume DIR`): the output
+ * directory defaults to DIR and the NLSQ result to the one the run in
+ * DIR used (the /fit group of DIR/hetui_results.h5,
+ * het_results_load_nlsq_h5).  NLSQ also reads the finished shards of
+ * that file (het_results_load_cmc); PREPARING reuses a shard exactly
+ * when the digest of its payload (het_wire_shard_digest: pairs, data,
+ * model, priors, sigma, settings, seed, start point, hetui version)
+ * equals the stored one.  Finished shards that do not match would be
+ * sampled again: PREPARING fails rather than replace them in DIR
+ * (HET_EINVAL, saying how to keep them); with another out_dir they are
+ * sampled again, with a warning shown as SAMPLING starts.  A reused
+ * shard enters the coordinator DONE (het_cmc_add_done, reused = 1), so
+ * the result is exactly that of an uninterrupted run.
  *
  * Verdict (het_sample_verdict) and the CLI's exit codes:
  *   HET_VERDICT_PASSED        every done shard passed the gates     0
@@ -115,9 +119,11 @@ enum het_sample_verdict {
 enum het_sample_what {
 	HET_SAMPLE_CHANGED_PHASE = 0,	/* het_sample_phase() changed */
 	HET_SAMPLE_CHANGED_SHARD,	/* shard `index` (queue order) changed */
-	HET_SAMPLE_CHANGED_WARNING	/* warning `index` was added during
-					   SAMPLING, to be shown now (the
-					   others are there when a phase ends) */
+	HET_SAMPLE_CHANGED_WARNING	/* warning `index` is to be shown now:
+					   added during SAMPLING, or one of
+					   --resume's, sent as SAMPLING starts
+					   (the others are there when a phase
+					   ends) */
 };
 
 struct het_sample;

@@ -73,6 +73,10 @@ struct het_sample {
 						   NULL), stolen by
 						   het_cmc_add_done */
 	double			*reuse_wall;	/* K: their wall times */
+	size_t			 nresume_warn;	/* the last warnings of
+						   PREPARING are --resume's,
+						   shown when SAMPLING
+						   starts */
 	struct het_shard_settings settings;
 	/* SAMPLING */
 	struct het_cmc		*cmc;

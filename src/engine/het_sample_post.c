@@ -273,7 +273,7 @@ hs_fit_desc(struct het_sample *s, struct het_results_fit *f,
 			.dof = (long)(pb->npairs > pb->p ? pb->npairs - pb->p :
 			    1),
 			.wall_time = NAN, .reason = "loaded",
-			.converged = s->loaded.converged > 0,
+			.converged = s->loaded.converged,
 			.message = s->loaded.source, .rank = pb->p
 		};
 		return HET_OK;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "het_dataset.h"
 #include "het_pool.h"
 #include "het_sample_impl.h"
@@ -151,32 +153,36 @@ hs_load(struct het_sample *s, struct het_error *err)
 {
 	const struct het_problem *pb = s->pb;
 	struct het_results_nlsq *ld = &s->loaded;
-	const char *name;
+	const char *name, *opt = s->nlsq_from_resume ? "--resume" :
+	    "--nlsq-result";
 	size_t k, j;
+	int rc;
 
-	if (het_results_load_nlsq(s->nlsq_dir, ld, err) != HET_OK)
-		return het_error_prefix(err, s->nlsq_from_resume ? "--resume" :
-		    "--nlsq-result");
+	/* resuming: the NLSQ result the run used, from its /fit group */
+	rc = s->nlsq_from_resume ? het_results_load_nlsq_h5(s->nlsq_dir, ld,
+	    err) : het_results_load_nlsq(s->nlsq_dir, ld, err);
+	if (rc != HET_OK)
+		return het_error_prefix(err, "%s", opt);
 	for (k = 0; k < pb->p; k++) {
 		name = het_resid_param_name(pb->resid, k);
 		for (j = 0; j < ld->p && strcmp(ld->names[j], name) != 0; j++)
 			;
 		if (j == ld->p)
-			return het_error_set(err, HET_EINVAL, "--nlsq-result: "
+			return het_error_set(err, HET_EINVAL, "%s: "
 			    "%s has no value for the free parameter %s; it "
 			    "was fitted with another mode, vary flags or "
 			    "per_angle_mode: run 'hetui fit' with this config "
-			    "again", ld->source, name);
+			    "again", opt, ld->source, name);
 		s->nx[k] = ld->x[j];
 		s->nsd[k] = ld->unc[j];
 	}
 	if (ld->p != pb->p)
-		hs_warn(s, "--nlsq-result: %s has %zu parameters, the problem "
-		    "%zu free ones; the extra ones are ignored", ld->source,
-		    ld->p, pb->p);
+		hs_warn(s, "%s: %s has %zu parameters, the problem "
+		    "%zu free ones; the extra ones are ignored", opt,
+		    ld->source, ld->p, pb->p);
 	if (ld->converged == 0)
-		hs_warn(s, "--nlsq-result: the NLSQ fit in %s did not "
-		    "converge", ld->source);
+		hs_warn(s, "%s: the NLSQ fit in %s did not converge", opt,
+		    ld->source);
 	return HET_OK;
 }
 
@@ -345,55 +351,101 @@ hs_digests(struct het_sample *s, struct het_error *err)
 	return HET_OK;
 }
 
+/* Append ", id" (or "id") to the list buf of *n ids, eliding after 12. */
+static void
+hs_idlist(char *buf, size_t len, size_t *n, long id)
+{
+	size_t used = strlen(buf);
+
+	if (*n < 12)
+		snprintf(buf + used, len - used, "%s%ld", *n > 0 ? ", " : "",
+		    id);
+	else if (*n == 12)
+		snprintf(buf + used, len - used, ", ...");
+	(*n)++;
+}
+
+/* Whether directories a and b are the same (both exist). */
+static int
+hs_same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The finished shards that will not be reused: refused when the results
+ * would replace them (same directory), else one warning per kind.
+ */
+static int
+hs_resume_leftovers(struct het_sample *s, const char *bad, size_t nbad,
+    const char *old, size_t nold, struct het_error *err)
+{
+	const char *src = s->prev.source;
+	static const char why[] = "sampled from other inputs (the "
+	    "configuration, the data, the NLSQ result, the seed or the hetui "
+	    "version changed)";
+	static const char why_old[] = "written by a hetui that did not "
+	    "record input digests, so they cannot be checked";
+
+	if (nbad + nold > 0 && hs_same_dir(s->out_dir, s->resume_dir))
+		return het_error_set(err, HET_EINVAL, "--resume: finished "
+		    "shard%s %s in %s %s %s, and this run would sample %s "
+		    "again and replace %s; restore what changed, or keep %s "
+		    "and write this run elsewhere with -o DIR",
+		    nbad + nold == 1 ? "" : "s", nbad > 0 ? bad : old, src,
+		    nbad + nold == 1 ? "was" : "were", nbad > 0 ? why :
+		    why_old, nbad + nold == 1 ? "it" : "them",
+		    nbad + nold == 1 ? "it" : "them",
+		    nbad + nold == 1 ? "it" : "them");
+	if (nbad > 0)
+		hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
+		    "sampled again", nbad == 1 ? "" : "s", bad, src,
+		    nbad == 1 ? "was" : "were", why);
+	if (nold > 0)
+		hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
+		    "sampled again", nold == 1 ? "" : "s", old, src,
+		    nold == 1 ? "was" : "were", why_old);
+	return HET_OK;
+}
+
 /*
  * --resume: take the finished shards of the previous run whose digests
- * match this run's payloads; warn about every finished shard that is
- * sampled again, and why.
+ * match this run's payloads; the others are refused or reported by
+ * hs_resume_leftovers.  The warnings are shown when sampling starts.
  */
 static int
 hs_resume(struct het_sample *s, struct het_error *err)
 {
 	struct het_results_prev_cmc *prev = &s->prev;
-	size_t k, K = s->npayload, nold = 0;
-	int rc;
+	char bad[128] = "", old[128] = "";
+	size_t k, K = s->npayload, nbad = 0, nold = 0, npend = s->npend;
+	int rc = HET_OK;
 
-	for (k = 0; k < prev->n; k++) {
+	for (k = 0; k < prev->n && rc == HET_OK; k++) {
 		struct het_results_prev_shard *ps = &prev->shard[k];
 		size_t id = (size_t)ps->id;
 
-		if (ps->digest[0] == '\0') {
-			nold++;
-			continue;
+		if (ps->digest[0] == '\0')
+			hs_idlist(old, sizeof(old), &nold, ps->id);
+		else if (id >= K || strcmp(ps->digest, s->digest[id]) != 0)
+			hs_idlist(bad, sizeof(bad), &nbad, ps->id);
+		else if (s->reuse[id] == NULL) {
+			if ((s->reuse[id] = het_wire_result_pack(ps->id,
+			    &ps->res, err)) == NULL)
+				rc = het_error_prefix(err, "--resume: shard "
+				    "%ld", ps->id);
+			s->reuse_wall[id] = ps->res.wall_time;
 		}
-		if (id < K && s->reuse[id] != NULL)
-			continue;	/* listed twice: the first one counts */
-		if (id >= K || strcmp(ps->digest, s->digest[id]) != 0) {
-			hs_warn(s, "--resume: shard %ld in %s was sampled from "
-			    "other inputs (the configuration, the data, the "
-			    "NLSQ result or the seed changed; %zu shards were "
-			    "planned then, %zu now); it is sampled again",
-			    ps->id, prev->source, prev->nshards, K);
-			continue;
-		}
-		if ((s->reuse[id] = het_wire_result_pack(ps->id, &ps->res,
-		    err)) == NULL) {
-			rc = het_error_prefix(err, "--resume: shard %ld",
-			    ps->id);
-			goto out;
-		}
-		s->reuse_wall[id] = ps->res.wall_time;
 	}
-	if (nold > 0)
-		hs_warn(s, "--resume: %zu finished shard%s in %s carr%s no "
-		    "input digest (written by an older hetui), so %s cannot "
-		    "be checked and %s sampled again", nold, nold == 1 ? "" :
-		    "s", prev->source, nold == 1 ? "ies" : "y", nold == 1 ?
-		    "it" : "they", nold == 1 ? "is" : "are");
-	if (prev->n == 0)
+	if (rc == HET_OK)
+		rc = hs_resume_leftovers(s, bad, nbad, old, nold, err);
+	if (rc == HET_OK && prev->n == 0)
 		hs_warn(s, "--resume: no shard had finished in %s; every "
 		    "shard is sampled", prev->source);
-	rc = HET_OK;
-out:
+	s->nresume_warn = s->npend - npend;
 	het_results_prev_cmc_clear(prev);
 	return rc;
 }

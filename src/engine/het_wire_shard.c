@@ -818,6 +818,9 @@ het_wire_shard_digest(const json_t *payload, char *out,
 	uint64_t h = WS_FNV_OFFSET;
 
 	out[0] = '\0';
+	if (json_is_object(payload))
+		ws_digest_chunk(HET_WIRE_DIGEST_PREFIX,
+		    strlen(HET_WIRE_DIGEST_PREFIX), &h);
 	if (!json_is_object(payload) || json_dump_callback(payload,
 	    ws_digest_chunk, &h, JSON_COMPACT | JSON_SORT_KEYS) != 0)
 		return het_error_set(err, HET_EINVAL, "cannot serialise a "

@@ -29,6 +29,7 @@
 #include "het_resid.h"
 #include "het_scaling.h"
 #include "het_shard_run.h"
+#include "het_wire.h"
 
 struct het_wire_shard {
 	long			 shard;		/* >= 0 */
@@ -111,15 +112,21 @@ int het_wire_result_unpack(const json_t *obj, long *shard,
 /*
  * het_wire_shard_digest: a 64-bit FNV-1a digest of a shard payload (the
  * object het_wire_shard_pack made, with its "shard" id), as 16 lowercase
- * hex digits into out (HET_RESULTS_DIGEST_LEN = 17 bytes with the NUL).
- * The payload is serialised compactly with sorted keys and jansson's
- * round-trip number format, so two payloads get the same digest exactly
- * when they hold the same pairs, data, model, priors, noise sigma,
- * settings, seed and start point.  `hetui sample --resume` reuses a
+ * hex digits into out (HET_RESULTS_DIGEST_LEN = 17 bytes with the NUL):
+ * of HET_WIRE_DIGEST_PREFIX (the hetui version and the wire protocol
+ * version), then of the payload serialised compactly with sorted keys
+ * and jansson's round-trip number format.  So two payloads get the same
+ * digest exactly when they hold the same pairs, data, model, priors,
+ * noise sigma, settings, seed and start point and were made by the same
+ * version of hetui.  `hetui sample --resume` reuses a
  * stored shard only when its digest matches (a change detector, not a
  * cryptographic hash).  Returns HET_OK, or HET_EINVAL when payload
  * cannot be serialised.  Thread: any.
  */
+#define HET_WIRE_DIGEST_PREFIX	"hetui " PACKAGE_VERSION " wire " \
+	HET_WIRE_STR(HET_WIRE_VERSION) "\n"
+#define HET_WIRE_STR(x)		HET_WIRE_STR2(x)
+#define HET_WIRE_STR2(x)	#x
 int het_wire_shard_digest(const json_t *payload, char *out,
     struct het_error *err);
 
