@@ -390,16 +390,20 @@ hs_resume_leftovers(struct het_sample *s, const char *bad, size_t nbad,
 	static const char why_old[] = "written by a hetui that did not "
 	    "record input digests, so they cannot be checked";
 
+	size_t n = nbad > 0 ? nbad : nold;
+	const char *it = nbad + nold == 1 ? "it" : "them";
+
 	if (nbad + nold > 0 && hs_same_dir(s->out_dir, s->resume_dir))
 		return het_error_set(err, HET_EINVAL, "--resume: finished "
-		    "shard%s %s in %s %s %s, and this run would sample %s "
-		    "again and replace %s; restore what changed, or keep %s "
-		    "and write this run elsewhere with -o DIR",
-		    nbad + nold == 1 ? "" : "s", nbad > 0 ? bad : old, src,
-		    nbad + nold == 1 ? "was" : "were", nbad > 0 ? why :
-		    why_old, nbad + nold == 1 ? "it" : "them",
-		    nbad + nold == 1 ? "it" : "them",
-		    nbad + nold == 1 ? "it" : "them");
+		    "shard%s %s in %s %s %s%s%s%s, and this run would sample "
+		    "%s again and replace %s; restore what changed, or keep "
+		    "%s and write this run elsewhere with -o DIR",
+		    n == 1 ? "" : "s", nbad > 0 ? bad : old, src, n == 1 ?
+		    "was" : "were", nbad > 0 ? why : why_old,
+		    nbad > 0 && nold > 0 ? " (and shards " : "",
+		    nbad > 0 && nold > 0 ? old : "",
+		    nbad > 0 && nold > 0 ? " carry no input digest)" : "",
+		    it, it, it);
 	if (nbad > 0)
 		hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
 		    "sampled again", nbad == 1 ? "" : "s", bad, src,
