@@ -10,6 +10,9 @@
  * progress callback per transition with phases, chain numbers and a
  * running R-hat once a second chain has 50 draws; the run is
  * reproducible bit for bit for a fixed seed and differs for another;
+ * het_shard_begin / het_shard_run_chain (chains in reverse order) /
+ * het_shard_finish give the same result bit for bit, without a running
+ * R-hat, and refuse a chain index out of range;
  * cancellation and bad settings are errors with their messages.
  */
 #include "config.h"
@@ -166,6 +169,61 @@ prog_cb(void *ctx, const struct het_shard_progress *pr)
 	return g->cancel_at > 0 && g->calls >= g->cancel_at;
 }
 
+/* Progress of chains run in pieces: no running R-hat. */
+static int
+nan_rhat_cb(void *ctx, const struct het_shard_progress *pr)
+{
+	int *nonnan = ctx;
+
+	*nonnan += !isnan(pr->rhat);
+	return 0;
+}
+
+/*
+ * begin / run_chain (the chains in reverse order, as threads might) /
+ * finish give het_shard_run's result bit for bit.
+ */
+static void
+check_pieces(struct sim *S, const struct het_shard_settings *st,
+    const double *x0, const struct het_shard_result *ref)
+{
+	struct het_shard_job	 job;
+	struct het_shard_result	 res;
+	struct het_error	 err;
+	size_t			 c, m, nd = (size_t)st->num_samples;
+	int			 rc = HET_OK, nonnan = 0, same = 1;
+
+	is_int(het_shard_begin(S->post, st, 2, &job, &res, &err), HET_OK,
+	    "het_shard_begin");
+	is_int(het_shard_run_chain(&job, S->post, job.nchain, x0, 0, NULL,
+	    NULL, &res, &err), HET_EINVAL, "chain %zu of %zu refused",
+	    job.nchain, job.nchain);
+	for (c = job.nchain; c-- > 0 && rc == HET_OK; )
+		rc = het_shard_run_chain(&job, S->post, c, x0, 0, nan_rhat_cb,
+		    &nonnan, &res, &err);
+	is_int(rc, HET_OK, "the chains in reverse order");
+	is_int(nonnan, 0, "no running R-hat when not sequential");
+	is_int(het_shard_finish(&job, &res, &err), HET_OK, "het_shard_finish");
+	ok(job.energy == NULL, "... releases the job");
+	ok(memcmp(res.draws, ref->draws, ref->nchain * ref->p * nd *
+	    sizeof(double)) == 0, "draws bit-identical to het_shard_run's");
+	for (c = 0; c < ref->nchain; c++)
+		same &= memcmp(&res.bfmi[c], &ref->bfmi[c], sizeof(double)) ==
+		    0 && res.step_size[c] == ref->step_size[c] &&
+		    res.accept[c] == ref->accept[c] &&
+		    res.divergences[c] == ref->divergences[c];
+	for (m = 0; m < ref->p; m++)
+		same &= res.summary[m].mean == ref->summary[m].mean &&
+		    res.summary[m].ess_bulk == ref->summary[m].ess_bulk &&
+		    res.summary[m].rhat == ref->summary[m].rhat &&
+		    strcmp(res.names[m], ref->names[m]) == 0;
+	ok(same, "BFMI, step sizes, acceptance, divergences, summaries and "
+	    "names identical");
+	het_shard_result_clear(&res);
+	het_shard_job_clear(&job);
+	het_shard_job_clear(NULL);
+}
+
 int
 main(void)
 {
@@ -238,6 +296,7 @@ main(void)
 	ok(rc == HET_OK && memcmp(res.draws, res2.draws, 4 * NP * 250 *
 	    sizeof(double)) == 0, "same seed: identical draws");
 	het_shard_result_clear(&res2);
+	check_pieces(&S, &st, x0, &res);
 	st.seed = 12;
 	rc = het_shard_run(S.post, &st, 2, x0, NULL, NULL, &res2, &err);
 	ok(rc == HET_OK && memcmp(res.draws, res2.draws, 4 * NP * 250 *

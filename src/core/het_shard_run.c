@@ -1,8 +1,8 @@
 #include "config.h"
 
 /*
- * het_shard_run.c: the chains of one CMC shard, run one after the other,
- * then their diagnostics (see het_shard_run.h).
+ * het_shard_run.c: the chains of one CMC shard, run one after the other
+ * or one per caller thread, then their diagnostics (see het_shard_run.h).
  *
  * Design: one het_nuts object per chain, driven transition by transition
  * so the caller sees every step (progress, cancellation).  Kept draws are
@@ -184,131 +184,210 @@ run_summarise(struct het_shard_result *res, const double *energy,
 	return HET_OK;
 }
 
-int
-het_shard_run(struct het_posterior *post,
-    const struct het_shard_settings *st, long shard, const double *x0,
-    het_shard_progress_fn cb, void *ctx, struct het_shard_result *res,
-    struct het_error *err)
+void
+het_shard_job_clear(struct het_shard_job *job)
 {
-	struct het_nuts_config	 cfg;
-	struct het_nuts_stats	 ns;
-	struct het_shard_progress pr;
-	struct het_nuts		*s = NULL;
-	gsl_rng			*rng = NULL;
-	double			*u0 = NULL, *q = NULL, *x = NULL;
-	double			*energy = NULL;
-	const double		**ptr = NULL;
-	size_t			 p, nc, nd, k, c, i;
-	long			 it;
-	int			 rc;
+	if (job == NULL)
+		return;
+	free(job->energy);
+	memset(job, 0, sizeof *job);
+}
 
+int
+het_shard_begin(struct het_posterior *post,
+    const struct het_shard_settings *st, long shard, struct het_shard_job *job,
+    struct het_shard_result *res, struct het_error *err)
+{
+	size_t	k;
+	int	rc;
+
+	memset(job, 0, sizeof *job);
 	memset(res, 0, sizeof *res);
 	if ((rc = run_check(st, err)) != HET_OK)
 		return rc;
-	p = het_posterior_dim(post);
-	nc = (size_t)st->num_chains;
-	nd = (size_t)st->num_samples;
-	if ((rc = het_shard_result_alloc(res, p, nc, nd, err)) != HET_OK)
+	job->st = *st;
+	job->shard = shard;
+	job->p = het_posterior_dim(post);
+	job->nchain = (size_t)st->num_chains;
+	job->ndraw = (size_t)st->num_samples;
+	if ((rc = het_shard_result_alloc(res, job->p, job->nchain, job->ndraw,
+	    err)) != HET_OK)
 		return rc;
-	for (k = 0; k < p; k++)
+	for (k = 0; k < job->p; k++)
 		if ((res->names[k] = het_strdup(het_posterior_name(post, k),
-		    err)) == NULL) {
-			rc = HET_ENOMEM;
-			goto out;
-		}
-	if ((u0 = het_alloc_array(p, sizeof *u0, "start point", err)) ==
-	    NULL || (q = het_alloc_array(p, sizeof *q, "start point",
-	    err)) == NULL || (x = het_alloc_array(p, sizeof *x,
-	    "draw", err)) == NULL || (energy = het_alloc_array(nc * nd,
-	    sizeof *energy, "energies", err)) == NULL || (ptr =
-	    het_alloc_array(nc, sizeof *ptr, "chain pointers", err)) ==
-	    NULL) {
-		rc = HET_ENOMEM;
-		goto out;
+		    err)) == NULL)
+			break;
+	if (k < job->p || (job->energy = het_alloc_array(job->nchain *
+	    job->ndraw, sizeof *job->energy, "energies", err)) == NULL) {
+		het_shard_result_clear(res);
+		return HET_ENOMEM;
 	}
-	if ((rc = het_posterior_to_u(post, x0, u0, err)) != HET_OK)
-		goto out;
-	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
-		rc = het_error_set(err, HET_ENOMEM, "out of memory for a "
+	return HET_OK;
+}
+
+/* Work arrays of one chain. */
+struct run_chain_buf {
+	gsl_rng		*rng;
+	double		*u0, *q, *x;
+	const double	**ptr;
+};
+
+static void
+run_buf_free(struct run_chain_buf *b)
+{
+	if (b->rng != NULL)
+		gsl_rng_free(b->rng);
+	free(b->u0);
+	free(b->q);
+	free(b->x);
+	free(b->ptr);
+}
+
+static int
+run_buf_alloc(struct run_chain_buf *b, size_t p, size_t nc,
+    struct het_error *err)
+{
+	memset(b, 0, sizeof *b);
+	if ((b->u0 = het_alloc_array(p, sizeof *b->u0, "start point", err)) ==
+	    NULL || (b->q = het_alloc_array(p, sizeof *b->q, "start point",
+	    err)) == NULL || (b->x = het_alloc_array(p, sizeof *b->x, "draw",
+	    err)) == NULL || (b->ptr = het_alloc_array(nc, sizeof *b->ptr,
+	    "chain pointers", err)) == NULL)
+		return HET_ENOMEM;
+	if ((b->rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+		return het_error_set(err, HET_ENOMEM, "out of memory for a "
 		    "random number generator");
-		goto out;
+	return HET_OK;
+}
+
+/* The transitions of chain c on sampler s; see het_shard_run_chain. */
+static int
+run_transitions(struct het_shard_job *job, struct het_posterior *post,
+    struct het_nuts *s, size_t c, int sequential,
+    struct run_chain_buf *b, het_shard_progress_fn cb, void *ctx,
+    struct het_shard_result *res, struct het_error *err)
+{
+	const struct het_shard_settings *st = &job->st;
+	struct het_nuts_stats	 ns;
+	struct het_shard_progress pr;
+	size_t			 p = job->p, nd = job->ndraw, k, i = 0;
+	long			 it;
+	int			 rc;
+
+	memset(&pr, 0, sizeof pr);
+	pr.shard = job->shard;
+	pr.total = st->num_warmup + st->num_samples;
+	pr.chain = (long)c;
+	pr.rhat = NAN;
+	for (it = 0; het_nuts_test(s) == HET_CONTINUE; it++) {
+		if ((rc = het_nuts_iterate(s, err)) != HET_OK)
+			return het_error_prefix(err, "shard %ld chain %zu "
+			    "transition %ld", job->shard, c, it + 1);
+		het_nuts_get_stats(s, &ns);
+		if (it >= st->num_warmup && i < nd) {
+			het_posterior_to_x(post, het_nuts_position(s), b->x);
+			for (k = 0; k < p; k++)
+				res->draws[(c * p + k) * nd + i] = b->x[k];
+			job->energy[c * nd + i] = ns.energy;
+			i++;
+			if (sequential && c >= 1 && i >= RUN_RHAT_EVERY &&
+			    i % RUN_RHAT_EVERY == 0)
+				pr.rhat = run_rhat(res, c + 1, i, b->ptr);
+		}
+		pr.phase = it < st->num_warmup ? "warmup" : "sampling";
+		pr.iteration = it + 1;
+		pr.step_size = ns.step_size;
+		pr.accept = ns.accept_mean;
+		pr.divergences = ns.divergences;
+		if (cb != NULL && cb(ctx, &pr) != 0)
+			return het_error_set(err, HET_ECANCEL, "shard %ld was "
+			    "cancelled in chain %zu at transition %ld",
+			    job->shard, c, it + 1);
 	}
+	het_nuts_get_stats(s, &ns);
+	res->divergences[c] = ns.divergences;
+	res->accept[c] = ns.accept_mean;
+	res->step_size[c] = het_nuts_step_size(s);
+	return HET_OK;
+}
+
+int
+het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
+    size_t c, const double *x0, int sequential, het_shard_progress_fn cb,
+    void *ctx, struct het_shard_result *res, struct het_error *err)
+{
+	const struct het_shard_settings *st = &job->st;
+	struct het_nuts_config	 cfg;
+	struct run_chain_buf	 b;
+	struct het_nuts		*s = NULL;
+	size_t			 k;
+	int			 rc;
+
+	if (c >= job->nchain || het_posterior_dim(post) != job->p)
+		return het_error_set(err, HET_EINVAL, "shard %ld: chain %zu "
+		    "of %zu, or a posterior of %zu parameters for %zu",
+		    job->shard, c, job->nchain, het_posterior_dim(post),
+		    job->p);
+	if ((rc = run_buf_alloc(&b, job->p, job->nchain, err)) != HET_OK ||
+	    (rc = het_posterior_to_u(post, x0, b.u0, err)) != HET_OK)
+		goto out;
 	het_nuts_config_default(&cfg);
 	cfg.num_warmup = st->num_warmup;
 	cfg.num_samples = st->num_samples;
 	cfg.max_tree_depth = st->max_tree_depth;
 	cfg.target_accept = st->target_accept;
 	cfg.dense_metric = st->dense_mass;
-	memset(&pr, 0, sizeof pr);
-	pr.shard = shard;
-	pr.total = st->num_warmup + st->num_samples;
-	for (c = 0; c < nc; c++) {
-		gsl_rng_set(rng, st->seed + 1000UL * (unsigned long)shard + c);
-		if ((s = het_nuts_alloc(p, &cfg, het_posterior_nuts_logp,
-		    post, rng, err)) == NULL) {
-			rc = err != NULL ? err->code : HET_EINVAL;
-			goto out;
-		}
-		for (k = 0; k < p; k++)
-			q[k] = u0[k] + st->init_jitter *
-			    gsl_ran_gaussian_ziggurat(rng, 1.0);
-		if ((rc = het_nuts_init(s, q, err)) != HET_OK) {
-			het_error_prefix(err, "shard %ld chain %zu", shard, c);
-			goto out;
-		}
-		pr.chain = (long)c;
-		pr.rhat = NAN;
-		i = 0;
-		for (it = 0; het_nuts_test(s) == HET_CONTINUE; it++) {
-			if ((rc = het_nuts_iterate(s, err)) != HET_OK) {
-				het_error_prefix(err, "shard %ld chain %zu "
-				    "transition %ld", shard, c, it + 1);
-				goto out;
-			}
-			het_nuts_get_stats(s, &ns);
-			if (it >= st->num_warmup && i < nd) {
-				het_posterior_to_x(post, het_nuts_position(s),
-				    x);
-				for (k = 0; k < p; k++)
-					res->draws[(c * p + k) * nd + i] =
-					    x[k];
-				energy[c * nd + i] = ns.energy;
-				i++;
-				if (c >= 1 && i >= RUN_RHAT_EVERY &&
-				    i % RUN_RHAT_EVERY == 0)
-					pr.rhat = run_rhat(res, c + 1, i, ptr);
-			}
-			pr.phase = it < st->num_warmup ? "warmup" :
-			    "sampling";
-			pr.iteration = it + 1;
-			pr.step_size = ns.step_size;
-			pr.accept = ns.accept_mean;
-			pr.divergences = ns.divergences;
-			if (cb != NULL && cb(ctx, &pr) != 0) {
-				rc = het_error_set(err, HET_ECANCEL, "shard "
-				    "%ld was cancelled in chain %zu at "
-				    "transition %ld", shard, c, it + 1);
-				goto out;
-			}
-		}
-		het_nuts_get_stats(s, &ns);
-		res->divergences[c] = ns.divergences;
-		res->accept[c] = ns.accept_mean;
-		res->step_size[c] = het_nuts_step_size(s);
-		het_nuts_free(s);
-		s = NULL;
+	gsl_rng_set(b.rng, st->seed + 1000UL * (unsigned long)job->shard + c);
+	if ((s = het_nuts_alloc(job->p, &cfg, het_posterior_nuts_logp, post,
+	    b.rng, err)) == NULL) {
+		rc = err != NULL ? err->code : HET_EINVAL;
+		goto out;
 	}
-	rc = run_summarise(res, energy, err);
+	for (k = 0; k < job->p; k++)
+		b.q[k] = b.u0[k] + st->init_jitter *
+		    gsl_ran_gaussian_ziggurat(b.rng, 1.0);
+	if ((rc = het_nuts_init(s, b.q, err)) != HET_OK) {
+		het_error_prefix(err, "shard %ld chain %zu", job->shard, c);
+		goto out;
+	}
+	rc = run_transitions(job, post, s, c, sequential, &b, cb, ctx, res,
+	    err);
 out:
 	het_nuts_free(s);
-	if (rng != NULL)
-		gsl_rng_free(rng);
-	free(u0);
-	free(q);
-	free(x);
-	free(energy);
-	free(ptr);
+	run_buf_free(&b);
+	return rc;
+}
+
+int
+het_shard_finish(struct het_shard_job *job, struct het_shard_result *res,
+    struct het_error *err)
+{
+	int rc = run_summarise(res, job->energy, err);
+
+	het_shard_job_clear(job);
 	if (rc != HET_OK)
 		het_shard_result_clear(res);
 	return rc;
+}
+
+int
+het_shard_run(struct het_posterior *post,
+    const struct het_shard_settings *st, long shard, const double *x0,
+    het_shard_progress_fn cb, void *ctx, struct het_shard_result *res,
+    struct het_error *err)
+{
+	struct het_shard_job	job;
+	size_t			c;
+	int			rc;
+
+	if ((rc = het_shard_begin(post, st, shard, &job, res, err)) != HET_OK)
+		return rc;
+	for (c = 0; c < job.nchain; c++)
+		if ((rc = het_shard_run_chain(&job, post, c, x0, 1, cb, ctx,
+		    res, err)) != HET_OK) {
+			het_shard_job_clear(&job);
+			het_shard_result_clear(res);
+			return rc;
+		}
+	return het_shard_finish(&job, res, err);
 }

@@ -2,10 +2,13 @@
  * het_shard_run.h: run the NUTS chains of one CMC shard and summarise
  * them.
  *
- * The chains run one after the other on the calling thread (a worker
- * process holds one shard).  Chain c of shard s uses a gsl_rng seeded
- * with seed + 1000 s + c and starts at the caller's point x0 moved by a
- * small jitter (init_jitter * N(0, 1) per unconstrained coordinate).  A
+ * het_shard_run runs the chains one after the other on the calling
+ * thread; het_shard_begin / het_shard_run_chain / het_shard_finish let a
+ * caller run them on several threads instead (hetui-worker with chain
+ * threads), with the same results bit for bit: chain c of shard s uses
+ * its own gsl_rng seeded with seed + 1000 s + c and starts at the
+ * caller's point x0 moved by a small jitter (init_jitter * N(0, 1) per
+ * unconstrained coordinate), so it depends on nothing else.  A
  * progress callback runs after every transition; it may cancel the run.
  * Draws are stored in physical (constrained) coordinates; diagnostics per
  * parameter come from het_diag (rank-normalised R-hat, bulk and tail
@@ -88,6 +91,43 @@ int het_shard_run(struct het_posterior *post,
     const struct het_shard_settings *st, long shard, const double *x0,
     het_shard_progress_fn cb, void *ctx, struct het_shard_result *res,
     struct het_error *err);
+
+/* A shard run in pieces (see het_shard_begin). */
+struct het_shard_job {
+	struct het_shard_settings st;
+	long		 shard;
+	size_t		 p, nchain, ndraw;
+	double		*energy;	/* nchain * ndraw, for E-BFMI */
+};
+
+/*
+ * het_shard_begin: validate st and prepare job and res (names from post,
+ * room for every chain's draws) for het_shard_run_chain.  Returns HET_OK,
+ * HET_EINVAL (a bad setting, named) or HET_ENOMEM; on error job and res
+ * hold nothing.
+ *
+ * het_shard_run_chain: run chain c (< nchain) into its slice of res and
+ * job (draws, energies, divergences, acceptance, step size).  post must
+ * be a posterior of the same shard used by this call only; chains may
+ * run in any order, on any threads, each c once.  sequential = 1 adds the
+ * running R-hat over chains 0..c to the progress records (it reads the
+ * earlier chains' draws, so only when they are complete); 0 gives NaN.
+ * Same errors as het_shard_run; on error res and job are left for the
+ * caller to clear.
+ *
+ * het_shard_finish: summaries and E-BFMI once every chain ran; releases
+ * job.  Returns HET_OK or het_diag's error (res is then cleared).
+ * het_shard_job_clear: release job without finishing (after an error).
+ */
+int het_shard_begin(struct het_posterior *post,
+    const struct het_shard_settings *st, long shard, struct het_shard_job *job,
+    struct het_shard_result *res, struct het_error *err);
+int het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
+    size_t c, const double *x0, int sequential, het_shard_progress_fn cb,
+    void *ctx, struct het_shard_result *res, struct het_error *err);
+int het_shard_finish(struct het_shard_job *job, struct het_shard_result *res,
+    struct het_error *err);
+void het_shard_job_clear(struct het_shard_job *job);
 
 /*
  * het_shard_result_alloc: allocate the arrays of res for p, nchain,
