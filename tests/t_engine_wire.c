@@ -47,7 +47,7 @@ static char *
 make_stream(size_t *len)
 {
 	struct het_wire_progress	 pr = { 3, "sampling", 2, 150, 0.0625,
-	    0.8125, 4, NAN };
+	    0.8125, 4, NAN, 0, 0 };
 	struct het_wire_errinfo		 ei;
 	struct het_error		 err;
 	json_t				*o;
@@ -163,7 +163,7 @@ static void
 test_records(void)
 {
 	struct het_wire_progress pr = { 9, "warmup", 1, 77, 0.3125, 0.96875,
-	    0, 1.0078125 }, pq;
+	    0, 1.0078125, 0, 0 }, pq;
 	struct het_wire_errinfo	 ei, ej;
 	struct het_wire_rec	 rec;
 	struct het_error	 err;
@@ -195,8 +195,29 @@ test_records(void)
 	het_wire_decode_line(line, strlen(line) - 1, 1, &rec, &err);
 	het_wire_progress_unpack(rec.payload, &pq, &err);
 	ok(isnan(pq.rhat), "null R-hat decodes to NaN");
+	ok(!pq.at_once, "no \"done\": the chains one after another");
+	ok(strstr(line, "done") == NULL, "... and none is sent");
 	het_wire_rec_clear(&rec);
 	free(line);
+
+	/* chains at once: the share done */
+	pr.at_once = 1;
+	pr.done = 0.375;
+	line = enc(HET_WIRE_PROGRESS, het_wire_progress_pack(&pr));
+	like(line, "\"done\":0.375", "chains at once: the share done is sent");
+	het_wire_decode_line(line, strlen(line) - 1, 1, &rec, &err);
+	ok(het_wire_progress_unpack(rec.payload, &pq, &err) == HET_OK &&
+	    pq.at_once && pq.done == 0.375, "... and decodes");
+	json_object_set_new(rec.payload, "done", json_real(1.5));
+	is_int(het_wire_progress_unpack(rec.payload, &pq, &err), HET_EPROTO,
+	    "a share done of 1.5 is refused");
+	like(err.msg, "'done' is 1.5; it must lie in [0, 1]", "... message");
+	json_object_set_new(rec.payload, "done", json_string("half"));
+	is_int(het_wire_progress_unpack(rec.payload, &pq, &err), HET_EPROTO,
+	    "a share done that is not a number is refused");
+	het_wire_rec_clear(&rec);
+	free(line);
+	pr.at_once = 0;
 
 	o = json_pack("{s:i, s:s, s:i}", "shard", 1, "phase", "x", "chain",
 	    -1);

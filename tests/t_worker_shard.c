@@ -14,7 +14,10 @@
  *   - a shard that cannot be built (sigma < 0) and one that cannot be
  *     decoded are answered with error records carrying the shard id, and
  *     the worker stays ready; bye ends it with status 0;
- *   - closing stdin during a run stops the worker at once with status 0.
+ *   - closing stdin during a run stops the worker at once with status 0;
+ *   - with chain_threads 2 the chains run at once: every progress record
+ *     carries a share done that only grows and ends at 1, and the result
+ *     is bit for bit the sequential one; EOF stops every thread.
  */
 #include "config.h"
 
@@ -58,7 +61,12 @@ struct seen {
 	json_t			*result;
 	int			 done;
 	struct het_proc_exit	 ex;
+	int			 at_once;	/* records with "done" */
+	double			 share, share_drop; /* last, worst drop */
 };
+
+/* The first (sequential) run's result, for the chains-at-once run. */
+static json_t *seq_result;
 
 /* Fill ws for a homodyne static shard over the simulated data. */
 static int
@@ -284,6 +292,12 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 		s->last_iter = pr.iteration;
 		if (pr.iteration == 1)
 			s->chains_seen++;
+		if (pr.at_once) {
+			if (s->at_once++ > 0 && s->share - pr.done >
+			    s->share_drop)
+				s->share_drop = s->share - pr.done;
+			s->share = pr.done;
+		}
 	}
 	if (rec->type == HET_WIRE_ERROR)
 		het_wire_error_unpack(rec->payload, &s->errinfo, &err);
@@ -401,7 +415,9 @@ test_worker(void)
 	ok(res.wall_time > 0 && res.step_size[0] > 0 && res.step_size[1] > 0,
 	    "wall time %.2f s, step sizes %.3g %.3g", res.wall_time,
 	    res.step_size[0], res.step_size[1]);
+	is_int(s.at_once, 0, "chains one after another: no share done sent");
 	het_shard_result_clear(&res);
+	seq_result = json_incref(s.result);
 
 	/* a shard that cannot be built: an error record, worker ready */
 	memset(s.nrec, 0, sizeof s.nrec);
@@ -459,6 +475,82 @@ out:
 	het_procset_free(set);
 }
 
+/*
+ * The same shard with chain_threads 2: the chains at once, the result
+ * bit for bit the sequential one's, progress with a share done that only
+ * grows and ends at 1; closing stdin stops it at once.
+ */
+static void
+test_worker_at_once(void)
+{
+	struct het_wire_shard	 ws;
+	struct het_shard_result	 a, b;
+	struct het_procset	*set;
+	struct het_proc		*p;
+	struct het_error	 err;
+	struct seen		 s;
+	json_t			*o;
+	long			 id;
+	size_t			 n;
+	int			 got;
+
+	memset(&s, 0, sizeof s);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	set = mkset();
+	if (set == NULL || seq_result == NULL || (p = het_proc_spawn(set, 3,
+	    het_proc_now(), &err)) == NULL) {
+		ok(0, "spawn the worker (after a sequential run)");
+		het_procset_free(set);
+		return;
+	}
+	het_proc_set_tag(p, &s);
+	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
+	make_shard(&ws, 6);
+	ws.chain_threads = 2;
+	o = het_wire_shard_pack(&ws, &err);
+	ok(json_integer_value(json_object_get(o, "chain_threads")) == 2,
+	    "the payload says chain_threads 2");
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	het_proc_arm(p, het_proc_now());
+	got = run_until(set, &s, HET_WIRE_RESULT, 120);
+	ok(got, "chains at once: a result");
+	ok(s.at_once > 0 && s.at_once == s.nrec[HET_WIRE_PROGRESS],
+	    "every progress record carries the share done (%d)", s.at_once);
+	ok(s.share_drop == 0 && s.share == 1, "the share only grows and ends "
+	    "at 1 (last %.4f, worst drop %.4f)", s.share, s.share_drop);
+	if (got && het_wire_result_unpack(s.result, &id, &b, &err) == HET_OK &&
+	    het_wire_result_unpack(seq_result, &id, &a, &err) == HET_OK) {
+		n = a.nchain * a.p * a.ndraw;
+		ok(b.nchain == a.nchain && b.p == a.p && b.ndraw == a.ndraw &&
+		    memcmp(a.draws, b.draws, n * sizeof(double)) == 0 &&
+		    memcmp(a.step_size, b.step_size, a.nchain *
+		    sizeof(double)) == 0 && a.summary[0].mean ==
+		    b.summary[0].mean && a.summary[1].rhat ==
+		    b.summary[1].rhat, "draws, step sizes and summaries bit "
+		    "for bit those of the chains one after another");
+	} else
+		ok(0, "both results parse");
+	het_shard_result_clear(&a);
+	het_shard_result_clear(&b);
+	/* EOF while the chains run at once */
+	memset(s.nrec, 0, sizeof s.nrec);
+	ws.shard = 11;
+	ws.settings.num_samples = 1000000;
+	o = het_wire_shard_pack(&ws, &err);
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, HET_WIRE_PROGRESS, 20), "a long shard runs at "
+	    "once");
+	het_proc_close_stdin(p);
+	ok(run_until(set, &s, -1, 10) && s.ex.exited && s.ex.status == 0 &&
+	    s.nrec[HET_WIRE_RESULT] == 0 && s.nrec[HET_WIRE_ERROR] == 0,
+	    "stdin closed mid-run: every thread stops, exit 0, no record");
+	json_decref(s.result);
+	het_procset_free(set);
+}
+
 int
 main(void)
 {
@@ -473,8 +565,11 @@ main(void)
 	test_roundtrip();
 	if (getenv("HETUI_WORKER") == NULL)
 		skip(1, "HETUI_WORKER not set");
-	else
+	else {
 		test_worker();
+		test_worker_at_once();
+	}
+	json_decref(seq_result);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpdir);

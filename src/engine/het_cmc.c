@@ -712,6 +712,8 @@ het_cmc_shard_progress(const struct het_cmc_shard *sh, long nchains,
 
 	if (!sh->has_progress || nchains < 1 || per_chain < 1)
 		return 0;
+	if (sh->progress.at_once)
+		return sh->progress.done;
 	f = ((double)sh->progress.chain * (double)per_chain +
 	    (double)sh->progress.iteration) / ((double)nchains *
 	    (double)per_chain);

@@ -206,8 +206,10 @@ size_t het_cmc_count(const struct het_cmc *cmc, enum het_cmc_state st);
 
 /*
  * het_cmc_shard_progress: how far a shard's latest progress record says
- * its current attempt got, in [0, 1]: its chains run one after the
- * other, nchains of per_chain iterations each.  0 without a record or
+ * its current attempt got, in [0, 1]: the record's share done when it
+ * has one (chains run at once), else from its chain and iteration (the
+ * chains run one after the other, nchains of per_chain iterations
+ * each).  0 without a record or
  * with nchains or per_chain not positive.  Any state; loop thread.
  */
 double het_cmc_shard_progress(const struct het_cmc_shard *sh, long nchains,

@@ -734,7 +734,7 @@ het_wire_get_shard_id(const json_t *obj, long *shard, struct het_error *err)
 json_t *
 het_wire_progress_pack(const struct het_wire_progress *p)
 {
-	return json_pack("{s:I, s:s, s:I, s:I, s:o, s:o, s:I, s:o}",
+	json_t *o = json_pack("{s:I, s:s, s:I, s:I, s:o, s:o, s:I, s:o}",
 	    "shard", (json_int_t)p->shard, "phase", p->phase,
 	    "chain", (json_int_t)p->chain,
 	    "iteration", (json_int_t)p->iteration,
@@ -742,6 +742,13 @@ het_wire_progress_pack(const struct het_wire_progress *p)
 	    "accept", het_wire_real(p->accept),
 	    "divergences", (json_int_t)p->divergences,
 	    "rhat", het_wire_real(p->rhat));
+
+	if (o != NULL && p->at_once && json_object_set_new(o, "done",
+	    json_real(p->done)) != 0) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
 }
 
 int
@@ -774,6 +781,15 @@ het_wire_progress_unpack(const json_t *obj, struct het_wire_progress *p,
 	    (rc = het_wire_get_real(obj, "progress", "rhat", &p->rhat,
 	    err)) != HET_OK)
 		return rc;
+	if (json_object_get(obj, "done") == NULL)
+		return HET_OK;
+	p->at_once = 1;
+	if ((rc = het_wire_get_real(obj, "progress", "done", &p->done,
+	    err)) != HET_OK)
+		return rc;
+	if (!(p->done >= 0 && p->done <= 1))
+		return het_error_set(err, HET_EPROTO, "progress record: field "
+		    "'done' is %g; it must lie in [0, 1]", p->done);
 	return HET_OK;
 }
 

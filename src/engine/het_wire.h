@@ -68,6 +68,13 @@ struct het_wire_progress {
 	double	accept;		/* mean acceptance statistic */
 	long	divergences;
 	double	rhat;		/* running max R-hat; NaN means "not yet" */
+	int	at_once;	/* 1: the shard's chains run at once; then
+				   chain and iteration are those of the
+				   chain furthest behind and done is the
+				   share of all transitions done, in [0, 1]
+				   (record field "done"); 0 (the default):
+				   one after another, no "done" */
+	double	done;
 };
 
 /* The fields of an error record. */

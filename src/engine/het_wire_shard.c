@@ -148,6 +148,8 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	    (rc = ws_set(o, "sigma", json_real(ws->sigma), err)) ||
 	    (rc = ws_set(o, "nshards", json_integer(ws->nshards), err)) ||
 	    (rc = ws_set(o, "reparam", json_boolean(ws->reparam), err)) ||
+	    (ws->chain_threads > 1 && (rc = ws_set(o, "chain_threads",
+	    json_integer(ws->chain_threads), err))) ||
 	    (rc = ws_set(o, "nscal", json_integer((json_int_t)ws->nscal),
 	    err)) ||
 	    (rc = het_wire_put_f64(o, "theta", ws->theta, nphys, err)) ||
@@ -418,6 +420,12 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 	if (!json_is_boolean(json_object_get(o, "reparam")))
 		return ws_bad(err, "shard.reparam", "true or false");
 	ws->reparam = json_is_true(json_object_get(o, "reparam"));
+	ws->chain_threads = 1;
+	if (json_object_get(o, "chain_threads") != NULL && ((rc = ws_int(o,
+	    "chain_threads", "shard.chain_threads", 1, &ws->chain_threads,
+	    err)) != HET_OK || ws->chain_threads > 1024))
+		return rc != HET_OK ? rc : ws_bad(err, "shard.chain_threads",
+		    "an integer from 1 to 1024");
 	nu = json_object_get(o, "nuts");
 	if (!json_is_object(nu))
 		return ws_bad(err, "shard.nuts", "an object");

@@ -56,6 +56,12 @@ struct het_wire_shard {
 	long			 nshards;	/* K >= 1 */
 	int			 reparam;
 	struct het_shard_settings settings;
+	long			 chain_threads;	/* run up to this many chains
+						   at once (field
+						   "chain_threads", absent =
+						   1); how, not what: the
+						   coordinator sets it after
+						   het_wire_shard_digest */
 };
 
 /*

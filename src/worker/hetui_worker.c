@@ -15,7 +15,11 @@
  * at least every HET_WORKER_HEARTBEAT seconds.
  *
  * A shard (het_wire_shard.h) is decoded, its posterior built and its
- * chains run on this thread (het_shard_run).  After every transition the
+ * chains run on this thread (het_shard_run), or, with chain_threads > 1,
+ * up to that many at once on threads, each with its own posterior of the
+ * shard (het_shard_run_chain; the same draws bit for bit; the callbacks
+ * share the worker's state and stdout under a mutex, and progress then
+ * shows the chain furthest behind with the share done).  After every transition the
  * progress callback sends a progress record (at most one per
  * HET_WORKER_PROGRESS seconds, plus the first and last transition of
  * each chain), a heartbeat when one is due, and polls standard input
@@ -29,6 +33,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,27 +148,33 @@ worker_poll_input(struct worker *w)
 	return 0;
 }
 
-/* het_shard_run's callback: progress, heartbeats, input. */
-static int
-worker_progress(void *ctx, const struct het_shard_progress *pr)
+/* A progress record from a chain's latest state. */
+static void
+worker_wp(const struct het_shard_progress *pr, struct het_wire_progress *wp)
 {
-	struct worker		*w = ctx;
-	struct het_wire_progress wp;
-	double			 now = het_proc_now();
+	memset(wp, 0, sizeof *wp);
+	wp->shard = pr->shard;
+	snprintf(wp->phase, sizeof wp->phase, "%s", pr->phase);
+	wp->chain = pr->chain;
+	wp->iteration = pr->iteration;
+	wp->step_size = pr->step_size;
+	wp->accept = pr->accept;
+	wp->divergences = pr->divergences;
+	wp->rhat = pr->rhat;
+}
 
-	if (now >= w->next_prog || pr->iteration == 1 ||
-	    pr->iteration == pr->total) {
-		memset(&wp, 0, sizeof wp);
-		wp.shard = pr->shard;
-		snprintf(wp.phase, sizeof wp.phase, "%s", pr->phase);
-		wp.chain = pr->chain;
-		wp.iteration = pr->iteration;
-		wp.step_size = pr->step_size;
-		wp.accept = pr->accept;
-		wp.divergences = pr->divergences;
-		wp.rhat = pr->rhat;
+/*
+ * After a transition: the progress record wp when one is due (or force),
+ * a heartbeat when due, and the input.  Returns non-zero to stop.
+ */
+static int
+worker_tick(struct worker *w, const struct het_wire_progress *wp, int force)
+{
+	double now = het_proc_now();
+
+	if (now >= w->next_prog || force) {
 		if (worker_send(HET_WIRE_PROGRESS,
-		    het_wire_progress_pack(&wp)) != 0) {
+		    het_wire_progress_pack(wp)) != 0) {
 			w->stop = 1;	/* the coordinator left */
 			return 1;
 		}
@@ -173,6 +185,179 @@ worker_progress(void *ctx, const struct het_shard_progress *pr)
 		return 1;
 	}
 	return worker_poll_input(w);
+}
+
+/* het_shard_run's callback: progress, heartbeats, input. */
+static int
+worker_progress(void *ctx, const struct het_shard_progress *pr)
+{
+	struct het_wire_progress wp;
+
+	worker_wp(pr, &wp);
+	return worker_tick(ctx, &wp, pr->iteration == 1 ||
+	    pr->iteration == pr->total);
+}
+
+/* ---- chains at once -------------------------------------------------- */
+
+/* The chains of one shard on threads, sharing w (under mu). */
+struct chain_run {
+	struct worker		 *w;
+	struct het_shard_job	  job;
+	struct het_shard_result	 *res;
+	pthread_mutex_t		  mu;	/* w, stdout, last, first error */
+	struct het_shard_progress *last; /* per chain: latest, iteration 0
+					    before it starts */
+	atomic_long		  next;	/* next chain to start */
+	atomic_int		  stop;	/* a chain failed, or w->stop */
+	int			  rc;	/* the first failure */
+	struct het_error	  err;
+};
+
+struct chain_thread {
+	struct chain_run	*run;
+	struct het_posterior	*post;	/* this thread's own */
+	const double		*x0;
+	pthread_t		 tid;
+};
+
+/*
+ * A chain's callback: note its state; the record shows the chain
+ * furthest behind and the share of all transitions done.
+ */
+static int
+worker_chain_progress(void *ctx, const struct het_shard_progress *pr)
+{
+	struct chain_thread	*t = ctx;
+	struct chain_run	*r = t->run;
+	struct het_wire_progress wp;
+	size_t			 c, slow = (size_t)pr->chain;
+	double			 sum = 0;
+	int			 stop;
+
+	pthread_mutex_lock(&r->mu);
+	r->last[pr->chain] = *pr;
+	for (c = 0; c < r->job.nchain; c++) {
+		sum += (double)r->last[c].iteration;
+		if (r->last[c].iteration < r->last[slow].iteration &&
+		    r->last[c].iteration > 0)
+			slow = c;
+	}
+	worker_wp(&r->last[slow], &wp);
+	wp.at_once = 1;
+	wp.done = sum / ((double)r->job.nchain * (double)pr->total);
+	if (wp.done > 1)
+		wp.done = 1;
+	stop = worker_tick(r->w, &wp, pr->iteration == pr->total);
+	pthread_mutex_unlock(&r->mu);
+	if (stop)
+		atomic_store(&r->stop, 1);
+	return atomic_load(&r->stop);
+}
+
+static void *
+worker_chain_thread(void *arg)
+{
+	struct chain_thread	*t = arg;
+	struct chain_run	*r = t->run;
+	struct het_error	 err;
+	long			 c;
+	int			 rc;
+
+	while (!atomic_load(&r->stop) && (c = atomic_fetch_add(&r->next, 1)) <
+	    (long)r->job.nchain) {
+		rc = het_shard_run_chain(&r->job, t->post, (size_t)c, t->x0, 0,
+		    worker_chain_progress, t, r->res, &err);
+		if (rc == HET_OK)
+			continue;
+		pthread_mutex_lock(&r->mu);
+		if (r->rc == HET_OK) {
+			r->rc = rc;
+			r->err = err;
+		}
+		pthread_mutex_unlock(&r->mu);
+		atomic_store(&r->stop, 1);
+	}
+	return NULL;
+}
+
+/*
+ * Run the chains of the shard ws on up to ws->chain_threads threads, one
+ * posterior each (o is the first), with het_shard_run's result.
+ */
+static int
+worker_chains_at_once(struct worker *w, const struct het_wire_shard *ws,
+    struct het_wire_shard_objs *o, long shard, struct het_shard_result *res,
+    struct het_error *err)
+{
+	struct chain_run	 r;
+	struct chain_thread	*t;
+	struct het_wire_shard_objs *extra;
+	size_t			 nt, k, started = 0;
+	int			 rc;
+
+	nt = (size_t)(ws->chain_threads < ws->settings.num_chains ?
+	    ws->chain_threads : ws->settings.num_chains);
+	memset(&r, 0, sizeof r);
+	t = calloc(nt, sizeof *t);
+	extra = calloc(nt, sizeof *extra);
+	if (t == NULL || extra == NULL) {
+		free(t);
+		free(extra);
+		return het_error_set(err, HET_ENOMEM, "out of memory for %zu "
+		    "chain threads", nt);
+	}
+	if ((rc = het_shard_begin(o->post, &ws->settings, shard, &r.job, res,
+	    err)) != HET_OK)
+		goto out;
+	if ((r.last = calloc(r.job.nchain, sizeof *r.last)) == NULL) {
+		rc = het_error_set(err, HET_ENOMEM, "out of memory");
+		goto out;
+	}
+	r.w = w;
+	r.res = res;
+	pthread_mutex_init(&r.mu, NULL);
+	atomic_init(&r.next, 0);
+	atomic_init(&r.stop, 0);
+	for (k = 0; k < nt; k++) {
+		t[k].run = &r;
+		if (k == 0) {
+			t[k].post = o->post;
+			t[k].x0 = o->x0;
+		} else if ((rc = het_wire_shard_build(ws, &extra[k], err)) !=
+		    HET_OK)
+			break;
+		else {
+			t[k].post = extra[k].post;
+			t[k].x0 = extra[k].x0;
+		}
+	}
+	for (k = 0; rc == HET_OK && k < nt; k++, started++)
+		if (pthread_create(&t[k].tid, NULL, worker_chain_thread,
+		    &t[k]) != 0) {
+			rc = het_error_set(err, HET_ENOMEM, "cannot start "
+			    "chain thread %zu", k);
+			atomic_store(&r.stop, 1);
+		}
+	for (k = 0; k < started; k++)
+		pthread_join(t[k].tid, NULL);
+	if (rc == HET_OK && r.rc != HET_OK) {
+		rc = r.rc;
+		*err = r.err;
+	}
+	if (rc == HET_OK)
+		rc = het_shard_finish(&r.job, res, err);
+	pthread_mutex_destroy(&r.mu);
+out:
+	het_shard_job_clear(&r.job);
+	if (rc != HET_OK)
+		het_shard_result_clear(res);
+	for (k = 1; k < nt; k++)
+		het_wire_shard_objs_free(&extra[k]);
+	free(r.last);
+	free(extra);
+	free(t);
+	return rc;
 }
 
 /*
@@ -196,9 +381,14 @@ worker_shard(struct worker *w, long shard, const json_t *payload)
 	w->next_beat = t0 + HET_WORKER_HEARTBEAT;
 	w->next_prog = t0;
 	if ((rc = het_wire_shard_unpack(payload, &ws, &err)) == HET_OK &&
-	    (rc = het_wire_shard_build(&ws, &o, &err)) == HET_OK)
-		rc = het_shard_run(o.post, &ws.settings, shard, o.x0,
-		    worker_progress, w, &res, &err);
+	    (rc = het_wire_shard_build(&ws, &o, &err)) == HET_OK) {
+		if (ws.chain_threads > 1 && ws.settings.num_chains > 1)
+			rc = worker_chains_at_once(w, &ws, &o, shard, &res,
+			    &err);
+		else
+			rc = het_shard_run(o.post, &ws.settings, shard, o.x0,
+			    worker_progress, w, &res, &err);
+	}
 	if (rc == HET_OK) {
 		res.wall_time = het_proc_now() - t0;
 		if ((out = het_wire_result_pack(shard, &res, &err)) != NULL)
