@@ -94,7 +94,7 @@ test_het_full(void)
 	cfg = load_file("het_full.yaml", &err);
 	ok(cfg != NULL, "het_full.yaml loads (%s)", cfg ? "ok" : err.msg);
 	if (cfg == NULL) {
-		skip(96, "het_full.yaml did not load");
+		skip(97, "het_full.yaml did not load");
 		return;
 	}
 	is_int(cfg->mode, HET_MODE_TWO_COMPONENT, "mode two_component");
@@ -196,6 +196,7 @@ test_het_full(void)
 	is_double(cfg->cmc.target_accept_prob, 0.9, 0, "target_accept synonym");
 	is_int(cfg->cmc.max_tree_depth, 8, "max_tree_depth");
 	ok(cfg->cmc.dense_mass == 1 && cfg->cmc.seed == 77, "dense, seed 77");
+	is_int(cfg->cmc.chain_parallel, 0, "chain_method sequential");
 	ok(cfg->cmc.per_shard_timeout == 5400 &&
 	    cfg->cmc.heartbeat_timeout == 240, "timeouts");
 	is_int(cfg->cmc.combine, HET_COMBINE_CONSENSUS, "consensus_mc");
@@ -453,6 +454,7 @@ test_defaults(void)
 	    cfg->cmc.num_warmup == 500 && cfg->cmc.num_samples == 1500 &&
 	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.85 &&
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
+	    cfg->cmc.chain_parallel == 1 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&
@@ -824,6 +826,10 @@ test_errors(void)
 	    "combination.method: unknown value 'weighted_gaussian'; allowed: "
 	    "consensus_mc, robust_consensus_mc, simple_average",
 	    "unknown combination method");
+	fails("optimization:\n  cmc:\n    per_shard_mcmc:\n      chain_method: "
+	    "threads\n", HET_EINVAL, "t.yaml:4: optimization.cmc."
+	    "per_shard_mcmc.chain_method: unknown value 'threads'; allowed: "
+	    "parallel, vectorized, sequential", "unknown chain_method");
 	fails("optimization:\n  nlsq:\n    loss: l2\n", HET_EINVAL, "t.yaml:3: "
 	    "optimization.nlsq.loss: unknown value 'l2'; allowed: linear, "
 	    "soft_l1, huber, cauchy, arctan", "unknown loss");

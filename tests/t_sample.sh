@@ -13,7 +13,9 @@
 # every attempt, nothing is written); exit 1 with a specific message for
 # a missing data file, a missing worker program and bad --nlsq-result
 # directories; exit 2 for usage errors; `hetui help sample`; the
-# heterodyne modes' automatic shard count; the warning for a shard on
+# heterodyne modes' automatic shard count; chain_method parallel runs a
+# shard's chains at once (when cores are free) with the draws of
+# sequential, bit for bit; the warning for a shard on
 # course to pass per_shard_timeout; SIGINT during sampling exits
 # 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
 # and exit 143 and 129.
@@ -314,6 +316,32 @@ run_capture "$HETUI" sample -c auto1.yaml --nlsq-result res -o auto1 \
     --workers 2
 like "$RUN_ERR" "^sampling 1 shard$" \
     "min_points_per_param 50 (700 pairs a shard): 1 shard"
+
+# --- chain_method: a shard's chains at once, the same draws --------------------
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+sed 's/num_shards: 2$/num_shards: 1/' sample_run.yaml >one.yaml
+sed 's/dense_mass: true$/dense_mass: true\n      chain_method: sequential/' \
+    one.yaml >one_seq.yaml
+run_capture "$HETUI" sample -c one.yaml --nlsq-result res -o one_par \
+    --workers 1
+is "$RUN_RC" 0 "one shard, chain_method parallel (the default): exit 0"
+if [ "$ncpu" -ge 2 ]; then
+	like "$RUN_ERR" "^the chains of a shard run 2 at a time \\(chain_method parallel\\)$" \
+	    "$ncpu cores, one worker: the 2 chains at once, and stderr says so"
+else
+	skip 1 "one core: the chains run one after another"
+fi
+run_capture "$HETUI" sample -c one_seq.yaml --nlsq-result res -o one_seq \
+    --workers 1
+is "$RUN_RC" 0 "chain_method sequential: exit 0"
+printf '%s\n' "$RUN_ERR" | grep -q 'at a time'
+is "$?" 1 "... and no chains at once"
+a=$(h5dump -d /cmc/consensus/draws one_par/hetui_results.h5 2>/dev/null |
+    sed -n '/DATA {/,$p')
+b=$(h5dump -d /cmc/consensus/draws one_seq/hetui_results.h5 2>/dev/null |
+    sed -n '/DATA {/,$p')
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "parallel and sequential chains: the same draws bit for bit"
 
 # --- SIGINT after a shard finished: it is combined and written ----------------
 sed 's/num_shards: 2$/num_shards: 3/' sample_run.yaml >three.yaml

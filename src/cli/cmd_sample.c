@@ -246,6 +246,9 @@ sample_announce(struct het_sample *s)
 {
 	size_t k, n = het_sample_nshards(s), nre = sample_nreused(s);
 
+	if (het_sample_chain_threads(s) > 1)
+		fprintf(stderr, "the chains of a shard run %ld at a time "
+		    "(chain_method parallel)\n", het_sample_chain_threads(s));
 	if (nre == 0) {
 		fprintf(stderr, "sampling %zu shard%s\n", n, n == 1 ? "" : "s");
 		return;

@@ -151,6 +151,10 @@ struct het_config_cmc {
 	long	max_tree_depth;	/* 1..15; 10 */
 	int	dense_mass;	/* 1: dense mass matrix; heterodyne 0,
 				   homodyne 1 */
+	int	chain_parallel;	/* chain_method: 1 parallel (a shard's
+				   chains at once on the cores its worker
+				   may use; "vectorized" too), 0
+				   sequential; 1 */
 	unsigned long seed;	/* base seed, shard k uses seed + k; 42
 				   (null in the YAML means 42 too: hetui
 				   runs are reproducible) */

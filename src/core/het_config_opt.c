@@ -53,6 +53,10 @@ static const struct cl_word combine_words[] = {
 	{ "simple_average", HET_COMBINE_AVERAGE },
 };
 
+static const struct cl_word chain_words[] = {
+	{ "parallel", 1 }, { "vectorized", 1 }, { "sequential", 0 },
+};
+
 static const struct cl_word sigma_words[] = {
 	{ "diagonal", HET_SIGMA_DIAGONAL }, { "mad", HET_SIGMA_MAD },
 	{ "residual", HET_SIGMA_RESIDUAL },
@@ -281,6 +285,8 @@ cl_read_cmc(struct cl_load *ld)
 		struct cl_cand dm[] = { { cm, P, "dense_mass" },
 		    { ps, M, "dense_mass" }, { ps, M, "dense_mass_matrix" } };
 		struct cl_cand sd[] = { { cm, P, "seed" }, { ps, M, "seed" } };
+		struct cl_cand cmt[] = { { cm, P, "chain_method" },
+		    { ps, M, "chain_method" } };
 		struct cl_cand sg[] = { { cm, P, "sigma_method" } };
 		struct cl_cand pt[] = { { cm, P, "per_shard_timeout" },
 		    { to, T, "per_shard_timeout" } };
@@ -342,6 +348,9 @@ cl_read_cmc(struct cl_load *ld)
 		    &c->max_tree_depth)) ||
 		    (rc = cl_pick_bool(ld, dm, NC(dm), &c->dense_mass)) ||
 		    (rc = cl_pick_long(ld, sd, NC(sd), "cmc.seed", 0, &seed)))
+			return rc;
+		if ((rc = cl_pick_word(ld, cmt, NC(cmt), chain_words,
+		    NC(chain_words), &c->chain_parallel)) != HET_OK)
 			return rc;
 		if (cl_prov_find(ld, "cmc.seed") != NULL) {
 			if (seed < 0)

@@ -572,6 +572,10 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_kn(w, 6, "target_accept_prob", c->target_accept_prob);
 	w_kl(w, 6, "max_tree_depth", c->max_tree_depth);
 	w_kb(w, 6, "dense_mass", c->dense_mass);
+	w_cmt(w, 6, "parallel: a shard's chains at once when cores are free "
+	    "(the same draws); sequential: one after another.");
+	w_kw(w, 6, "chain_method", c->chain_parallel ? "parallel" :
+	    "sequential");
 	w_cmt(w, 6, "Base random seed >= 0; shard k uses seed + k.");
 	w_kl(w, 6, "seed", (long)c->seed);
 	w_put(w, "    timeout:\n");

@@ -430,6 +430,30 @@ hs_cmc_change(struct het_cmc *c, size_t index, void *arg)
 		s->o.on_change(s, HET_SAMPLE_CHANGED_SHARD, index, s->o.arg);
 }
 
+/*
+ * chain_method parallel: the cores this machine gives each worker that
+ * will run (at most one per shard to sample), as threads for a shard's
+ * chains; set in the payloads after their digests (how, not what).
+ */
+static void
+hs_chain_threads(struct het_sample *s)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), active, t;
+	size_t k, nrun = 0;
+
+	for (k = 0; k < s->npayload; k++)
+		nrun += s->reuse[k] == NULL;
+	active = s->o.workers < (long)nrun ? s->o.workers : (long)nrun;
+	t = active > 0 && ncpu > active ? ncpu / active : 1;
+	if (t > s->settings.num_chains)
+		t = s->settings.num_chains;
+	s->chain_threads = s->cfg->cmc.chain_parallel && t > 1 ? t : 1;
+	for (k = 0; s->chain_threads > 1 && k < s->npayload; k++)
+		if (s->reuse[k] == NULL)
+			json_object_set_new(s->payload[k], "chain_threads",
+			    json_integer(s->chain_threads));
+}
+
 static int
 hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 {
@@ -465,6 +489,7 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 		return err->code;
 	}
 	free(argv);
+	hs_chain_threads(s);
 	for (k = 0; k < s->npayload; k++) {
 		if (s->reuse[k] != NULL) {
 			json_decref(s->payload[k]);
@@ -716,6 +741,12 @@ const struct het_sample_nlsq *
 het_sample_nlsq(const struct het_sample *s)
 {
 	return s->phase > HET_SAMPLE_NLSQ && s->nx != NULL ? &s->nlsq : NULL;
+}
+
+long
+het_sample_chain_threads(const struct het_sample *s)
+{
+	return s->cmc != NULL ? s->chain_threads : 0;
 }
 
 size_t

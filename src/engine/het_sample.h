@@ -336,6 +336,13 @@ const struct het_cmc_shard *het_sample_shard(const struct het_sample *s,
     size_t index);
 const struct het_cmc *het_sample_coordinator(const struct het_sample *s);
 
+/*
+ * het_sample_chain_threads: how many chains of a shard run at once
+ * (chain_method parallel: the cores of this machine over the workers
+ * that run, at most num_chains; 1 when sequential).  0 before SAMPLING.
+ */
+long het_sample_chain_threads(const struct het_sample *s);
+
 /* The summary (NULL before COMBINING ends or when nothing finished). */
 const struct het_sample_summary *het_sample_summary(const struct het_sample *s);
 

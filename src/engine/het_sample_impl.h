@@ -73,6 +73,8 @@ struct het_sample {
 						   NULL), stolen by
 						   het_cmc_add_done */
 	double			*reuse_wall;	/* K: their wall times */
+	long			 chain_threads;	/* chains of a shard at
+						   once, from SAMPLING on */
 	size_t			 nresume_warn;	/* the last warnings of
 						   PREPARING are --resume's,
 						   shown when SAMPLING
