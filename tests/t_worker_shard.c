@@ -17,7 +17,9 @@
  *   - closing stdin during a run stops the worker at once with status 0;
  *   - with chain_threads 2 the chains run at once: every progress record
  *     carries a share done that only grows and ends at 1, and the result
- *     is bit for bit the sequential one; EOF stops every thread.
+ *     is bit for bit the sequential one (also 3 chains on 2 threads);
+ *     EOF stops every thread (exit 0), a second shard meanwhile is one
+ *     protocol error (exit 2).
  */
 #include "config.h"
 
@@ -532,8 +534,25 @@ test_worker_at_once(void)
 		    "for bit those of the chains one after another");
 	} else
 		ok(0, "both results parse");
+	het_shard_result_clear(&b);
+	/* 3 chains on 2 threads: chains 0 and 1 are the 2-chain run's */
+	memset(s.nrec, 0, sizeof s.nrec);
+	ws.settings.num_chains = 3;
+	o = het_wire_shard_pack(&ws, &err);
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	got = run_until(set, &s, HET_WIRE_RESULT, 120);
+	if (got && a.draws != NULL && het_wire_result_unpack(s.result, &id, &b,
+	    &err) == HET_OK)
+		ok(b.nchain == 3 && memcmp(a.draws, b.draws, 2 * a.p *
+		    a.ndraw * sizeof(double)) == 0 && b.step_size[1] ==
+		    a.step_size[1], "3 chains on 2 threads: chains 0 and 1 "
+		    "bit for bit those of the 2-chain run");
+	else
+		ok(0, "3 chains on 2 threads: a result");
 	het_shard_result_clear(&a);
 	het_shard_result_clear(&b);
+	ws.settings.num_chains = 2;
 	/* EOF while the chains run at once */
 	memset(s.nrec, 0, sizeof s.nrec);
 	ws.shard = 11;
@@ -547,6 +566,35 @@ test_worker_at_once(void)
 	ok(run_until(set, &s, -1, 10) && s.ex.exited && s.ex.status == 0 &&
 	    s.nrec[HET_WIRE_RESULT] == 0 && s.nrec[HET_WIRE_ERROR] == 0,
 	    "stdin closed mid-run: every thread stops, exit 0, no record");
+	json_decref(s.result);
+	het_procset_free(set);
+
+	/* a second shard while the chains run at once: exit 2 */
+	memset(&s, 0, sizeof s);
+	if ((set = mkset()) == NULL || (p = het_proc_spawn(set, 4,
+	    het_proc_now(), &err)) == NULL) {
+		ok(0, "spawn a worker");
+		het_procset_free(set);
+		return;
+	}
+	het_proc_set_tag(p, &s);
+	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
+	ws.shard = 12;
+	o = het_wire_shard_pack(&ws, &err);
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, HET_WIRE_PROGRESS, 20), "a long shard runs at "
+	    "once again");
+	ws.shard = 13;
+	o = het_wire_shard_pack(&ws, &err);
+	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
+	json_decref(o);
+	ok(run_until(set, &s, -1, 20) && s.ex.exited && s.ex.status == 2 &&
+	    s.nrec[HET_WIRE_ERROR] == 1 && s.errinfo.code == HET_EPROTO,
+	    "a second shard meanwhile: one protocol error, exit 2 (status "
+	    "%d, %d error records)", s.ex.status, s.nrec[HET_WIRE_ERROR]);
+	like(s.errinfo.msg, "shard 13 arrived while shard 12 is still "
+	    "running", "... the message");
 	json_decref(s.result);
 	het_procset_free(set);
 }

@@ -509,7 +509,18 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	if (r == NULL) {
 		ui_putf(w, y++, 1, s->cols - 2, ta, "Shard %ld  %zu pairs  %s",
 		    sh->id, sh->npairs, het_cmc_state_name(sh->state));
-		if (sh->state == HET_CMC_RUNNING && sh->has_progress)
+		if (sh->state == HET_CMC_RUNNING && sh->has_progress &&
+		    sh->progress.at_once)
+			snprintf(buf, sizeof(buf), "its chains at once, %.0f%% "
+			    "done on worker pid %ld (the chain furthest "
+			    "behind: chain %ld/%ld, %s, iteration %ld/%ld). "
+			    "The per-parameter R-hat, ESS and traces appear "
+			    "when its result arrives.", 100 *
+			    sh->progress.done, (long)sh->pid,
+			    sh->progress.chain + 1, s->chains,
+			    sh->progress.phase, sh->progress.iteration,
+			    s->total);
+		else if (sh->state == HET_CMC_RUNNING && sh->has_progress)
 			snprintf(buf, sizeof(buf), "chain %ld/%ld, %s, "
 			    "iteration %ld/%ld on worker pid %ld. The "
 			    "per-parameter R-hat, ESS and traces appear when "

@@ -212,7 +212,11 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 
 	fprintf(stderr, "shard %-4ld %7zu pairs  %-9s", sh->id, sh->npairs,
 	    het_cmc_state_name(sh->state));
-	if (sh->state == HET_CMC_RUNNING && sh->has_progress)
+	if (sh->state == HET_CMC_RUNNING && sh->has_progress && p->at_once)
+		fprintf(stderr, " %-8s chains at once  %.0f%% done  eps %.3g  "
+		    "acc %.2f  div %ld", p->phase, 100 * p->done, p->step_size,
+		    p->accept, p->divergences);
+	else if (sh->state == HET_CMC_RUNNING && sh->has_progress)
 		fprintf(stderr, " %-8s chain %ld  it %ld/%ld  eps %.3g  acc "
 		    "%.2f  div %ld", p->phase, p->chain + 1, p->iteration,
 		    total, p->step_size, p->accept, p->divergences);

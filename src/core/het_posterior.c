@@ -74,6 +74,19 @@ static const size_t hom_pairs[][2] = {
 
 static const double log_sqrt_2pi = 0.91893853320467274178;
 
+/*
+ * ln B(a, b).  lgamma_r, not lgamma: lgamma writes the global signgam,
+ * and hetui-worker evaluates priors on several threads at once.
+ */
+static double
+post_lbeta(double a, double b)
+{
+	int sign;
+
+	return lgamma_r(a, &sign) + lgamma_r(b, &sign) -
+	    lgamma_r(a + b, &sign);
+}
+
 double
 het_post_prior_logpdf(const struct het_post_prior *pr, double x,
     double *dlog)
@@ -117,8 +130,7 @@ het_post_prior_logpdf(const struct het_post_prior *pr, double x,
 			return -HUGE_VAL;
 		*dlog = ((pr->a - 1) / z - (pr->b - 1) / (1 - z)) / w;
 		return (pr->a - 1) * log(z) + (pr->b - 1) * log1p(-z) -
-		    (lgamma(pr->a) + lgamma(pr->b) - lgamma(pr->a + pr->b)) -
-		    log(w);
+		    post_lbeta(pr->a, pr->b) - log(w);
 	default:
 		return -HUGE_VAL;
 	}

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -430,6 +431,21 @@ hs_cmc_change(struct het_cmc *c, size_t index, void *arg)
 		s->o.on_change(s, HET_SAMPLE_CHANGED_SHARD, index, s->o.arg);
 }
 
+/* The cores this process may run on (affinity, cgroups via Slurm). */
+static long
+hs_ncpu(void)
+{
+	cpu_set_t set;
+	long n;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    (n = CPU_COUNT(&set)) > 0)
+		return n;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 /*
  * chain_method parallel: the cores this machine gives each worker that
  * will run (at most one per shard to sample), as threads for a shard's
@@ -438,15 +454,19 @@ hs_cmc_change(struct het_cmc *c, size_t index, void *arg)
 static void
 hs_chain_threads(struct het_sample *s)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), active, t;
+	long ncpu = hs_ncpu(), nc = s->settings.num_chains, active, t;
 	size_t k, nrun = 0;
 
 	for (k = 0; k < s->npayload; k++)
 		nrun += s->reuse[k] == NULL;
 	active = s->o.workers < (long)nrun ? s->o.workers : (long)nrun;
 	t = active > 0 && ncpu > active ? ncpu / active : 1;
-	if (t > s->settings.num_chains)
-		t = s->settings.num_chains;
+	if (t > nc)
+		t = nc;
+	/* as few threads as give the same number of rounds: 4 chains on
+	   3 threads take as long as on 2 */
+	if (t > 1)
+		t = (nc + (nc + t - 1) / t - 1) / ((nc + t - 1) / t);
 	s->chain_threads = s->cfg->cmc.chain_parallel && t > 1 ? t : 1;
 	for (k = 0; s->chain_threads > 1 && k < s->npayload; k++)
 		if (s->reuse[k] == NULL)

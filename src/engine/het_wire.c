@@ -744,7 +744,7 @@ het_wire_progress_pack(const struct het_wire_progress *p)
 	    "rhat", het_wire_real(p->rhat));
 
 	if (o != NULL && p->at_once && json_object_set_new(o, "done",
-	    json_real(p->done)) != 0) {
+	    het_wire_real(p->done)) != 0) {
 		json_decref(o);
 		o = NULL;
 	}

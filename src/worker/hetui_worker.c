@@ -236,6 +236,12 @@ worker_chain_progress(void *ctx, const struct het_shard_progress *pr)
 	int			 stop;
 
 	pthread_mutex_lock(&r->mu);
+	if (atomic_load(&r->stop) || r->w->stop != 0) {
+		/* told to stop (or failed): no more input, no more output */
+		pthread_mutex_unlock(&r->mu);
+		atomic_store(&r->stop, 1);
+		return 1;
+	}
 	r->last[pr->chain] = *pr;
 	for (c = 0; c < r->job.nchain; c++) {
 		sum += (double)r->last[c].iteration;
@@ -332,13 +338,16 @@ worker_chains_at_once(struct worker *w, const struct het_wire_shard *ws,
 			t[k].x0 = extra[k].x0;
 		}
 	}
-	for (k = 0; rc == HET_OK && k < nt; k++, started++)
+	/* the started threads take every chain from the queue */
+	for (k = 0; rc == HET_OK && k < nt; k++) {
 		if (pthread_create(&t[k].tid, NULL, worker_chain_thread,
-		    &t[k]) != 0) {
-			rc = het_error_set(err, HET_ENOMEM, "cannot start "
-			    "chain thread %zu", k);
-			atomic_store(&r.stop, 1);
-		}
+		    &t[k]) != 0)
+			break;
+		started++;
+	}
+	if (rc == HET_OK && started == 0)
+		rc = het_error_set(err, HET_ENOMEM, "cannot start a thread for "
+		    "the chains of shard %ld", shard);
 	for (k = 0; k < started; k++)
 		pthread_join(t[k].tid, NULL);
 	if (rc == HET_OK && r.rc != HET_OK) {
