@@ -111,10 +111,12 @@ int rs_json_write(const char *path, json_t *doc, struct het_error *err);
  * rl_strings: the 1-D string dataset at path as a malloc'd vector of *n
  * malloc'd strings; HET_EFORMAT names file and path (plus hint when it
  * is missing), or HET_ENOMEM.  rl_attr: the numeric attribute name of
- * the object at path, NaN when absent or not numeric.
+ * the object at path, NaN when absent or not numeric.  rl_join:
+ * "dir/name" in a new string (caller frees), or NULL with HET_ENOMEM.
  */
 int rl_strings(hid_t fid, const char *file, const char *path,
     const char *hint, char ***out, size_t *n, struct het_error *err);
 double rl_attr(hid_t fid, const char *path, const char *name);
+char *rl_join(const char *dir, const char *name, struct het_error *err);
 
 #endif /* HET_RESULTS_IMPL_H */

@@ -288,16 +288,14 @@ int
 het_results_load_cmc(const char *dir, struct het_results_prev_cmc *out,
     struct het_error *err)
 {
-	size_t len = strlen(dir) + sizeof(HET_RESULTS_H5) + 1;
 	hid_t fid;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = het_h5_prepare(err)) != HET_OK)
 		return rc;
-	if ((out->source = het_alloc_array(len, 1, "file name", err)) == NULL)
+	if ((out->source = rl_join(dir, HET_RESULTS_H5, err)) == NULL)
 		return HET_ENOMEM;
-	snprintf(out->source, len, "%s/%s", dir, HET_RESULTS_H5);
 	if (access(out->source, F_OK) != 0) {
 		rc = het_error_set(err, HET_ENOTFOUND, "%s does not exist: a "
 		    "run writes it once a shard has finished (or its NLSQ "

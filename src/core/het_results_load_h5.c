@@ -65,7 +65,7 @@ rl_alloc(struct het_results_nlsq *n, size_t p, const char *path,
 	return HET_OK;
 }
 
-static char *
+char *
 rl_join(const char *dir, const char *name, struct het_error *err)
 {
 	size_t len = strlen(dir) + strlen(name) + 2;

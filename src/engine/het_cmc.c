@@ -312,6 +312,7 @@ add_entry(struct het_cmc *c, long id, size_t npairs, json_t *payload,
 	struct het_cmc_shard	*ns;
 	json_t			**np;
 	const char		*why = NULL;
+	int			 code = HET_EINVAL;
 
 	if (c->started)
 		why = "the run has started";
@@ -333,20 +334,22 @@ add_entry(struct het_cmc *c, long id, size_t npairs, json_t *payload,
 		np = realloc(c->payload, cap * sizeof *np);
 		if (np != NULL)
 			c->payload = np;
-		if (ns == NULL || np == NULL)
+		if (ns == NULL || np == NULL) {
 			why = "out of memory";
-		else
+			code = HET_ENOMEM;
+		} else
 			c->cap = cap;
 	}
 	if (why == NULL && payload != NULL &&
-	    json_object_set_new(payload, "shard", json_integer(id)) != 0)
+	    json_object_set_new(payload, "shard", json_integer(id)) != 0) {
 		why = "out of memory";
+		code = HET_ENOMEM;
+	}
 	if (why != NULL) {
 		json_decref(payload);
 		json_decref(result);
-		return het_error_set(err, strcmp(why, "out of memory") == 0 ?
-		    HET_ENOMEM : HET_EINVAL, "cannot queue shard %ld: %s", id,
-		    why);
+		return het_error_set(err, code, "cannot queue shard %ld: %s",
+		    id, why);
 	}
 	memset(&c->sh[c->n], 0, sizeof c->sh[c->n]);
 	c->sh[c->n].id = id;
