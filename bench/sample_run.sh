@@ -9,7 +9,8 @@
 # Without DIR the run lives in a temporary directory and is lost when it
 # is stopped.  With DIR (make bench-cmc CMC_SAMPLE_DIR=DIR) everything
 # is kept there, and a run that was stopped (a time limit, a hang-up,
-# Ctrl-C: the finished shards are written) is continued with `hetui
+# Ctrl-C: the finished shards are written; a kill: they are in the
+# checkpoint, DIR/out/hetui_checkpoint.h5) is continued with `hetui
 # sample --resume DIR/out` by the next call with the same DIR; each
 # call appends its times to DIR/times and the totals over all calls are
 # printed.  A call after a complete run finds nothing to sample; remove
@@ -33,7 +34,7 @@ if [ ! -f "$d/data.h5" ]; then
 	"$hetui" simulate -c "$cfg" -o "$d/data.h5" --noise 0.01 --seed 7 \
 	    -q || exit 1
 fi
-if [ -f "$d/out/hetui_results.h5" ]; then
+if [ -f "$d/out/hetui_results.h5" ] || [ -f "$d/out/hetui_checkpoint.h5" ]; then
 	echo "resuming the run in $d/out"
 	set -- --resume "$d/out"
 else

@@ -12,17 +12,22 @@
  * per-angle file names, including the int(phi) collision; atomicity: a
  * write that fails while creating its last file leaves the old files
  * byte-identical and no temporary file; bad descriptions and a file in
- * the way of the directory are errors with messages.
+ * the way of the directory are errors with messages; the checkpoint's
+ * file choice (pending when newer than the results or alone, stale when
+ * older), its removal, and its errors (no CMC run, a directory in its
+ * place).
  */
 #include "config.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -815,6 +820,76 @@ test_dir_errors(const char *base, struct fake *fk)
 	free(file);
 }
 
+/* Set the modification time of path to t seconds since the epoch. */
+static void
+set_mtime(const char *path, time_t t)
+{
+	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+
+	utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* The checkpoint's file choice, its removal and its error paths. */
+static void
+test_checkpoint(const char *base, struct fake *fk)
+{
+	char *d = fx_path(base, "ckpt"), *ck = fx_path(d, HET_RESULTS_CHECKPOINT);
+	char *rs = fx_path(d, HET_RESULTS_H5), *p, *inner;
+	struct het_error err;
+	FILE *fp;
+
+	het_error_clear(&err);
+	is_int(het_results_write_checkpoint(d, &fk->res, &err), HET_EINVAL,
+	    "a checkpoint without a CMC run: HET_EINVAL");
+	like(err.msg, "no CMC run", "message says so");
+	ok(access(d, F_OK) != 0, "... and nothing is created");
+	ok(!het_results_checkpoint_pending(d), "a missing directory: no "
+	    "checkpoint pending");
+	p = het_results_resume_path(d, &err);
+	is_str(p, rs, "... and a resume reads hetui_results.h5");
+	free(p);
+	het_error_clear(&err);
+	ok(het_results_write(d, &fk->res, &err) == HET_OK, "results written");
+	if ((fp = fopen(ck, "w")) != NULL)
+		fclose(fp);
+	set_mtime(rs, 1000000000);
+	set_mtime(ck, 1000000001);
+	ok(het_results_checkpoint_pending(d), "a checkpoint newer than the "
+	    "results is pending");
+	p = het_results_resume_path(d, &err);
+	is_str(p, ck, "... and a resume reads it");
+	free(p);
+	set_mtime(ck, 999999999);
+	ok(!het_results_checkpoint_pending(d), "one older than the results "
+	    "is stale");
+	p = het_results_resume_path(d, &err);
+	is_str(p, rs, "... and a resume reads the results");
+	free(p);
+	unlink(rs);
+	ok(het_results_checkpoint_pending(d), "a checkpoint alone is "
+	    "pending");
+	het_error_clear(&err);
+	is_int(het_results_remove_checkpoint(d, &err), HET_OK, "removed");
+	ok(access(ck, F_OK) != 0, "... it is gone");
+	is_int(het_results_remove_checkpoint(d, &err), HET_OK, "removing an "
+	    "absent checkpoint is fine");
+	inner = fx_path(ck, "x");
+	mkdir(ck, 0700);
+	if ((fp = fopen(inner, "w")) != NULL)
+		fclose(fp);
+	het_error_clear(&err);
+	is_int(het_results_remove_checkpoint(d, &err), HET_EIO, "a directory "
+	    "in its place: HET_EIO");
+	like(err.msg, "cannot remove ", "message: cannot remove");
+	like(err.msg, "ckpt/hetui_checkpoint.h5", "... and names the file");
+	unlink(inner);
+	rmdir(ck);
+	free(inner);
+	free(rs);
+	free(ck);
+	free(d);
+}
+
 static int
 rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -859,6 +934,7 @@ main(void)
 	test_per_angle_names(pb);
 	test_per_angle_write(dir, cfg, pb);
 	test_dir_errors(dir, fk);
+	test_checkpoint(dir, fk);
 	het_problem_free(pb);
 	het_dataset_close(ds);
 	het_config_free(cfg);

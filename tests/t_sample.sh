@@ -23,11 +23,7 @@
 . "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
 
-dir="$TAP_TMP"
-cp "$top_srcdir/tests/configs/sample_truth.yaml" \
-    "$top_srcdir/tests/configs/sample_run.yaml" "$dir/"
-cd "$dir" || exit 1
-mark="t_sample_$$_marker"
+sample_setup t_sample
 
 py=
 if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then

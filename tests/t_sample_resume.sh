@@ -20,26 +20,10 @@
 . "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
 
-dir="$TAP_TMP"
-cp "$top_srcdir/tests/configs/sample_truth.yaml" \
-    "$top_srcdir/tests/configs/sample_run.yaml" "$dir/"
-cd "$dir" || exit 1
-mark="t_sample_resume_$$_marker"
+sample_setup t_sample_resume
 
-
-# h5data FILE DATASET: the values of a dataset, without h5dump's header
-h5data() {
-	h5dump -d "$2" "$1" 2>/dev/null | sed -n '/DATA {/,$p'
-}
-
-run_capture "$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 \
-    --noise 0.003 --seed 11
-is "$RUN_RC" 0 "simulate the test data"
-sed 's/num_shards: 2$/num_shards: 3/' sample_run.yaml >three.yaml
-
-# --- the uninterrupted run ----------------------------------------------------
-run_capture "$HETUI" sample -c three.yaml -o full --workers 2
-is "$RUN_RC" 0 "an uninterrupted run: exit 0"
+# --- the uninterrupted run (full/) ---
+sample_three
 
 # --- stopped after one shard, then resumed -------------------------------------
 env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml -o part \

@@ -591,6 +591,9 @@ run_start(struct ui *ui, struct sample_state *s)
 	wp = getenv("HETUI_WORKER");
 	o.worker_path = wp != NULL && *wp != '\0' ? wp : NULL;
 	o.log_dir = logs[0] != '\0' ? logs : NULL;
+	/* a checkpoint left by a killed run is replaced, with a warning
+	   (the CLI refuses: hetui sample --resume continues it) */
+	o.replace_checkpoint = 1;
 	o.on_change = on_change;
 	o.arg = ui;
 	s->chains = cfg->cmc.num_chains;

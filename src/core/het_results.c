@@ -373,6 +373,22 @@ rs_check(const struct het_results *res, struct het_error *err)
 	return HET_OK;
 }
 
+int
+rs_prepare(const char *dir, const struct het_results *res, char *stamp,
+    size_t len, struct het_error *err)
+{
+	int rc;
+
+	if ((rc = rs_check(res, err)) != HET_OK ||
+	    (rc = rs_mkdirs(dir, err)) != HET_OK)
+		return rc;
+	if (res->timestamp != NULL)
+		snprintf(stamp, len, "%s", res->timestamp);
+	else
+		rs_now(stamp, len);
+	return HET_OK;
+}
+
 /*
  * The files of a write, in order: the HDF5 file, two JSON files per fit
  * (unless no_nlsq_json), the two CMC files (with cmc).  kind: 0 HDF5,
@@ -407,13 +423,8 @@ het_results_write(const char *dir, const struct het_results *res,
 	size_t nfile, k, i, len;
 	int rc, kind;
 
-	if ((rc = rs_check(res, err)) != HET_OK ||
-	    (rc = rs_mkdirs(dir, err)) != HET_OK)
+	if ((rc = rs_prepare(dir, res, stamp, sizeof(stamp), err)) != HET_OK)
 		return rc;
-	if (res->timestamp != NULL)
-		snprintf(stamp, sizeof(stamp), "%s", res->timestamp);
-	else
-		rs_now(stamp, sizeof(stamp));
 	nfile = rs_files(res, 0, NULL, NULL);
 	final = het_alloc_array(nfile, sizeof(char *), "file names", err);
 	tmp = het_alloc_array(nfile, sizeof(char *), "file names", err);
@@ -444,7 +455,7 @@ het_results_write(const char *dir, const struct het_results *res,
 		}
 	}
 	made[0] = 1;
-	if ((rc = rs_h5_write(tmp[0], res, stamp, err)) != HET_OK)
+	if ((rc = rs_h5_write(tmp[0], res, stamp, 0, err)) != HET_OK)
 		goto out;
 	for (i = 1; i < nfile; i++) {
 		json_t *doc;

@@ -55,6 +55,7 @@
 #define HET_RESULTS_H5		"hetui_results.h5"
 #define HET_RESULTS_FORMAT	"hetui-nlsq-results"
 #define HET_RESULTS_VERSION	1
+#define HET_RESULTS_CHECKPOINT	"hetui_checkpoint.h5"
 #define HET_RESULTS_CMC_SUMMARY		"cmc_summary.json"
 #define HET_RESULTS_CMC_DIAGNOSTICS	"cmc_diagnostics.json"
 
@@ -209,6 +210,40 @@ int het_results_write(const char *dir, const struct het_results *res,
     struct het_error *err);
 
 /*
+ * het_results_write_checkpoint: write the checkpoint of a running CMC run,
+ * dir/hetui_checkpoint.h5 (het_results_ckpt.c has the design): res as
+ * for het_results_write, with res->cmc set (status "running", cons and
+ * param NULL, the finished shards with their results and digests); the
+ * fitted matrices are left out.  Written to a temporary name, fsynced
+ * and renamed over the previous checkpoint.
+ * Returns HET_OK; HET_EINVAL (no cmc, an inconsistent description);
+ * HET_EIO (the previous checkpoint is left intact, no temporary file
+ * remains); HET_ENOMEM.  Thread: any; one writer per directory.
+ */
+int het_results_write_checkpoint(const char *dir,
+    const struct het_results *res, struct het_error *err);
+
+/*
+ * het_results_checkpoint_pending: 1 when dir holds the checkpoint of a
+ * run that stopped before writing its results: dir/hetui_checkpoint.h5
+ * exists and dir/hetui_results.h5 does not or is older.  Thread: any.
+ */
+int het_results_checkpoint_pending(const char *dir);
+
+/*
+ * het_results_resume_path: the file a resume reads in dir (allocated):
+ * the checkpoint when het_results_checkpoint_pending, else
+ * dir/hetui_results.h5 (which need not exist).  NULL: HET_ENOMEM.
+ */
+char *het_results_resume_path(const char *dir, struct het_error *err);
+
+/*
+ * het_results_remove_checkpoint: remove dir/hetui_checkpoint.h5 (absent is
+ * fine).  Returns HET_OK or HET_EIO (the message names the file).
+ */
+int het_results_remove_checkpoint(const char *dir, struct het_error *err);
+
+/*
  * het_results_json_prefix: the prefix of the JSON files of fit k
  * ("nlsq" for a joint fit or a single angle, "nlsq_phi45" per angle)
  * into buf.  Thread: any.
@@ -245,11 +280,12 @@ int het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
     struct het_error *err);
 
 /*
- * het_results_load_nlsq_h5: the same from dir/hetui_results.h5 alone:
- * the NLSQ result a `hetui sample` run in dir actually used (its /fit
- * group, written also when the run loaded the result from elsewhere),
- * whatever nlsq_parameters.json in dir says.  Same contract; a missing
- * file is HET_ENOTFOUND.
+ * het_results_load_nlsq_h5: the same from the HDF5 file of a `hetui
+ * sample` run in dir (het_results_resume_path: its checkpoint when it
+ * stopped before writing its results, else hetui_results.h5): the NLSQ
+ * result the run actually used (its /fit group, written also when the
+ * run loaded the result from elsewhere), whatever nlsq_parameters.json
+ * in dir says.  Same contract; a missing file is HET_ENOTFOUND.
  */
 int het_results_load_nlsq_h5(const char *dir, struct het_results_nlsq *out,
     struct het_error *err);
@@ -282,8 +318,9 @@ struct het_results_prev_cmc {
 
 /*
  * het_results_load_cmc: read back the finished shards of the CMC run in
- * dir/hetui_results.h5, so that `hetui sample --resume DIR` samples only
- * the others.  A shard counts as finished when /cmc/shards/state says
+ * dir (het_results_resume_path: dir/hetui_checkpoint.h5 when the run
+ * stopped before writing its results, else dir/hetui_results.h5), so
+ * that `hetui sample --resume DIR` samples only the others.  A shard counts as finished when /cmc/shards/state says
  * "done" and its /cmc/shard_NNNN group holds draws (n_chains x p rows of
  * n_draws), bfmi, divergences, step_size and accept (n_chains each) and
  * the attributes n_chains and n_draws; wall_time (NaN when absent) and
@@ -292,8 +329,8 @@ struct het_results_prev_cmc {
  *   out  zeroed on entry; filled on HET_OK (release with
  *        het_results_prev_cmc_clear, also after an error).  n may be 0
  *        (a run cancelled before any shard finished still has /cmc).
- * Returns HET_OK; HET_ENOTFOUND (no such file: the message says that a
- * run writes it only once something finished); HET_EFORMAT (not HDF5,
+ * Returns HET_OK; HET_ENOTFOUND (neither file: the message says that a
+ * run writes its checkpoint once a shard has finished); HET_EFORMAT (not HDF5,
  * no /cmc group, a missing or mis-shaped dataset, a non-finite draw; the
  * message names the file and the path); HET_ENOMEM.  Thread: any.
  */

@@ -495,7 +495,7 @@ out:
 
 static int
 rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
-    struct het_error *err)
+    int checkpoint, struct het_error *err)
 {
 	const struct het_results_fit *f = &res->fits[k];
 	struct rs_view v;
@@ -550,7 +550,8 @@ rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
 		goto out;
 	if ((rc = rs_starts(w, g, f, err)) != HET_OK)
 		goto out;
-	rc = rs_matrices(w, g, res, &v, err);
+	if (!checkpoint)
+		rc = rs_matrices(w, g, res, &v, err);
 out:
 	rs_view_fini(&v);
 	return rc;
@@ -558,7 +559,7 @@ out:
 
 int
 rs_h5_write(const char *path, const struct het_results *res,
-    const char *stamp, struct het_error *err)
+    const char *stamp, int checkpoint, struct het_error *err)
 {
 	struct rs_w w;
 	size_t k;
@@ -588,7 +589,7 @@ rs_h5_write(const char *path, const struct het_results *res,
 	    (rc = rs_warnings(&w, res, err)) != HET_OK)
 		goto out;
 	for (k = 0; k < res->nfits; k++)
-		if ((rc = rs_fit(&w, res, k, err)) != HET_OK)
+		if ((rc = rs_fit(&w, res, k, checkpoint, err)) != HET_OK)
 			goto out;
 	if (res->cmc != NULL)
 		rc = rs_h5_cmc(&w, res->cmc, err);

@@ -46,11 +46,22 @@ void rs_view_fini(struct rs_view *v);
 
 /*
  * rs_h5_write: write the HDF5 results file to path (a temporary name; the
- * caller renames it).  On failure the file may exist partly written; the
- * caller removes it.  Returns HET_OK, HET_EIO, HET_EINVAL or HET_ENOMEM.
+ * caller renames it); checkpoint 1 leaves out the fitted c2 and residual
+ * matrices (het_results_write_checkpoint).  On failure the file may
+ * exist partly written; the caller removes it.  Returns HET_OK, HET_EIO,
+ * HET_EINVAL or HET_ENOMEM.
  */
 int rs_h5_write(const char *path, const struct het_results *res,
-    const char *timestamp, struct het_error *err);
+    const char *timestamp, int checkpoint, struct het_error *err);
+
+/*
+ * rs_prepare: what every write does first: check res (HET_EINVAL when it
+ * lacks what every write needs), create dir (mkdir -p; HET_EIO names
+ * what failed) and put the timestamp (res->timestamp, else the local
+ * time now, ISO 8601) into stamp.
+ */
+int rs_prepare(const char *dir, const struct het_results *res, char *stamp,
+    size_t len, struct het_error *err);
 
 /*
  * The HDF5 writer's state and helpers (het_results_h5.c), shared with the

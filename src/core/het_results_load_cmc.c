@@ -294,13 +294,14 @@ het_results_load_cmc(const char *dir, struct het_results_prev_cmc *out,
 	memset(out, 0, sizeof(*out));
 	if ((rc = het_h5_prepare(err)) != HET_OK)
 		return rc;
-	if ((out->source = rl_join(dir, HET_RESULTS_H5, err)) == NULL)
+	if ((out->source = het_results_resume_path(dir, err)) == NULL)
 		return HET_ENOMEM;
 	if (access(out->source, F_OK) != 0) {
-		rc = het_error_set(err, HET_ENOTFOUND, "%s does not exist: a "
-		    "run writes it once a shard has finished (or its NLSQ "
-		    "fit, with 'hetui fit'); leave out --resume to start "
-		    "afresh", out->source);
+		rc = het_error_set(err, HET_ENOTFOUND, "%s does not exist, "
+		    "nor %s beside it: a run writes its checkpoint once a "
+		    "shard has finished, and its results when it ends; leave "
+		    "out --resume to start afresh", out->source,
+		    HET_RESULTS_CHECKPOINT);
 		het_results_prev_cmc_clear(out);
 		return rc;
 	}

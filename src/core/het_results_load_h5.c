@@ -351,7 +351,7 @@ het_results_load_nlsq_h5(const char *dir, struct het_results_nlsq *out,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((ph = rl_join(dir, HET_RESULTS_H5, err)) == NULL)
+	if ((ph = het_results_resume_path(dir, err)) == NULL)
 		return HET_ENOMEM;
 	if (access(ph, R_OK) != 0)
 		rc = het_error_set(err, HET_ENOTFOUND, "%s does not exist or "

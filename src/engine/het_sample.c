@@ -180,6 +180,7 @@ het_sample_free(struct het_sample *s)
 	atomic_store(&s->cancel, 1);
 	if (s->thr_live)
 		pthread_join(s->thr, NULL);
+	hs_ckpt_free(s);
 	het_cmc_free(s->cmc);
 	for (k = 0; s->payload != NULL && k < s->npayload; k++)
 		json_decref(s->payload[k]);
@@ -375,6 +376,23 @@ hs_take_warnings(struct het_sample *s)
 	s->npend = 0;
 }
 
+void
+hs_warn_now(struct het_sample *s, const char *fmt, ...)
+{
+	char buf[HET_ERROR_MSG_MAX];
+	size_t n = s->nwarn;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	hs_warn(s, "%s", buf);
+	hs_take_warnings(s);
+	if (s->nwarn > n && s->o.on_change != NULL)
+		s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING, s->nwarn - 1,
+		    s->o.arg);
+}
+
 /*
  * A shard on course to run past per_shard_timeout is killed at the
  * limit, retried and killed again: hours lost.  Say so while there is
@@ -404,17 +422,13 @@ hs_check_pace(struct het_sample *s, double now)
 		    (need = t / f) <= 1.1 * limit)
 			continue;
 		s->pace_warned = 1;
-		hs_warn(s, "shard %ld is %.0f %% done after %.0f s, so it "
+		hs_warn_now(s, "shard %ld is %.0f %% done after %.0f s, so it "
 		    "needs about %.0f s, more than optimization.cmc.timeout."
 		    "per_shard_timeout (%.0f s): it will be killed at the "
 		    "limit and retried, and the retry too.  Stop the run and "
 		    "raise per_shard_timeout (to %.0f s, say), or use more, "
 		    "smaller shards (num_shards)", sh->id, 100 * f, t, need,
 		    limit, 100 * ceil(2 * need / 100));
-		hs_take_warnings(s);
-		if (s->o.on_change != NULL)
-			s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING,
-			    s->nwarn - 1, s->o.arg);
 		return;
 	}
 }
@@ -630,7 +644,9 @@ het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
 		het_cmc_handle(s->cmc, n > 1 ? fds + 1 : NULL, n > 1 ? n - 1 :
 		    0, now);
 		hs_check_pace(s, now);
-		if (het_cmc_finished(s->cmc)) {
+		hs_ckpt_poll(s, now);
+		/* a checkpoint in flight ends first: one writer at a time */
+		if (het_cmc_finished(s->cmc) && !hs_ckpt_busy(s)) {
 			het_error_clear(&e);
 			s->cmc_status = het_cmc_status(s->cmc, &e);
 			s->sampling_wall = now - s->t_sampling;
@@ -647,9 +663,13 @@ het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
 double
 het_sample_next_deadline(const struct het_sample *s)
 {
-	if (s->phase == HET_SAMPLE_SAMPLING && s->cmc != NULL)
-		return het_cmc_next_deadline(s->cmc);
-	return -1;
+	double a, b;
+
+	if (s->phase != HET_SAMPLE_SAMPLING || s->cmc == NULL)
+		return -1;
+	a = het_cmc_next_deadline(s->cmc);
+	b = hs_ckpt_deadline(s);
+	return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 
 int

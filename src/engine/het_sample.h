@@ -49,9 +49,21 @@
  * per_angle_mode other than auto is reported in a warning and ignored).
  * Seeds: shard k, chain c uses seed + 1000 k + c (het_shard_run).
  *
+ * Checkpoint (het_sample_ckpt.c): during SAMPLING, when a shard this
+ * run sampled has finished, the finished shards are written to
+ * out_dir/hetui_checkpoint.h5 (het_results_write_checkpoint) by a short
+ * writer thread, at most every opts.checkpoint_interval seconds and no
+ * sooner than 20 times the last write's duration; SAMPLING ends after a
+ * write in flight, and WRITING removes the file once the results are
+ * complete.  A failed write is one warning.  READING fails (HET_EINVAL)
+ * when out_dir holds the checkpoint of another run that stopped before
+ * writing its results (het_results_checkpoint_pending), unless this run
+ * resumes out_dir; with opts.replace_checkpoint it warns instead.
+ *
  * Resuming (opts.resume_dir, `hetui sample --resume DIR`): the output
  * directory defaults to DIR and the NLSQ result to the one the run in
- * DIR used (the /fit group of DIR/hetui_results.h5,
+ * DIR used (the /fit group of its file, het_results_resume_path: the
+ * checkpoint of a killed run, else DIR/hetui_results.h5;
  * het_results_load_nlsq_h5).  NLSQ also reads the finished shards of
  * that file (het_results_load_cmc); PREPARING reuses a shard exactly
  * when the digest of its payload (het_wire_shard_digest: pairs, data,
@@ -158,6 +170,11 @@ struct het_sample_opts {
 	const char	*worker_path;	/* borrowed */
 	const char	*log_dir;	/* worker stderr logs; NULL: /dev/null */
 	double		 kill_grace;	/* s; 0: 2 */
+	double		 checkpoint_interval; /* s between checkpoints (see
+					   "Checkpoint"); 0: 30; < 0: none */
+	int		 replace_checkpoint; /* 0: fail when out_dir holds
+					   the checkpoint of another run;
+					   1: warn and replace it */
 	/* Callbacks (all may be NULL): */
 	het_sample_change_fn	 on_change;	/* loop thread */
 	void			*arg;

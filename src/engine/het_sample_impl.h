@@ -86,6 +86,13 @@ struct het_sample {
 	double			 sampling_wall;
 	int			 cmc_status;	/* het_cmc_status */
 	int			 pace_warned;	/* the timeout warning is out */
+	struct hs_ckpt		*ckpt;		/* the checkpoint being
+						   written (het_sample_ckpt.c),
+						   NULL when none */
+	size_t			 ckpt_ndone;	/* shards sampled by this run
+						   in the last checkpoint */
+	double			 ckpt_next;	/* earliest start of the next */
+	int			 ckpt_warned;	/* a failure was reported */
 	/* COMBINING */
 	struct het_shard_result	*res;		/* K, queue order; p = 0
 						   when no result */
@@ -108,8 +115,37 @@ int hs_prepare(struct het_sample *s, struct het_error *err);
 int hs_combine(struct het_sample *s, struct het_error *err);
 int hs_write(struct het_sample *s, struct het_error *err);
 
+/*
+ * What the results files and the checkpoint share (het_sample_post.c):
+ * fills cm and res (res->cmc = cm, res->fits = fit) from the immutable
+ * state of the pipeline; *starts is allocated (free it).  The caller
+ * sets status, shards, consensus, summary, gates and warnings.  Any
+ * thread once PREPARING has ended.
+ */
+int hs_describe(struct het_sample *s, struct het_results_cmc *cm,
+    struct het_results *res, struct het_results_fit *fit,
+    struct het_results_start **starts, struct het_error *err);
+/* The failure reasons of a shard joined with "; " (allocated). */
+char *hs_reasons(const struct het_cmc_shard *c);
+
+/*
+ * The checkpoint during SAMPLING (het_sample_ckpt.c), loop thread:
+ * hs_ckpt_poll takes over a finished write and starts the next one when
+ * shards finished since the last and the interval has passed;
+ * hs_ckpt_busy says a write is in flight (SAMPLING ends only after it);
+ * hs_ckpt_deadline is when hs_ckpt_poll next has work (-1: none);
+ * hs_ckpt_free waits for a write in flight and releases it.
+ */
+void hs_ckpt_poll(struct het_sample *s, double now);
+int hs_ckpt_busy(const struct het_sample *s);
+double hs_ckpt_deadline(const struct het_sample *s);
+void hs_ckpt_free(struct het_sample *s);
+
 /* hs_warn: queue a warning of the running phase (background thread). */
 void hs_warn(struct het_sample *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* hs_warn_now: add a warning and show it at once (loop thread, SAMPLING). */
+void hs_warn_now(struct het_sample *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 #endif /* HET_SAMPLE_IMPL_H */

@@ -284,6 +284,26 @@ hs_fit_desc(struct het_sample *s, struct het_results_fit *f,
 	return HET_OK;
 }
 
+/* The failure reasons of shard c joined with "; " (allocated; NULL: ENOMEM). */
+char *
+hs_reasons(const struct het_cmc_shard *c)
+{
+	size_t len = 1;
+	char *r;
+	int a;
+
+	for (a = 0; a < c->nreasons; a++)
+		len += strlen(c->reason[a]) + 2;
+	if ((r = calloc(len, 1)) == NULL)
+		return NULL;
+	for (a = 0; a < c->nreasons; a++) {
+		if (a > 0)
+			strcat(r, "; ");
+		strcat(r, c->reason[a]);
+	}
+	return r;
+}
+
 static int
 hs_add_file(struct het_sample *s, size_t *n, const char *name,
     struct het_error *err)
@@ -299,6 +319,47 @@ hs_add_file(struct het_sample *s, size_t *n, const char *name,
 	return HET_OK;
 }
 
+/*
+ * What the results files and the checkpoint share: the CMC settings and
+ * the NLSQ part (fit, starts: free *starts), the problem and config.
+ * The caller adds status, shards, consensus, summary and gates.
+ */
+int
+hs_describe(struct het_sample *s, struct het_results_cmc *cm,
+    struct het_results *res, struct het_results_fit *fit,
+    struct het_results_start **starts, struct het_error *err)
+{
+	int rc;
+
+	memset(cm, 0, sizeof(*cm));
+	cm->settings = s->settings;
+	cm->strategy = het_shard_strategy_name(s->cfg->cmc.strategy);
+	cm->combine = het_consensus_method_name((int)s->cfg->cmc.combine);
+	cm->sigma_source = s->sigma_source;
+	cm->sigma = s->sigma;
+	cm->reparam = s->cfg->cmc.use_reparam;
+	cm->prior_width = s->cfg->cmc.nlsq_prior_width_factor;
+	het_cons_gates_from_cmc(&s->cfg->cmc, &cm->gates);
+	cm->p = s->pb->p;
+	cm->names = s->nnames;
+	cm->priors = s->priors;
+	if ((rc = hs_fit_desc(s, fit, starts, err)) != HET_OK)
+		return rc;
+	memset(res, 0, sizeof(*res));
+	res->cfg = s->cfg;
+	res->pb = s->pb;
+	res->optimizer = s->fit == NULL ? "loaded" : s->cfg->nlsq.multistart ?
+	    "multistart" : "local";
+	res->fits = fit;
+	res->nfits = 1;
+	res->wall_time = 0;
+	res->threads = s->o.threads;
+	res->creator = PACKAGE_NAME " " PACKAGE_VERSION;
+	res->cmc = cm;
+	res->no_nlsq_json = s->fit == NULL;
+	return HET_OK;
+}
+
 int
 hs_write(struct het_sample *s, struct het_error *err)
 {
@@ -309,6 +370,7 @@ hs_write(struct het_sample *s, struct het_error *err)
 	struct het_results_fit fit;
 	struct het_results_cmc cm;
 	struct het_results res;
+	struct het_error e;
 	char **reasons = NULL;
 	int rc = HET_ENOMEM;
 
@@ -320,18 +382,10 @@ hs_write(struct het_sample *s, struct het_error *err)
 	memset(reasons, 0, K * sizeof(char *));
 	for (k = 0; k < K; k++) {
 		const struct het_cmc_shard *c = het_cmc_shard(s->cmc, k);
-		size_t g = s->gate_of[k], len = 1;
-		int a;
+		size_t g = s->gate_of[k];
 
-		for (a = 0; a < c->nreasons; a++)
-			len += strlen(c->reason[a]) + 2;
-		if ((reasons[k] = calloc(len, 1)) == NULL)
+		if ((reasons[k] = hs_reasons(c)) == NULL)
 			goto out;
-		for (a = 0; a < c->nreasons; a++) {
-			if (a > 0)
-				strcat(reasons[k], "; ");
-			strcat(reasons[k], c->reason[a]);
-		}
 		sh[k] = (struct het_results_cmc_shard){ c->id, c->npairs,
 		    het_cmc_state_name(c->state), c->attempts, reasons[k],
 		    c->elapsed, g != (size_t)-1 ? &s->res[k] : NULL,
@@ -349,19 +403,9 @@ hs_write(struct het_sample *s, struct het_error *err)
 		    q->ess_bulk, q->ess_tail, q->nlsq, q->nlsq_sd,
 		    q->prior_sd, q->contraction };
 	}
-	memset(&cm, 0, sizeof(cm));
+	if ((rc = hs_describe(s, &cm, &res, &fit, &starts, err)) != HET_OK)
+		goto out;
 	cm.status = hs_status(s);
-	cm.settings = s->settings;
-	cm.strategy = het_shard_strategy_name(s->cfg->cmc.strategy);
-	cm.combine = het_consensus_method_name((int)s->cfg->cmc.combine);
-	cm.sigma_source = s->sigma_source;
-	cm.sigma = s->sigma;
-	cm.reparam = s->cfg->cmc.use_reparam;
-	cm.prior_width = s->cfg->cmc.nlsq_prior_width_factor;
-	het_cons_gates_from_cmc(&s->cfg->cmc, &cm.gates);
-	cm.p = s->pb->p;
-	cm.names = s->nnames;
-	cm.priors = s->priors;
 	cm.shards = sh;
 	cm.nshards = K;
 	cm.cons = &s->cons;
@@ -373,25 +417,16 @@ hs_write(struct het_sample *s, struct het_error *err)
 	cm.min_bfmi = s->sum.min_bfmi;
 	cm.divergences = s->sum.divergences;
 	cm.wall_time = s->sampling_wall;
-	if ((rc = hs_fit_desc(s, &fit, &starts, err)) != HET_OK)
-		goto out;
-	memset(&res, 0, sizeof(res));
-	res.cfg = s->cfg;
-	res.pb = s->pb;
-	res.optimizer = s->fit == NULL ? "loaded" : s->cfg->nlsq.multistart ?
-	    "multistart" : "local";
-	res.fits = &fit;
-	res.nfits = 1;
 	res.warnings = (const char *const *)s->warn;
 	res.nwarnings = s->nwarn;
 	res.status = cm.status;
-	res.wall_time = 0;
-	res.threads = s->o.threads;
-	res.creator = PACKAGE_NAME " " PACKAGE_VERSION;
-	res.cmc = &cm;
-	res.no_nlsq_json = s->fit == NULL;
 	if ((rc = het_results_write(s->out_dir, &res, err)) != HET_OK)
 		goto out;
+	/* complete: the checkpoint of this run (or of one it replaced) has
+	   served its purpose */
+	het_error_clear(&e);
+	if (het_results_remove_checkpoint(s->out_dir, &e) != HET_OK)
+		hs_warn(s, "%s", e.msg);
 	if ((rc = hs_add_file(s, &nf, HET_RESULTS_H5, err)) ||
 	    (s->fit != NULL && ((rc = hs_add_file(s, &nf,
 	    "nlsq_parameters.json", err)) || (rc = hs_add_file(s, &nf,

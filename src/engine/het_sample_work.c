@@ -40,6 +40,45 @@ hs_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 	return atomic_load(&s->cancel);
 }
 
+/* Whether directories a and b are the same (both exist). */
+static int
+hs_same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The output directory holds the checkpoint of a run that was stopped
+ * before writing its results: hours of shards, replaced as soon as this
+ * run's first shard finishes.  Refused (the CLI) unless this run resumes
+ * it, or reported (the TUI: replace_checkpoint).
+ */
+static int
+hs_check_checkpoint(struct het_sample *s, struct het_error *err)
+{
+	const char *d = s->out_dir;
+
+	if (!het_results_checkpoint_pending(d) || (s->resume_dir != NULL &&
+	    hs_same_dir(d, s->resume_dir)))
+		return HET_OK;
+	if (s->o.replace_checkpoint) {
+		hs_warn(s, "%s/%s holds the finished shards of a run that "
+		    "stopped before writing its results; this run replaces "
+		    "it when its first shard finishes ('hetui sample --resume "
+		    "%s' would continue that run instead)", d,
+		    HET_RESULTS_CHECKPOINT, d);
+		return HET_OK;
+	}
+	return het_error_set(err, HET_EINVAL, "%s/%s holds the finished "
+	    "shards of a run that stopped before writing its results, and "
+	    "this run would replace them: continue that run with --resume "
+	    "%s, or write this one elsewhere with -o DIR, or remove the file "
+	    "to start afresh", d, HET_RESULTS_CHECKPOINT, d);
+}
+
 int
 hs_read(struct het_sample *s, struct het_error *err)
 {
@@ -47,7 +86,10 @@ hs_read(struct het_sample *s, struct het_error *err)
 	struct het_dataset *ds;
 	char *path;
 	size_t k;
+	int rc;
 
+	if ((rc = hs_check_checkpoint(s, err)) != HET_OK)
+		return rc;
 	if ((path = het_problem_data_path(s->cfg, s->data_path, err)) == NULL)
 		return err->code;
 	if ((ds = het_dataset_open(path, err)) == NULL) {
@@ -363,16 +405,6 @@ hs_idlist(char *buf, size_t len, size_t *n, long id)
 	else if (*n == 12)
 		snprintf(buf + used, len - used, ", ...");
 	(*n)++;
-}
-
-/* Whether directories a and b are the same (both exist). */
-static int
-hs_same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /*

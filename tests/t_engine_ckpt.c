@@ -1,0 +1,167 @@
+/*
+ * t_engine_ckpt.c: the checkpoint of a running sampling pipeline
+ * (het_sample_opts checkpoint_interval; het_sample_ckpt.c), watched from
+ * the loop thread the way the workstation drives the pipeline.
+ *
+ * Data: `$HETUI simulate` of tests/configs/sample_truth.yaml, sampled
+ * with tests/configs/sample_run.yaml at 4 shards by the real
+ * $HETUI_WORKER on one worker (shards of about a second each).
+ * After every het_sample_handle during SAMPLING the hook reads the
+ * checkpoint back (het_results_load_cmc) whenever it changed.
+ * Checks:
+ *   - the default interval (30 s, longer than the run): the checkpoint
+ *     appears with the first finished shard and holds exactly one (the
+ *     others come within the interval), with its digest and all its
+ *     draws; the run passes and the checkpoint is gone at the end;
+ *   - a tiny interval: later checkpoints follow the finished shards (at
+ *     least 2 of 4 seen in one; only the duty rule, 20 x the write's
+ *     time, holds them back);
+ *   - interval < 0: no checkpoint is ever written, the run passes.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "het_results.h"
+#include "het_sample.h"
+#include "resume_lib.h"
+#include "tap.h"
+
+struct watch {
+	char		 dir[600], ck[640];
+	struct timespec	 last;		/* mtime of the last one read */
+	int		 nseen;		/* distinct checkpoints seen */
+	size_t		 max_done;	/* most finished shards in one */
+	int		 bad;		/* one did not load */
+	long		 first_id;	/* the shard of the first one */
+	char		 first_digest[HET_RESULTS_DIGEST_LEN];
+	size_t		 first_ndraw;
+};
+
+static void
+hook(struct het_sample *s, void *arg)
+{
+	struct watch *w = arg;
+	struct het_results_prev_cmc prev;
+	struct het_error err;
+	struct stat sb;
+
+	if (het_sample_phase(s) != HET_SAMPLE_SAMPLING ||
+	    stat(w->ck, &sb) != 0 || (sb.st_mtim.tv_sec == w->last.tv_sec &&
+	    sb.st_mtim.tv_nsec == w->last.tv_nsec))
+		return;
+	w->last = sb.st_mtim;
+	het_error_clear(&err);
+	if (het_results_load_cmc(w->dir, &prev, &err) != HET_OK) {
+		diag("checkpoint %d: %s", w->nseen + 1, err.msg);
+		w->bad++;
+		return;
+	}
+	if (w->nseen++ == 0 && prev.n > 0) {
+		w->first_id = prev.shard[0].id;
+		memcpy(w->first_digest, prev.shard[0].digest,
+		    sizeof(w->first_digest));
+		w->first_ndraw = prev.shard[0].res.ndraw;
+	}
+	if (prev.n > w->max_done)
+		w->max_done = prev.n;
+	het_results_prev_cmc_clear(&prev);
+}
+
+/* Run into tmpdir/name with the interval; the watch is filled. */
+static struct het_sample *
+run_watched(struct het_config *cfg, const char *name, double interval,
+    struct watch *w)
+{
+	struct het_sample_opts o;
+
+	memset(w, 0, sizeof(*w));
+	w->first_id = -1;
+	tpath(w->dir, name);
+	snprintf(w->ck, sizeof(w->ck), "%s/%s", w->dir,
+	    HET_RESULTS_CHECKPOINT);
+	opts_init(&o, cfg, name);
+	o.workers = 1;
+	o.checkpoint_interval = interval;
+	return run(&o, hook, w);
+}
+
+static void
+test_default(struct het_config *cfg)
+{
+	struct watch w;
+	struct het_sample *s = run_watched(cfg, "dflt", 0, &w);
+
+	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
+	    "default interval: the run passes");
+	is_int(w.bad, 0, "every checkpoint seen loads");
+	is_int(w.nseen, 1, "one checkpoint during the run (the interval is "
+	    "longer than it)");
+	is_int((long)w.max_done, 1, "... holding the first finished shard");
+	ok(w.first_id >= 0 && w.first_digest[0] != '\0' &&
+	    strlen(w.first_digest) == 16, "its shard %ld has a digest",
+	    w.first_id);
+	is_int((long)w.first_ndraw, cfg->cmc.num_samples, "... and its "
+	    "draws (%ld per chain)", cfg->cmc.num_samples);
+	ok(access(w.ck, F_OK) != 0, "the checkpoint is gone at the end");
+	het_sample_free(s);
+}
+
+static void
+test_tiny(struct het_config *cfg)
+{
+	struct watch w;
+	struct het_sample *s = run_watched(cfg, "tiny", 0.001, &w);
+
+	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
+	    "tiny interval: the run passes");
+	is_int(w.bad, 0, "every checkpoint seen loads");
+	ok(w.nseen >= 2 && w.max_done >= 2, "later checkpoints follow the "
+	    "finished shards (%d seen, at most %zu of 4 shards in one)",
+	    w.nseen, w.max_done);
+	ok(access(w.ck, F_OK) != 0, "the checkpoint is gone at the end");
+	het_sample_free(s);
+}
+
+static void
+test_none(struct het_config *cfg)
+{
+	struct watch w;
+	struct het_sample *s = run_watched(cfg, "none", -1, &w);
+
+	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
+	    "interval < 0: the run passes");
+	is_int(w.nseen, 0, "... and writes no checkpoint");
+	het_sample_free(s);
+}
+
+int
+main(void)
+{
+	struct het_config *cfg;
+	struct het_error err;
+	char path[600];
+
+	if (resume_setup("t_engine_ckpt") != 0)
+		skip_all("HETUI, HETUI_WORKER or top_srcdir not set, or the "
+		    "test data cannot be simulated");
+	signal(SIGPIPE, SIG_IGN);
+	plan_lazy();
+	cfg = het_config_load(tpath(path, "sample_run.yaml"), &err);
+	ok(cfg != NULL, "config loads");
+	if (cfg == NULL)
+		return exit_status();
+	cfg->cmc.num_shards = 4;
+	test_default(cfg);
+	test_tiny(cfg);
+	test_none(cfg);
+	het_config_free(cfg);
+	resume_cleanup();
+	done_testing();
+	return exit_status();
+}

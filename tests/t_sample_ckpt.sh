@@ -1,0 +1,134 @@
+#!/bin/sh
+# t_sample_ckpt.sh: the checkpoint of a running `hetui sample`
+# (OUT/hetui_checkpoint.h5), with the real hetui-worker, on the data of
+# t_sample.sh at 3 shards.
+# Checks: a run killed outright (SIGKILL: no handler runs) after a shard
+# finished leaves a checkpoint (status "running", the finished shards
+# with their digests, no fitted matrices) and no results; its workers
+# exit; a fresh run into that directory is refused with a message that
+# says how to continue or start afresh, and leaves the checkpoint as it
+# was; --resume continues from the checkpoint, samples only the other
+# shards and gives the consensus of an uninterrupted run bit for bit,
+# then removes the checkpoint; a checkpoint older than the results
+# beside it is ignored (stale); one that cannot be written is reported
+# once as a warning and the run still succeeds.
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sample_lib.sh"
+plan_lazy
+
+sample_setup t_sample_ckpt
+
+# --- the uninterrupted run (full/) ---
+sample_three
+[ ! -e full/hetui_checkpoint.h5 ]
+ok $? "a completed run leaves no checkpoint"
+
+# --- killed outright after a shard finished -------------------------------------
+env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml -o part \
+    --workers 1 >part.out 2>part.err &
+pid=$!
+wait_file part/hetui_checkpoint.h5
+kill -KILL $pid 2>/dev/null
+wait $pid
+is "$?" 137 "SIGKILL once the checkpoint exists: exit 137"
+[ -f part/hetui_checkpoint.h5 ] && [ ! -e part/hetui_results.h5 ]
+ok $? "the checkpoint is there, no results"
+i=0
+while [ "$(leftover)" != 0 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+is "$(leftover)" 0 "the workers of the killed run exit"
+is "$(ls -A part | grep -c "\.tmp\.")" 0 "no temporary file is left"
+
+st=$(h5dump -a /cmc/status part/hetui_checkpoint.h5 |
+    sed -n 's/.*(0): "\(.*\)".*/\1/p')
+is "$st" "running" "/cmc status: running"
+states=$(h5data part/hetui_checkpoint.h5 /cmc/shards/state)
+ndone=$(printf '%s\n' "$states" | grep -o '"done"' | wc -l | tr -d ' ')
+if [ "$ndone" -lt 1 ] || [ "$ndone" -gt 2 ]; then
+	echo "Bail out! the checkpoint holds $ndone finished shards, not 1 or 2"
+	exit 1
+fi
+ok 0 "the checkpoint holds $ndone finished shard(s) of 3"
+first=$(h5dump -n part/hetui_checkpoint.h5 | sed -n 's|.*group *\(/cmc/shard_[0-9]*\)$|\1|p' | head -1)
+dg=$(h5dump -a "$first/input_digest" part/hetui_checkpoint.h5 |
+    sed -n 's/.*(0): "\([0-9a-f]*\)".*/\1/p')
+dgf=$(h5dump -a "$first/input_digest" full/hetui_results.h5 |
+    sed -n 's/.*(0): "\([0-9a-f]*\)".*/\1/p')
+like "$dg" "^[0-9a-f]{16}$" "$first records its input digest"
+is "$dg" "$dgf" "... the uninterrupted run's"
+a=$(h5data full/hetui_results.h5 "$first/draws")
+b=$(h5data part/hetui_checkpoint.h5 "$first/draws")
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "... and its draws"
+h5dump -n part/hetui_checkpoint.h5 | grep -q c2_fitted
+is "$?" 1 "the checkpoint leaves out the fitted matrices"
+h5dump -n part/hetui_checkpoint.h5 | grep -q '/fit/parameters'
+ok $? "... but keeps the NLSQ result (/fit)"
+
+# --- a fresh run would replace it: refused --------------------------------------
+sum0=$(md5sum <part/hetui_checkpoint.h5)
+run_capture "$HETUI" sample -c three.yaml -o part --workers 1
+is "$RUN_RC" 1 "a fresh run into the directory: exit 1"
+like "$RUN_ERR" "error: part/hetui_checkpoint.h5 holds the finished shards of a run that stopped before writing its results, and this run would replace them: continue that run with --resume part, or write this one elsewhere with -o DIR, or remove the file to start afresh" \
+    "the message says what is there and the three ways on"
+is "$(md5sum <part/hetui_checkpoint.h5)" "$sum0" "the checkpoint is left as it was"
+
+# --- --resume continues from it ----------------------------------------------------
+nrest=$((3 - ndone))
+run_capture env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml \
+    --resume part --workers 1
+is "$RUN_RC" 0 "--resume from the checkpoint: exit 0"
+like "$RUN_ERR" "NLSQ result from part$" "the NLSQ result comes from it"
+like "$RUN_ERR" "^sampling $nrest of 3 shards \\($ndone reused from the earlier run\\)$" \
+    "only the shards the checkpoint lacks are sampled"
+for ds in /cmc/consensus/draws /cmc/summary/mean /cmc/shards/state; do
+	a=$(h5data full/hetui_results.h5 $ds)
+	b=$(h5data part/hetui_results.h5 $ds)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	ok $? "$ds identical to the uninterrupted run's"
+done
+[ ! -e part/hetui_checkpoint.h5 ]
+ok $? "the checkpoint is removed once the results are written"
+
+# --- a stale checkpoint (older than the results) is ignored ---------------------
+cp full/hetui_results.h5 stale_ckpt.h5
+mkdir -p stale
+cp part/* stale/ 2>/dev/null
+cp stale_ckpt.h5 stale/hetui_checkpoint.h5
+touch -d '2020-01-01 00:00' stale/hetui_checkpoint.h5
+run_capture "$HETUI" sample -c three.yaml --resume stale \
+    --worker-command /nonexistent/hetui-worker
+is "$RUN_RC" 0 "--resume beside a stale checkpoint: exit 0"
+like "$RUN_ERR" "^nothing to sample: all 3 shards reused" \
+    "... it reads the results, not the checkpoint"
+[ ! -e stale/hetui_checkpoint.h5 ]
+ok $? "... and removes the stale checkpoint"
+cp stale_ckpt.h5 stale/hetui_checkpoint.h5
+touch -d '2020-01-01 00:00' stale/hetui_checkpoint.h5
+run_capture "$HETUI" sample -c three.yaml -o stale --nlsq-result full \
+    --workers 2
+is "$RUN_RC" 0 "a fresh run into it is not refused"
+
+# --- a checkpoint that cannot be written ----------------------------------------
+rm -rf blocked
+env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml -o blocked \
+    --workers 1 >blocked.out 2>blocked.err &
+pid=$!
+wait_line '^sampling 3 shards$' blocked.err
+# a directory where the file would be: the rename over it fails
+mkdir -p blocked/hetui_checkpoint.h5
+wait $pid
+is "$?" 0 "a run whose checkpoint cannot be written: exit 0"
+n=$(grep -c 'warning: cannot write the checkpoint of the finished shards: ' blocked.err)
+is "$n" 1 "one warning says the checkpoint cannot be written"
+like "$(cat blocked.err)" "if it is killed outright the shards it sampled are lost" \
+    "... and what that risks"
+like "$(cat blocked.err)" "warning: cannot remove blocked/hetui_checkpoint.h5" \
+    "the leftover is named at the end"
+[ -f blocked/cmc_summary.json ]
+ok $? "... and the results are written"
+is "$(leftover)" 0 "no process left"
+
+done_testing
