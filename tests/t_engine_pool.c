@@ -805,12 +805,17 @@ test_sizes(void)
 	struct het_pool *pool;
 	struct het_error err;
 	struct sigdata s;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = het_pool_ncpu();
+	cpu_set_t all, one;
 
+	CPU_ZERO(&all);
+	ok(sched_getaffinity(0, sizeof(all), &all) == 0 &&
+	    ncpu == CPU_COUNT(&all) && ncpu <= sysconf(_SC_NPROCESSORS_ONLN),
+	    "het_pool_ncpu: the %ld cores of the affinity mask", ncpu);
 	pool = het_pool_alloc(0, &err);
 	ok(pool != NULL, "a pool of 0 threads means one per core");
 	is_int((long long)het_pool_nthreads(pool), ncpu, "it has %ld threads "
-	    "(the online cores)", ncpu);
+	    "(the cores it may run on)", ncpu);
 	s.main_thread = pthread_self();
 	atomic_init(&s.bad_mask, 0);
 	atomic_init(&s.on_main, 0);
@@ -819,6 +824,21 @@ test_sizes(void)
 	    atomic_load(&s.max_worker) < (size_t)ncpu,
 	    "and runs chunks on workers 0 .. %ld", ncpu - 1);
 	het_pool_free(pool);
+
+	/* as under taskset -c N or a one-core Slurm allocation */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) == 0) {
+		is_int(het_pool_ncpu(), 1, "bound to one core: het_pool_ncpu "
+		    "is 1");
+		pool = het_pool_alloc(0, &err);
+		is_int(pool != NULL ? (long long)het_pool_nthreads(pool) : -1,
+		    1, "... and a pool of 0 threads has 1");
+		het_pool_free(pool);
+		sched_setaffinity(0, sizeof(all), &all);
+	} else
+		skip(2, "sched_setaffinity refused");
+	is_int(het_pool_ncpu(), ncpu, "unbound again: %ld", ncpu);
 
 	het_error_clear(&err);
 	pool = het_pool_alloc(HET_POOL_MAX_THREADS + 1, &err);

@@ -15,8 +15,9 @@
 # directories; exit 2 for usage errors; `hetui help sample`; the
 # heterodyne modes' automatic shard count; chain_method parallel runs a
 # shard's chains at once (when cores are free) with the draws of
-# sequential, bit for bit; the warning for a shard on
-# course to pass per_shard_timeout; SIGINT during sampling exits
+# sequential, bit for bit; bound to one core (taskset) one worker runs
+# and its chains one after another; the warning for a shard on course to
+# pass per_shard_timeout; SIGINT during sampling exits
 # 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
 # and exit 143 and 129.
 . "$top_srcdir/tests/tap.sh"
@@ -338,6 +339,21 @@ b=$(h5dump -d /cmc/consensus/draws one_seq/hetui_results.h5 2>/dev/null |
     sed -n '/DATA {/,$p')
 [ -n "$a" ] && [ "$a" = "$b" ]
 ok $? "parallel and sequential chains: the same draws bit for bit"
+
+# --- "one per core" is the cores hetui may run on (taskset, Slurm) ------------
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+	run_capture taskset -c 0 "$HETUI" sample -c sample_run.yaml \
+	    --nlsq-result res -o bound --progress 1
+	is "$RUN_RC" 0 "bound to one core (taskset -c 0): exit 0"
+	n=$(printf '%s\n' "$RUN_ERR" | grep -c '^status at .* 1 running')
+	m=$(printf '%s\n' "$RUN_ERR" | grep -c '^status at .* [2-9] running')
+	ok $([ "$n" -ge 2 ] && [ "$m" = 0 ]; echo $?) \
+	    "... one worker by default, not one per online core ($n status lines with 1 running, $m with more)"
+	printf '%s\n' "$RUN_ERR" | grep -q 'at a time'
+	is "$?" 1 "... and no chains at once"
+else
+	skip 3 "taskset cannot bind this process"
+fi
 
 # --- SIGINT after a shard finished: it is combined and written ----------------
 sed 's/num_shards: 2$/num_shards: 3/' sample_run.yaml >three.yaml

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "het_fitjob.h"
+#include "het_pool.h"
 #include "het_proc.h"
 #include "het_util.h"
 #include "het_wire_shard.h"
@@ -585,7 +586,7 @@ run_start(struct ui *ui, struct sample_state *s)
 	o.data_path = ui->meta->path;
 	o.out_dir = s->outdir;
 	/* auto: one per core, within the poll set's bound */
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu = het_pool_ncpu();
 	o.workers = s->workers > 0 ? s->workers : ncpu < 1 ? 1 :
 	    ncpu > SAMPLE_MAX_WORKERS ? SAMPLE_MAX_WORKERS : ncpu;
 	wp = getenv("HETUI_WORKER");

@@ -681,7 +681,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	ui.every = ui.tty ? 0 : o.every >= 0 ? o.every : 60;
 	ui.total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
 	ui.nlsq_dir = o.nlsq != NULL ? o.nlsq : o.resume;
-	ui.workers = o.workers > 0 ? o.workers : sysconf(_SC_NPROCESSORS_ONLN);
+	ui.workers = o.workers > 0 ? o.workers : het_pool_ncpu();
 	if (ui.workers < 1)
 		ui.workers = 1;
 	memset(&so, 0, sizeof(so));

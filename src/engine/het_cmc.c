@@ -21,6 +21,7 @@
 
 #include "het_cmc.h"
 #include "het_config.h"
+#include "het_pool.h"
 #include "het_proc.h"
 
 struct cworker {
@@ -242,7 +243,6 @@ het_cmc_alloc(const struct het_cmc_opts *opts, struct het_error *err)
 {
 	struct het_cmc		*c;
 	struct het_proc_opts	 po;
-	long			 ncpu;
 
 	if (opts->min_success_rate < 0 || opts->min_success_rate > 1) {
 		het_error_set(err, HET_EINVAL, "optimization.cmc."
@@ -257,10 +257,8 @@ het_cmc_alloc(const struct het_cmc_opts *opts, struct het_error *err)
 	}
 	c->o = *opts;
 	c->max_workers = opts->max_workers;
-	if (c->max_workers == 0) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		c->max_workers = ncpu > 0 ? (size_t)ncpu : 1;
-	}
+	if (c->max_workers == 0)
+		c->max_workers = (size_t)het_pool_ncpu();
 	memset(&po, 0, sizeof po);
 	po.argv = opts->argv;
 	po.worker_path = opts->worker_path;

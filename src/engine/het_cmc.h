@@ -88,7 +88,8 @@ struct het_cmc_opts {
 					   { worker_path, NULL } */
 	const char	*worker_path;	/* NULL = PATH lookup of hetui-worker */
 	const char	*log_dir;	/* worker logs; NULL = /dev/null */
-	size_t		 max_workers;	/* 0 = one per online core */
+	size_t		 max_workers;	/* 0 = one per core
+					   (het_pool_ncpu) */
 	double		 shard_timeout;	/* s; 0 = none (config 3600) */
 	double		 heartbeat_timeout; /* s; 0 = none (config 600) */
 	double		 kill_grace;	/* s between SIGTERM and SIGKILL */

@@ -50,6 +50,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,18 +136,30 @@ static int	 het_pool_finish(struct het_pool_job *, size_t *,
 static int	 het_pool_reduce_chunk(void *, size_t, size_t,
 		     struct het_error *);
 
+long
+het_pool_ncpu(void)
+{
+	cpu_set_t set;
+	long n;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    (n = CPU_COUNT(&set)) > 0)
+		return n;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 struct het_pool *
 het_pool_alloc(size_t nthreads, struct het_error *err)
 {
 	struct het_pool *pool;
 	sigset_t all, old;
 	size_t i;
-	long ncpu;
 	int rc = 0;
 
 	if (nthreads == 0) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		nthreads = ncpu > 0 ? (size_t)ncpu : 1;
+		nthreads = (size_t)het_pool_ncpu();
 		if (nthreads > HET_POOL_MAX_THREADS)
 			nthreads = HET_POOL_MAX_THREADS;
 	}

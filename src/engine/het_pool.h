@@ -4,7 +4,7 @@
  * bit-identical for every thread count.
  *
  * Design (docs/design.md, aesthetics anchors 6.6):
- *   - A pool owns nthreads threads (0 means one per online core), created
+ *   - A pool owns nthreads threads (0 means one per core), created
  *     with every signal blocked so signals land on the loop thread.  The
  *     calling thread does not compute: it hands a job to the pool and
  *     sleeps until every pool thread has left it.  A pool runs one job at
@@ -90,8 +90,8 @@ typedef int (*het_pool_reduce_fn)(void *ctx, size_t chunk, size_t worker,
 
 /*
  * het_pool_alloc: start a pool.
- *   nthreads  threads to start, 1 .. HET_POOL_MAX_THREADS, or 0 for the
- *             number of online cores (sysconf).
+ *   nthreads  threads to start, 1 .. HET_POOL_MAX_THREADS, or 0 for
+ *             one per core (het_pool_ncpu).
  * The threads start with every signal blocked; the caller's own signal
  * mask is unchanged on return.  Returns the pool (free with
  * het_pool_free), or NULL with HET_EINVAL (too many threads), HET_ENOMEM,
@@ -105,6 +105,15 @@ struct het_pool *het_pool_alloc(size_t nthreads, struct het_error *err);
  * a no-op.  No run may be in progress.  Thread: the one that allocated it.
  */
 void het_pool_free(struct het_pool *pool);
+
+/*
+ * het_pool_ncpu: the cores this process may run on: the size of its CPU
+ * affinity mask (taskset, a Slurm allocation's binding, a container's
+ * cpuset), else the online processors; at least 1.  What "one per core"
+ * means everywhere in hetui (pool threads, workers, a shard's chains).
+ * Thread: any.
+ */
+long het_pool_ncpu(void);
 
 /* het_pool_nthreads: the pool's thread count; 1 for NULL (serial). */
 size_t het_pool_nthreads(const struct het_pool *pool);

@@ -18,7 +18,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "het_pool.h"
 #include "het_proc.h"
 #include "het_sample_impl.h"
 #include "het_util.h"
@@ -90,7 +90,6 @@ het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
 {
 	struct het_sample *s;
 	size_t n, k;
-	long ncpu;
 
 	if (o == NULL || o->cfg == NULL) {
 		het_error_set(err, HET_EINVAL, "sample: a configuration is "
@@ -135,10 +134,8 @@ het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
 	}
 	if (o->seed_set)
 		s->cfg->cmc.seed = o->seed;
-	if (s->o.workers == 0) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		s->o.workers = ncpu > 0 ? ncpu : 1;
-	}
+	if (s->o.workers == 0)
+		s->o.workers = het_pool_ncpu();
 	if (s->o.kill_grace <= 0)
 		s->o.kill_grace = 2.0;
 	s->o.cfg = s->cfg;
@@ -445,21 +442,6 @@ hs_cmc_change(struct het_cmc *c, size_t index, void *arg)
 		s->o.on_change(s, HET_SAMPLE_CHANGED_SHARD, index, s->o.arg);
 }
 
-/* The cores this process may run on (affinity, cgroups via Slurm). */
-static long
-hs_ncpu(void)
-{
-	cpu_set_t set;
-	long n;
-
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
-	    (n = CPU_COUNT(&set)) > 0)
-		return n;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? n : 1;
-}
-
 /*
  * chain_method parallel: the cores this machine gives each worker that
  * will run (at most one per shard to sample), as threads for a shard's
@@ -468,7 +450,7 @@ hs_ncpu(void)
 static void
 hs_chain_threads(struct het_sample *s)
 {
-	long ncpu = hs_ncpu(), nc = s->settings.num_chains, active, t;
+	long ncpu = het_pool_ncpu(), nc = s->settings.num_chains, active, t;
 	size_t k, nrun = 0;
 
 	for (k = 0; k < s->npayload; k++)
