@@ -14,8 +14,9 @@
  * byte-identical and no temporary file; bad descriptions and a file in
  * the way of the directory are errors with messages; the checkpoint's
  * file choice (pending when newer than the results or alone, stale when
- * older), its removal, and its errors (no CMC run, a directory in its
- * place).
+ * older, never a directory), its removal with the temporary files of
+ * killed writes (only of processes that are gone), and its errors (no
+ * CMC run, a directory in its place).
  */
 #include "config.h"
 
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -829,6 +831,61 @@ set_mtime(const char *path, time_t t)
 	utimensat(AT_FDCWD, path, ts, 0);
 }
 
+/* A pid that no process has: a child's, after it was reaped. */
+static pid_t
+dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
+}
+
+static void
+touch_file(const char *path)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (fp != NULL)
+		fclose(fp);
+}
+
+/* The temporary files of killed checkpoint writes are swept. */
+static void
+test_checkpoint_sweep(const char *d)
+{
+	char dead[700], mine[700], live[700], other[700];
+	struct het_error err;
+
+	snprintf(dead, sizeof(dead), "%s/.%s.tmp.%ld", d,
+	    HET_RESULTS_CHECKPOINT, (long)dead_pid());
+	snprintf(mine, sizeof(mine), "%s/.%s.tmp.%ld", d,
+	    HET_RESULTS_CHECKPOINT, (long)getpid());
+	snprintf(live, sizeof(live), "%s/.%s.tmp.1", d,
+	    HET_RESULTS_CHECKPOINT);
+	snprintf(other, sizeof(other), "%s/.%s.tmp.%ld", d, HET_RESULTS_H5,
+	    (long)dead_pid());
+	touch_file(dead);
+	touch_file(mine);
+	touch_file(live);
+	touch_file(other);
+	het_error_clear(&err);
+	is_int(het_results_remove_checkpoint(d, &err), HET_OK, "removal with "
+	    "temporary files about");
+	ok(access(dead, F_OK) != 0, "the temporary file of a process that is "
+	    "gone is removed");
+	ok(access(mine, F_OK) == 0 && access(live, F_OK) == 0, "those of "
+	    "this process and of a live one (pid 1) are kept");
+	ok(access(other, F_OK) == 0, "... and so are other files' (%s)",
+	    HET_RESULTS_H5);
+	unlink(mine);
+	unlink(live);
+	unlink(other);
+}
+
 /* The checkpoint's file choice, its removal and its error paths. */
 static void
 test_checkpoint(const char *base, struct fake *fk)
@@ -882,8 +939,11 @@ test_checkpoint(const char *base, struct fake *fk)
 	    "in its place: HET_EIO");
 	like(err.msg, "cannot remove ", "message: cannot remove");
 	like(err.msg, "ckpt/hetui_checkpoint.h5", "... and names the file");
+	ok(!het_results_checkpoint_pending(d), "... and a directory is no "
+	    "checkpoint");
 	unlink(inner);
 	rmdir(ck);
+	test_checkpoint_sweep(d);
 	free(inner);
 	free(rs);
 	free(ck);

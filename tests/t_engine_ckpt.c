@@ -6,16 +6,17 @@
  * Data: `$HETUI simulate` of tests/configs/sample_truth.yaml, sampled
  * with tests/configs/sample_run.yaml at 4 shards by the real
  * $HETUI_WORKER on one worker (shards of about a second each).
- * After every het_sample_handle during SAMPLING the hook reads the
- * checkpoint back (het_results_load_cmc) whenever it changed.
+ * After every het_sample_handle during SAMPLING and COMBINING the hook
+ * reads the checkpoint back (het_results_load_cmc) whenever it changed.
  * Checks:
  *   - the default interval (30 s, longer than the run): the checkpoint
- *     appears with the first finished shard and holds exactly one (the
- *     others come within the interval), with its digest and all its
- *     draws; the run passes and the checkpoint is gone at the end;
- *   - a tiny interval: later checkpoints follow the finished shards (at
- *     least 2 of 4 seen in one; only the duty rule, 20 x the write's
- *     time, holds them back);
+ *     appears with the first finished shard and holds exactly one, with
+ *     its digest and all its draws; none follows until the shards are
+ *     all in, when one more holds all 4 (before COMBINING); the run
+ *     passes and the checkpoint is gone at the end;
+ *   - a tiny interval: checkpoints follow the finished shards (one with
+ *     2 or 3 of the 4; only the duty rule, 20 x the write's time, holds
+ *     them back), the last holds all 4;
  *   - interval < 0: no checkpoint is ever written, the run passes.
  */
 #include "config.h"
@@ -32,11 +33,16 @@
 #include "resume_lib.h"
 #include "tap.h"
 
+#define K_ALL	4	/* shards */
+
 struct watch {
 	char		 dir[600], ck[640];
 	struct timespec	 last;		/* mtime of the last one read */
 	int		 nseen;		/* distinct checkpoints seen */
 	size_t		 max_done;	/* most finished shards in one */
+	size_t		 last_done;	/* finished shards in the last */
+	int		 nmid;		/* ones with some but not all of the
+					   shards after the first */
 	int		 bad;		/* one did not load */
 	long		 first_id;	/* the shard of the first one */
 	char		 first_digest[HET_RESULTS_DIGEST_LEN];
@@ -51,7 +57,9 @@ hook(struct het_sample *s, void *arg)
 	struct het_error err;
 	struct stat sb;
 
-	if (het_sample_phase(s) != HET_SAMPLE_SAMPLING ||
+	/* until WRITING, which removes it */
+	if ((het_sample_phase(s) != HET_SAMPLE_SAMPLING &&
+	    het_sample_phase(s) != HET_SAMPLE_COMBINING) ||
 	    stat(w->ck, &sb) != 0 || (sb.st_mtim.tv_sec == w->last.tv_sec &&
 	    sb.st_mtim.tv_nsec == w->last.tv_nsec))
 		return;
@@ -70,6 +78,8 @@ hook(struct het_sample *s, void *arg)
 	}
 	if (prev.n > w->max_done)
 		w->max_done = prev.n;
+	w->nmid += prev.n > 1 && prev.n < K_ALL;
+	w->last_done = prev.n;
 	het_results_prev_cmc_clear(&prev);
 }
 
@@ -100,9 +110,12 @@ test_default(struct het_config *cfg)
 	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
 	    "default interval: the run passes");
 	is_int(w.bad, 0, "every checkpoint seen loads");
-	is_int(w.nseen, 1, "one checkpoint during the run (the interval is "
-	    "longer than it)");
-	is_int((long)w.max_done, 1, "... holding the first finished shard");
+	is_int(w.nseen, 2, "two checkpoints (the interval is longer than "
+	    "the run)");
+	ok(w.first_id >= 0, "the first holds the first finished shard");
+	is_int(w.nmid, 0, "none between");
+	is_int((long)w.last_done, K_ALL, "the last, once the shards are all "
+	    "in, holds every shard");
 	ok(w.first_id >= 0 && w.first_digest[0] != '\0' &&
 	    strlen(w.first_digest) == 16, "its shard %ld has a digest",
 	    w.first_id);
@@ -121,9 +134,10 @@ test_tiny(struct het_config *cfg)
 	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
 	    "tiny interval: the run passes");
 	is_int(w.bad, 0, "every checkpoint seen loads");
-	ok(w.nseen >= 2 && w.max_done >= 2, "later checkpoints follow the "
-	    "finished shards (%d seen, at most %zu of 4 shards in one)",
-	    w.nseen, w.max_done);
+	ok(w.nmid >= 1, "checkpoints follow the finished shards (%d seen, %d "
+	    "of them with 2 to %d of the %d shards)", w.nseen, w.nmid,
+	    K_ALL - 1, K_ALL);
+	is_int((long)w.last_done, K_ALL, "the last holds every shard");
 	ok(access(w.ck, F_OK) != 0, "the checkpoint is gone at the end");
 	het_sample_free(s);
 }
@@ -156,7 +170,7 @@ main(void)
 	ok(cfg != NULL, "config loads");
 	if (cfg == NULL)
 		return exit_status();
-	cfg->cmc.num_shards = 4;
+	cfg->cmc.num_shards = K_ALL;
 	test_default(cfg);
 	test_tiny(cfg);
 	test_none(cfg);

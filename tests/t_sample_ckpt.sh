@@ -11,7 +11,8 @@
 # shards and gives the consensus of an uninterrupted run bit for bit,
 # then removes the checkpoint; a checkpoint older than the results
 # beside it is ignored (stale); one that cannot be written is reported
-# once as a warning and the run still succeeds.
+# once as a warning and the run still succeeds; the temporary file of a
+# write that was killed is swept.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
@@ -24,6 +25,12 @@ sample_three
 ok $? "a completed run leaves no checkpoint"
 
 # --- killed outright after a shard finished -------------------------------------
+# (with the temporary file of a write killed in an earlier run: swept)
+mkdir -p part
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+: >part/.hetui_checkpoint.h5.tmp.$dead
 env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml -o part \
     --workers 1 >part.out 2>part.err &
 pid=$!
@@ -39,7 +46,8 @@ while [ "$(leftover)" != 0 ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 is "$(leftover)" 0 "the workers of the killed run exit"
-is "$(ls -A part | grep -c "\.tmp\.")" 0 "no temporary file is left"
+is "$(ls -A part | grep -c "\.tmp\.")" 0 \
+    "no temporary file is left (nor that of the earlier killed write)"
 
 st=$(h5dump -a /cmc/status part/hetui_checkpoint.h5 |
     sed -n 's/.*(0): "\(.*\)".*/\1/p')
@@ -112,18 +120,17 @@ run_capture "$HETUI" sample -c three.yaml -o stale --nlsq-result full \
 is "$RUN_RC" 0 "a fresh run into it is not refused"
 
 # --- a checkpoint that cannot be written ----------------------------------------
+# a directory where the file would be: no checkpoint of another run (the
+# run is not refused), and the rename over it fails
 rm -rf blocked
-env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml -o blocked \
-    --workers 1 >blocked.out 2>blocked.err &
-pid=$!
-wait_line '^sampling 3 shards$' blocked.err
-# a directory where the file would be: the rename over it fails
 mkdir -p blocked/hetui_checkpoint.h5
-wait $pid
-is "$?" 0 "a run whose checkpoint cannot be written: exit 0"
+run_capture env HETUI_TEST_MARK=$mark "$HETUI" sample -c three.yaml \
+    -o blocked --workers 1
+is "$RUN_RC" 0 "a run whose checkpoint cannot be written: exit 0"
+printf '%s\n' "$RUN_ERR" >blocked.err
 n=$(grep -c 'warning: cannot write the checkpoint of the finished shards: ' blocked.err)
 is "$n" 1 "one warning says the checkpoint cannot be written"
-like "$(cat blocked.err)" "if it is killed outright the shards it sampled are lost" \
+like "$(cat blocked.err)" "tries again every 30 s, but if it is killed outright before a checkpoint succeeds, the shards it sampled are lost" \
     "... and what that risks"
 like "$(cat blocked.err)" "warning: cannot remove blocked/hetui_checkpoint.h5" \
     "the leftover is named at the end"

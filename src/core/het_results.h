@@ -226,7 +226,8 @@ int het_results_write_checkpoint(const char *dir,
 /*
  * het_results_checkpoint_pending: 1 when dir holds the checkpoint of a
  * run that stopped before writing its results: dir/hetui_checkpoint.h5
- * exists and dir/hetui_results.h5 does not or is older.  Thread: any.
+ * is a regular file and dir/hetui_results.h5 does not exist or is
+ * older.  Thread: any.
  */
 int het_results_checkpoint_pending(const char *dir);
 
@@ -239,7 +240,9 @@ char *het_results_resume_path(const char *dir, struct het_error *err);
 
 /*
  * het_results_remove_checkpoint: remove dir/hetui_checkpoint.h5 (absent is
- * fine).  Returns HET_OK or HET_EIO (the message names the file).
+ * fine), and the temporary files of checkpoint writes whose process is
+ * gone (so does a successful het_results_write_checkpoint).  Returns
+ * HET_OK or HET_EIO (the message names the file).
  */
 int het_results_remove_checkpoint(const char *dir, struct het_error *err);
 

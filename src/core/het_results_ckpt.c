@@ -12,13 +12,16 @@
  * whole to a temporary name and renamed over the previous one, so a
  * process killed at any instant (SIGKILL, the OOM killer, a lost node)
  * leaves either the previous checkpoint or the new one, never a torn
- * file.  The run removes it once its results files are complete; a
- * checkpoint that is older than hetui_results.h5 beside it (its removal
- * failed) is stale and ignored.
+ * file (the temporary file of a write that was killed is removed by the
+ * next write or the removal).  The run removes it once its results files
+ * are complete; a checkpoint that is older than hetui_results.h5 beside
+ * it (its removal failed), or is not a regular file, is ignored.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,36 @@
 
 #include "het_results_impl.h"
 #include "het_util.h"
+
+/*
+ * Remove the temporary files of checkpoint writes whose process is gone
+ * (".hetui_checkpoint.h5.tmp.PID", het_tmp_path): a run killed in the
+ * middle of a write leaves one, as large as the checkpoint.
+ */
+static void
+ck_sweep(const char *dir)
+{
+	static const char pre[] = "." HET_RESULTS_CHECKPOINT ".tmp.";
+	struct dirent *de;
+	char path[4096], *end;
+	DIR *d;
+	long pid;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, pre, sizeof(pre) - 1) != 0)
+			continue;
+		pid = strtol(de->d_name + sizeof(pre) - 1, &end, 10);
+		if (*end != '\0' || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) <
+		    (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
 
 int
 het_results_write_checkpoint(const char *dir, const struct het_results *res,
@@ -49,18 +82,20 @@ het_results_write_checkpoint(const char *dir, const struct het_results *res,
 		rc = het_commit_tmp(tmp, path, err);
 	if (rc != HET_OK)
 		unlink(tmp);
+	else
+		ck_sweep(dir);
 	free(path);
 	free(tmp);
 	return rc;
 }
 
-/* The modification time of path; 0 when it does not exist. */
+/* The modification time of path; 0 when it is not a regular file. */
 static int
 ck_mtime(const char *path, struct timespec *t)
 {
 	struct stat sb;
 
-	if (stat(path, &sb) != 0)
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;
 	*t = sb.st_mtim;
 	return 1;
@@ -115,6 +150,7 @@ het_results_remove_checkpoint(const char *dir, struct het_error *err)
 	if (unlink(ck) != 0 && errno != ENOENT)
 		rc = het_error_sys(err, errno, "cannot remove %s (the "
 		    "results beside it are complete; remove it by hand)", ck);
+	ck_sweep(dir);
 	free(ck);
 	return rc;
 }

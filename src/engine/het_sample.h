@@ -53,9 +53,9 @@
  * run sampled has finished, the finished shards are written to
  * out_dir/hetui_checkpoint.h5 (het_results_write_checkpoint) by a short
  * writer thread, at most every opts.checkpoint_interval seconds and no
- * sooner than 20 times the last write's duration; SAMPLING ends after a
- * write in flight, and WRITING removes the file once the results are
- * complete.  A failed write is one warning.  READING fails (HET_EINVAL)
+ * sooner than 20 times the last write's duration, and once more when the
+ * last shard is in; SAMPLING ends after a write in flight, and WRITING
+ * removes the file once the results are complete.  A failed write is one warning.  READING fails (HET_EINVAL)
  * when out_dir holds the checkpoint of another run that stopped before
  * writing its results (het_results_checkpoint_pending), unless this run
  * resumes out_dir; with opts.replace_checkpoint it warns instead.

@@ -3,8 +3,9 @@
  * shards run, the finished ones are saved to OUT/hetui_checkpoint.h5
  * (het_results_write_checkpoint), so that a run killed outright
  * (SIGKILL, the OOM killer, a node that goes down, a batch system's
- * hard limit) loses only the shards that were running; `hetui sample
- * --resume OUT` continues it.
+ * hard limit) loses only the shards that were running and those that
+ * finished in the last interval (30 s); `hetui sample --resume OUT`
+ * continues it.
  *
  * Design: the loop thread decides and snapshots, a short-lived thread
  * writes.  When a shard sampled by this run has finished since the last
@@ -16,10 +17,13 @@
  * the wake pipe.  The next write may start interval seconds after the
  * previous one ended, and no sooner than twenty times its duration, so
  * the checkpoint costs at most 5 % of a disk's time even when a run has
- * thousands of small shards.  A failed write is reported once as a
- * warning and retried with the next finished shard; the run goes on.
- * SAMPLING ends only after a write in flight (het_sample.c), and the
- * WRITING phase removes the checkpoint once the results are complete.
+ * thousands of small shards.  When the last shard is in, one more write
+ * saves what finished since, whatever the interval, before SAMPLING ends
+ * (het_sample.c waits for a write in flight): COMBINING decodes every
+ * draw and is where an out-of-memory kill would strike.  A failed write
+ * is reported once as a warning and tried again every interval; the run
+ * goes on.  The WRITING phase removes the checkpoint once the results
+ * are complete.
  */
 #include "config.h"
 
@@ -175,6 +179,26 @@ hs_ckpt_snapshot(struct het_sample *s, double now)
 	return c;
 }
 
+static double
+hs_ckpt_every(const struct het_sample *s)
+{
+	return s->o.checkpoint_interval > 0 ? s->o.checkpoint_interval :
+	    HS_CKPT_INTERVAL;
+}
+
+/* A write failed (why): say so once; the next try is in due course. */
+static void
+hs_ckpt_failed(struct het_sample *s, const char *why)
+{
+	if (s->ckpt_warned)
+		return;
+	s->ckpt_warned = 1;
+	hs_warn_now(s, "cannot write the checkpoint of the finished shards: "
+	    "%s; the run goes on and tries again every %.0f s, but if it is "
+	    "killed outright before a checkpoint succeeds, the shards it "
+	    "sampled are lost", why, hs_ckpt_every(s));
+}
+
 static void
 hs_ckpt_start(struct het_sample *s, double now)
 {
@@ -182,7 +206,8 @@ hs_ckpt_start(struct het_sample *s, double now)
 	int rc;
 
 	if ((s->ckpt = hs_ckpt_snapshot(s, now)) == NULL) {
-		s->ckpt_next = now + HS_CKPT_INTERVAL;
+		s->ckpt_next = now + hs_ckpt_every(s);
+		hs_ckpt_failed(s, "out of memory");
 		return;
 	}
 	sigfillset(&all);
@@ -192,7 +217,8 @@ hs_ckpt_start(struct het_sample *s, double now)
 	if (rc != 0) {
 		hs_ckpt_release(s->ckpt);
 		s->ckpt = NULL;
-		s->ckpt_next = now + HS_CKPT_INTERVAL;
+		s->ckpt_next = now + hs_ckpt_every(s);
+		hs_ckpt_failed(s, strerror(rc));
 	}
 }
 
@@ -201,22 +227,15 @@ static void
 hs_ckpt_join(struct het_sample *s, double now)
 {
 	struct hs_ckpt *c = s->ckpt;
-	double every = s->o.checkpoint_interval > 0 ?
-	    s->o.checkpoint_interval : HS_CKPT_INTERVAL;
 	double took = now - c->t_start;
 
 	pthread_join(c->thr, NULL);
 	s->ckpt = NULL;
-	s->ckpt_next = now + fmax(every, HS_CKPT_DUTY * took);
+	s->ckpt_next = now + fmax(hs_ckpt_every(s), HS_CKPT_DUTY * took);
 	if (c->rc == HET_OK)
 		s->ckpt_ndone = c->ndone;
-	else if (!s->ckpt_warned) {
-		s->ckpt_warned = 1;
-		hs_warn_now(s, "cannot write the checkpoint of the finished "
-		    "shards: %s; the run goes on, but if it is killed "
-		    "outright the shards it sampled are lost (tried again "
-		    "when the next shard finishes)", c->err.msg);
-	}
+	else
+		hs_ckpt_failed(s, c->err.msg);
 	hs_ckpt_release(c);
 }
 
@@ -225,9 +244,17 @@ hs_ckpt_poll(struct het_sample *s, double now)
 {
 	if (s->ckpt != NULL && atomic_load(&s->ckpt->done))
 		hs_ckpt_join(s, now);
-	if (s->ckpt == NULL && s->o.checkpoint_interval >= 0 &&
-	    !het_cmc_finished(s->cmc) && now >= s->ckpt_next &&
-	    hs_ckpt_count(s) > s->ckpt_ndone)
+	if (s->ckpt != NULL || s->o.checkpoint_interval < 0 ||
+	    hs_ckpt_count(s) <= s->ckpt_ndone)
+		return;
+	/* the shards are all in: one last write whatever the interval,
+	   so that nothing is lost if COMBINING or WRITING is killed */
+	if (het_cmc_finished(s->cmc)) {
+		if (!s->ckpt_final) {
+			s->ckpt_final = 1;
+			hs_ckpt_start(s, now);
+		}
+	} else if (now >= s->ckpt_next)
 		hs_ckpt_start(s, now);
 }
 

@@ -93,6 +93,8 @@ struct het_sample {
 						   in the last checkpoint */
 	double			 ckpt_next;	/* earliest start of the next */
 	int			 ckpt_warned;	/* a failure was reported */
+	int			 ckpt_final;	/* the write after the last
+						   shard was started */
 	/* COMBINING */
 	struct het_shard_result	*res;		/* K, queue order; p = 0
 						   when no result */
