@@ -12,7 +12,10 @@
 # then removes the checkpoint; a checkpoint older than the results
 # beside it is ignored (stale); one that cannot be written is reported
 # once as a warning and the run still succeeds; the temporary file of a
-# write that was killed is swept.
+# write that was killed is swept; when the results cannot be written
+# (exit 1) the error says the shards are kept in the checkpoint (written
+# once they were all in) and --resume then writes the uninterrupted
+# run's consensus without any worker.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
@@ -137,5 +140,26 @@ like "$(cat blocked.err)" "warning: cannot remove blocked/hetui_checkpoint.h5" \
 [ -f blocked/cmc_summary.json ]
 ok $? "... and the results are written"
 is "$(leftover)" 0 "no process left"
+
+# --- results that cannot be written: the checkpoint keeps the shards -----------
+# (as with a full disk: a directory where hetui_results.h5 goes)
+rm -rf nospace
+mkdir -p nospace/hetui_results.h5
+run_capture "$HETUI" sample -c three.yaml -o nospace --workers 2
+is "$RUN_RC" 1 "results that cannot be written: exit 1"
+like "$RUN_ERR" "error: .*hetui_results.h5" "the error names the file"
+like "$RUN_ERR" "hetui sample: the 3 finished shards are kept in nospace/hetui_checkpoint.h5: once the cause is fixed, 'hetui sample -c CONFIG --resume nospace' continues from them" \
+    "... and says where the shards are and how to go on"
+[ -f nospace/hetui_checkpoint.h5 ]
+ok $? "the checkpoint (written once the shards were all in) is there"
+rmdir nospace/hetui_results.h5
+run_capture "$HETUI" sample -c three.yaml --resume nospace \
+    --worker-command /nonexistent/hetui-worker
+is "$RUN_RC" 0 "--resume once it is fixed: exit 0 without any worker"
+like "$RUN_ERR" "^nothing to sample: all 3 shards reused" "... all 3 reused"
+a=$(h5data full/hetui_results.h5 /cmc/consensus/draws)
+b=$(h5data nospace/hetui_results.h5 /cmc/consensus/draws)
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "... the uninterrupted run's consensus"
 
 done_testing

@@ -33,6 +33,7 @@
 #include "het_config.h"
 #include "het_pool.h"
 #include "het_proc.h"
+#include "het_results.h"
 #include "het_sample.h"
 #include "het_sample_view.h"
 #include "het_util.h"
@@ -611,11 +612,35 @@ sample_print_table(struct het_sample *s)
 
 /* ---- the command --------------------------------------------------------- */
 
+/*
+ * After an error: where the run's finished shards are (its checkpoint,
+ * or the results file when that much was written) and how to go on.
+ */
+static void
+sample_kept(const struct cli_cmd *cmd, const struct het_sample *s)
+{
+	size_t n = het_sample_checkpoint_shards(s);
+	struct het_error err;
+	char *f;
+
+	if (n == 0 || (f = het_results_resume_path(het_sample_out_dir(s),
+	    &err)) == NULL)
+		return;
+	if (access(f, F_OK) == 0)
+		fprintf(stderr, "hetui %s: the %zu finished shard%s %s kept "
+		    "in %s: once the cause is fixed, 'hetui sample -c CONFIG "
+		    "--resume %s' continues from them\n", cmd->name, n,
+		    n == 1 ? "" : "s", n == 1 ? "is" : "are", f,
+		    het_sample_out_dir(s));
+	free(f);
+}
+
 static int
 sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
     enum het_sample_verdict v, int sig)
 {
 	const struct het_error *e = het_sample_error(s);
+	int rc;
 
 	switch (v) {
 	case HET_VERDICT_PASSED:
@@ -642,7 +667,9 @@ sample_exit(const struct cli_cmd *cmd, struct het_sample *s,
 		    "nothing was written");
 		return cli_cancel_status(sig, SAMPLE_EXIT_CANCELLED);
 	default:
-		return cli_report(cmd, e);
+		rc = cli_report(cmd, e);
+		sample_kept(cmd, s);
+		return rc;
 	}
 }
 

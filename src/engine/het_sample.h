@@ -334,6 +334,14 @@ enum het_sample_verdict het_sample_verdict(const struct het_sample *s);
  */
 const struct het_error *het_sample_error(const struct het_sample *s);
 
+/*
+ * het_sample_checkpoint_shards: the finished shards (reused ones
+ * included) in the last checkpoint this run wrote, 0 when it wrote
+ * none; they are in het_sample_out_dir()/hetui_checkpoint.h5 unless the
+ * results were written since.
+ */
+size_t het_sample_checkpoint_shards(const struct het_sample *s);
+
 /* het_sample_progress: copy the latest READING / NLSQ progress. */
 void het_sample_progress(struct het_sample *s, struct het_sample_progress *p);
 

@@ -28,6 +28,12 @@ het_sample_error(const struct het_sample *s)
 	return &s->err;
 }
 
+size_t
+het_sample_checkpoint_shards(const struct het_sample *s)
+{
+	return s->ckpt_nsaved;
+}
+
 void
 het_sample_progress(struct het_sample *s, struct het_sample_progress *p)
 {

@@ -56,6 +56,7 @@ struct hs_ckpt {
 	atomic_int		 done;
 	size_t			 K, ndone;	/* shards; sampled by this run
 						   and done */
+	size_t			 nsaved;	/* done, reused ones too */
 	struct hs_ckpt_shard	*sh;
 	double			 t_start, wall;	/* of the write; SAMPLING's
 						   wall time so far */
@@ -170,6 +171,7 @@ hs_ckpt_snapshot(struct het_sample *s, double now)
 			return NULL;
 		}
 		sh->result = done ? json_incref(h->result) : NULL;
+		c->nsaved += done;
 		sh->desc = (struct het_results_cmc_shard){ h->id, h->npairs,
 		    het_cmc_state_name(h->state), h->attempts, sh->reason,
 		    h->elapsed, NULL, NULL, 0, 0,
@@ -232,9 +234,10 @@ hs_ckpt_join(struct het_sample *s, double now)
 	pthread_join(c->thr, NULL);
 	s->ckpt = NULL;
 	s->ckpt_next = now + fmax(hs_ckpt_every(s), HS_CKPT_DUTY * took);
-	if (c->rc == HET_OK)
+	if (c->rc == HET_OK) {
 		s->ckpt_ndone = c->ndone;
-	else
+		s->ckpt_nsaved = c->nsaved;
+	} else
 		hs_ckpt_failed(s, c->err.msg);
 	hs_ckpt_release(c);
 }

@@ -91,6 +91,7 @@ struct het_sample {
 						   NULL when none */
 	size_t			 ckpt_ndone;	/* shards sampled by this run
 						   in the last checkpoint */
+	size_t			 ckpt_nsaved;	/* all finished shards in it */
 	double			 ckpt_next;	/* earliest start of the next */
 	int			 ckpt_warned;	/* a failure was reported */
 	int			 ckpt_final;	/* the write after the last
