@@ -217,8 +217,8 @@ tui_start 80 24 -- -c "$cfg"
 wait_for 'ring 2/3'; ok $? "80x24: starts"
 tui_keys 2
 wait_for 'D0_ref +9000 +100 +1000000 +● +TN\(1e4,5e3\)'; ok $? "80x24: the D0_ref row fits"
-like "$TUI_SCREEN" 'phi0 +0 +-10 +10' "80x24: all 14 parameters are shown"
-like "$TUI_SCREEN" 'Help +Tab Panel .*Edit .* q Quit' "80x24: footer hints"
+wait_for 'phi0 +0 +-10 +10'; ok $? "80x24: all 14 parameters are shown"
+wait_for 'Help +Tab Panel .*Edit .* q Quit'; ok $? "80x24: footer hints"
 tui_keys End
 wait_for 'offset +1 +0\.5 +1\.5'; ok $? "80x24: End scrolls to the offset row"
 like "$TUI_SCREEN" 'offset per angle \(3\) +1\.002 0\.998 1\.001' "80x24: per-angle offsets listed"

@@ -88,7 +88,16 @@ _tui_poll() {
 	while [ "$_tui_n" -gt 0 ]; do
 		tui_screen >/dev/null
 		if printf '%s\n' "$TUI_SCREEN" | grep -Eq -- "$_tui_want"; then
-			[ -z "$_tui_neg" ] && return 0
+			# tmux may show a frame half painted (the new panel's
+			# top over the old one's bottom): what a test then
+			# reads of TUI_SCREEN is a second capture that still
+			# matches
+			if [ -z "$_tui_neg" ]; then
+				sleep 0.02
+				tui_screen >/dev/null
+				printf '%s\n' "$TUI_SCREEN" |
+				    grep -Eq -- "$_tui_want" && return 0
+			fi
 		else
 			[ -n "$_tui_neg" ] && return 0
 		fi
