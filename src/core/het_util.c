@@ -79,6 +79,32 @@ het_tmp_path(const char *path, struct het_error *err)
 	return tmp;
 }
 
+/*
+ * The rename itself must reach the disk too (a node that goes down
+ * right after it would otherwise come back with the old file): fsync the
+ * directory that holds path.  Best effort: some file systems refuse.
+ */
+static void
+het_fsync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int fd;
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if ((size_t)(slash - path) < sizeof(dir))
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		return;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
 int
 het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
 {
@@ -97,6 +123,7 @@ het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
 		return het_error_sys(err, e, "cannot rename %s to %s", tmp,
 		    path);
 	}
+	het_fsync_dir(path);
 	return HET_OK;
 }
 

@@ -43,7 +43,8 @@ int het_str_has_suffix(const char *s, const char *suffix);
 char *het_tmp_path(const char *path, struct het_error *err);
 
 /*
- * het_commit_tmp: fsync and rename tmp over path.  On failure tmp is
+ * het_commit_tmp: fsync tmp, rename it over path and fsync the directory
+ * (so that the new name survives a crash).  On failure tmp is
  * removed and HET_EIO is returned with the reason.
  */
 int het_commit_tmp(const char *tmp, const char *path, struct het_error *err);
