@@ -10,11 +10,59 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "het_error.h"
 #include "het_util.h"
 #include "tap.h"
+
+/*
+ * fsync interposed for this program (the core library's calls resolve to
+ * it): fails with fsync_errno while that is set, so that the commit's
+ * handling of a disk that refuses the data can be provoked.
+ */
+static int fsync_errno;
+
+int
+fsync(int fd)
+{
+	if (fsync_errno != 0) {
+		errno = fsync_errno;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+static int
+file_is(const char *path, const char *want)
+{
+	char buf[64] = { 0 };
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL)
+		return 0;
+	if (fgets(buf, sizeof(buf), fp) == NULL)
+		buf[0] = '\0';
+	fclose(fp);
+	return strcmp(buf, want) == 0;
+}
+
+static int
+dir_entries(const char *dir)
+{
+	char cmd[512];
+	FILE *fp;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	if ((fp = popen(cmd, "r")) != NULL) {
+		if (fscanf(fp, "%d", &n) != 1)
+			n = -1;
+		pclose(fp);
+	}
+	return n;
+}
 
 int
 main(void)
@@ -23,9 +71,8 @@ main(void)
 	char big[3000], dir[] = "/tmp/hetui-t-error-XXXXXX", path[256];
 	double d = 0;
 	long l = 0;
-	FILE *fp;
 
-	plan(33);
+	plan(39);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -90,17 +137,26 @@ main(void)
 	snprintf(path, sizeof(path), "%s/out.txt", dir);
 	is_int(het_write_file_atomic(path, "hello\n", 6, &err), HET_OK,
 	    "atomic write");
-	fp = fopen(path, "r");
-	{
-		char buf[16] = { 0 };
+	ok(file_is(path, "hello\n"), "content written");
 
-		if (fp != NULL) {
-			if (fgets(buf, sizeof(buf), fp) == NULL)
-				buf[0] = '\0';
-			fclose(fp);
-		}
-		is_str(buf, "hello\n", "content written");
-	}
+	fsync_errno = EIO;
+	ok(het_write_file_atomic(path, "new\n", 4, &err) == HET_EIO &&
+	    strstr(err.msg, "to disk") != NULL &&
+	    strstr(err.msg, "Input/output error") != NULL,
+	    "a disk that refuses the data fails the write, with the reason");
+	like(err.msg, "previous file, if any, is unchanged",
+	    "the message says the old file stays");
+	ok(file_is(path, "hello\n"), "the old file is left as it was");
+	is_int(dir_entries(dir), 1, "no temporary file is left behind");
+	fsync_errno = EDQUOT;
+	ok(het_write_file_atomic(path, "new\n", 4, &err) == HET_EIO &&
+	    strstr(err.msg, "quota") != NULL,
+	    "a quota error at sync time is reported");
+	fsync_errno = EINVAL;
+	ok(het_write_file_atomic(path, "new\n", 4, &err) == HET_OK &&
+	    file_is(path, "new\n"),
+	    "a file system that cannot sync at all still gets the file");
+	fsync_errno = 0;
 	snprintf(path, sizeof(path), "%s/missing/out.txt", dir);
 	ok(het_write_file_atomic(path, "x", 1, &err) == HET_EIO &&
 	    strstr(err.msg, "No such file") != NULL,

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -609,6 +611,31 @@ listing(const char *d)
 	return buf;
 }
 
+/*
+ * fsync interposed for this program (the core library's calls resolve to
+ * it): fails with EIO for a file whose name contains fsync_fail_name, so
+ * that a disk refusing one file of a results set can be provoked.
+ */
+static const char *fsync_fail_name;
+
+int
+fsync(int fd)
+{
+	char link[64], target[4096];
+	ssize_t n;
+
+	if (fsync_fail_name != NULL) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		if (strstr(target, fsync_fail_name) != NULL) {
+			errno = EIO;
+			return -1;
+		}
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
 static char *
 slurp(const char *path, size_t *len)
 {
@@ -664,6 +691,27 @@ test_atomic(const char *out, struct fake *fk)
 	    "hetui_results.h5 is byte-identical");
 	ok(l2 > 0 && l2 == m2 && memcmp(o2, n2, l2) == 0, "the old "
 	    "nlsq_parameters.json is byte-identical");
+	free(n1);
+	free(n2);
+	free(after);
+
+	/* the disk refuses the last file: none of the set is replaced */
+	fsync_fail_name = ".nlsq_metadata.json.tmp.";
+	het_error_clear(&err);
+	rc = het_results_write(out, &fk->res, &err);
+	fsync_fail_name = NULL;
+	is_int(rc, HET_EIO, "a failed sync of the last file fails the write");
+	like(err.msg, "cannot write ", "message: cannot write ...");
+	like(err.msg, ".nlsq_metadata.json.tmp.", "... names the file ...");
+	like(err.msg, "to disk", "... and says it did not reach the disk");
+	after = listing(out);
+	is_str(after, before, "no temporary file is left (directory: %s)",
+	    after);
+	n1 = slurp(h5, &m1);
+	n2 = slurp(pj, &m2);
+	ok(l1 == m1 && memcmp(o1, n1, l1) == 0, "hetui_results.h5 was not "
+	    "replaced (all files are synced before any is renamed)");
+	ok(l2 == m2 && memcmp(o2, n2, l2) == 0, "nor nlsq_parameters.json");
 	free(n1);
 	free(n2);
 	free(after);

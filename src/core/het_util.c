@@ -105,16 +105,40 @@ het_fsync_dir(const char *path)
 	}
 }
 
+/*
+ * Data must reach the disk before the name points at it.  A file system
+ * that cannot sync at all (EINVAL, EROFS, ENOTSUP) is let through: the
+ * write itself succeeded.  Any other failure (EIO, ENOSPC, EDQUOT: on NFS
+ * and Lustre a quota or server error often shows up only here) means the
+ * data may not be there, so the old file must stay.
+ */
+int
+het_sync_tmp(const char *tmp, struct het_error *err)
+{
+	int fd, rc = 0, e = 0;
+
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) < 0)
+		return het_error_sys(err, errno, "cannot reopen %s to sync it",
+		    tmp);
+	while ((rc = fsync(fd)) != 0 && errno == EINTR)
+		;
+	if (rc != 0)
+		e = errno;
+	close(fd);
+	if (rc == 0 || e == EINVAL || e == EROFS || e == ENOTSUP)
+		return HET_OK;
+	return het_error_sys(err, e, "cannot write %s to disk (the previous "
+	    "file, if any, is unchanged)", tmp);
+}
+
 int
 het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
 {
-	int fd;
+	int rc;
 
-	fd = open(tmp, O_RDONLY);
-	if (fd >= 0) {
-		/* Data must reach the disk before the name points at it. */
-		(void)fsync(fd);
-		close(fd);
+	if ((rc = het_sync_tmp(tmp, err)) != HET_OK) {
+		unlink(tmp);
+		return rc;
 	}
 	if (rename(tmp, path) != 0) {
 		int e = errno;

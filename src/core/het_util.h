@@ -44,10 +44,21 @@ char *het_tmp_path(const char *path, struct het_error *err);
 
 /*
  * het_commit_tmp: fsync tmp, rename it over path and fsync the directory
- * (so that the new name survives a crash).  On failure tmp is
- * removed and HET_EIO is returned with the reason.
+ * (so that the new name survives a crash).  A failed fsync of tmp (other
+ * than "this file system cannot sync") fails the commit: path is left as
+ * it was.  On failure tmp is removed and HET_EIO is returned with the
+ * reason.
  */
 int het_commit_tmp(const char *tmp, const char *path, struct het_error *err);
+
+/*
+ * het_sync_tmp: fsync the written file tmp (the first step of
+ * het_commit_tmp), for a writer that commits several files and wants all
+ * of them on disk before it renames any.  Returns HET_OK (also when the
+ * file system cannot sync at all) or HET_EIO with the reason; tmp is left
+ * in place either way.
+ */
+int het_sync_tmp(const char *tmp, struct het_error *err);
 
 /*
  * het_write_file_atomic: write len bytes to path through a temporary file
