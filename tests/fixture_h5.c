@@ -79,11 +79,15 @@ fx_diff(const double *a, const double *b, size_t n)
 char *
 fx_tmpdir(void)
 {
-	char tmpl[] = "/tmp/hetui-test-XXXXXX";
+	const char *base = getenv("TMPDIR");
+	char buf[4096];
 
-	if (mkdtemp(tmpl) == NULL)
+	if (base == NULL || base[0] == '\0')
+		base = "/tmp";
+	if ((size_t)snprintf(buf, sizeof(buf), "%s/hetui-test.XXXXXX", base) >=
+	    sizeof(buf) || mkdtemp(buf) == NULL)
 		return NULL;
-	return strdup(tmpl);
+	return strdup(buf);
 }
 
 void

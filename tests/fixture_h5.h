@@ -35,7 +35,8 @@ void fx_expect(const double *full, size_t n, long first, long last, int f32,
 /* Count of entries where a and b differ (bitwise for finite values). */
 size_t fx_diff(const double *a, const double *b, size_t n);
 
-/* A temporary directory under /tmp (caller frees) and its removal. */
+/* A temporary directory under $TMPDIR, else /tmp (caller frees), and
+ * its removal. */
 char *fx_tmpdir(void);
 void fx_rmtree(const char *dir);
 

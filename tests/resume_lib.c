@@ -15,7 +15,7 @@
 #include "sample_drive.h"
 #include "tap.h"
 
-char	 tmpdir[64];
+char	 tmpdir[256];
 double	*full_draws;
 size_t	 full_ndraw, full_p;
 char	 full_digest[K_SHARDS][HET_RESULTS_DIGEST_LEN];
@@ -28,8 +28,7 @@ resume_setup(const char *name)
 
 	if (hetui == NULL || src == NULL || getenv("HETUI_WORKER") == NULL)
 		return -1;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/%s.XXXXXX", name);
-	if (mkdtemp(tmpdir) == NULL)
+	if (tap_tmpdir(tmpdir, sizeof(tmpdir), name) == NULL)
 		return -1;
 	snprintf(cmd, sizeof(cmd), "cp '%s/tests/configs/sample_truth.yaml' "
 	    "'%s/tests/configs/sample_run.yaml' '%s/' && cd '%s' && "
@@ -41,7 +40,7 @@ resume_setup(const char *name)
 void
 resume_cleanup(void)
 {
-	char cmd[128];
+	char cmd[300];
 
 	free(full_draws);
 	full_draws = NULL;

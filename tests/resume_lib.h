@@ -14,7 +14,7 @@
 #define K_SHARDS	2
 
 /* The test's directory and what the full run left in it. */
-extern char	 tmpdir[64];
+extern char	 tmpdir[256];
 extern double	*full_draws;		/* combined, ndraw x p */
 extern size_t	 full_ndraw, full_p;
 extern char	 full_digest[K_SHARDS][HET_RESULTS_DIGEST_LEN];	/* by id */

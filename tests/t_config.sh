@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/tap.sh"
 plan_lazy
 
-T=$(mktemp -d /tmp/t_config.XXXXXX) || exit 1
+T=$(mktemp -d "${TMPDIR:-/tmp}/t_config.XXXXXX") || exit 1
 trap 'rm -rf "$T" "$TAP_TMP"' EXIT
 
 for m in static_ref static_both two_component static laminar_flow; do

@@ -20,7 +20,7 @@
 #include "tap.h"
 
 static char cfgdir[1024];
-static char tmpdir[] = "/tmp/t_core_config.XXXXXX";
+static char tmpdir[256];
 
 static struct het_config *
 load_file(const char *name, struct het_error *err)
@@ -885,10 +885,8 @@ main(void)
 	plan_lazy();
 	snprintf(cfgdir, sizeof(cfgdir), "%s/tests/configs",
 	    src != NULL ? src : ".");
-	if (mkdtemp(tmpdir) == NULL) {
-		diag("mkdtemp failed");
+	if (tap_tmpdir(tmpdir, sizeof(tmpdir), "t_core_config") == NULL)
 		return 1;
-	}
 	test_het_full();
 	test_het_legacy();
 	test_hom_static();

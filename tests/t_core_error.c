@@ -68,7 +68,7 @@ int
 main(void)
 {
 	struct het_error err;
-	char big[3000], dir[] = "/tmp/hetui-t-error-XXXXXX", path[256];
+	char big[3000], dir[256], path[512];
 	double d = 0;
 	long l = 0;
 
@@ -132,7 +132,7 @@ main(void)
 	    err.code == HET_ENOMEM, "overflowing allocation refused");
 	like(err.msg, "huge: ", "allocation message names the array");
 
-	if (mkdtemp(dir) == NULL)
+	if (tap_tmpdir(dir, sizeof(dir), "hetui-t-error") == NULL)
 		return exit_status();
 	snprintf(path, sizeof(path), "%s/out.txt", dir);
 	is_int(het_write_file_atomic(path, "hello\n", 6, &err), HET_OK,

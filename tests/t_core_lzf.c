@@ -127,7 +127,8 @@ test_filter_function(void)
 static void
 test_through_hdf5(void)
 {
-	char tmpl[] = "/tmp/hetui-lzf-XXXXXX";
+	const char *base = getenv("TMPDIR");
+	char tmpl[4096];
 	double smooth[64 * 64], noisy[64 * 64], back[64 * 64];
 	hsize_t dims[2] = { 64, 64 }, off[2];
 	unsigned int flags, cd[8], mask;
@@ -141,6 +142,9 @@ test_through_hdf5(void)
 		smooth[i] = 1.0 + (double)(i / 64) * 0.001;
 		noisy[i] = (double)rnd() / 4294967296.0 + (double)rnd();
 	}
+	if (base == NULL || base[0] == '\0')
+		base = "/tmp";
+	snprintf(tmpl, sizeof(tmpl), "%s/hetui-lzf-XXXXXX", base);
 	fd = mkstemp(tmpl);
 	if (fd < 0) {
 		skip(9, "no temporary file");

@@ -35,7 +35,7 @@
 #include "tap.h"
 
 static char	 fake[4096];
-static char	 tmpdir[] = "/tmp/t_engine_cmc.XXXXXX";
+static char	 tmpdir[256];
 static int	 nchanges;
 static int	 work_check;	/* on_change checks het_cmc_work_done */
 static int	 work_bad, work_mid;
@@ -683,8 +683,8 @@ main(void)
 	    src != NULL ? src : ".");
 	if (access(fake, R_OK) != 0)
 		skip_all("tests/fake_worker.sh not found (set top_srcdir)");
-	if (mkdtemp(tmpdir) == NULL)
-		skip_all("mkdtemp failed");
+	if (tap_tmpdir(tmpdir, sizeof(tmpdir), "t_engine_cmc") == NULL)
+		skip_all("no temporary directory");
 	plan_lazy();
 	test_errors();
 	test_all_ok();

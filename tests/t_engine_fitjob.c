@@ -675,7 +675,7 @@ main(void)
 {
 	struct het_fitjob_result *first = NULL;
 	struct het_error err;
-	char tmp[] = "/tmp/t_engine_fitjob.XXXXXX", data[512], cmd[600];
+	char tmp[256], data[512], cmd[600];
 
 	plan_lazy();
 	gsl_set_error_handler_off();
@@ -683,8 +683,8 @@ main(void)
 	if (het_h5_library_init(&err) != HET_OK)
 		skip_all("HDF5 cannot start");
 	het_pool_blas_single_threaded();
-	if (mkdtemp(tmp) == NULL)
-		skip_all("mkdtemp failed");
+	if (tap_tmpdir(tmp, sizeof(tmp), "t_engine_fitjob") == NULL)
+		skip_all("no temporary directory");
 	snprintf(data, sizeof(data), "%s/sim.h5", tmp);
 	is_int(simulate(data), HET_OK, "simulated the test file");
 	test_execute(tmp, data, &first);

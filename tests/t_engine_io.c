@@ -165,7 +165,7 @@ threads_block_signals(void)
 int
 main(void)
 {
-	char dir[] = "/tmp/t_engine_io.XXXXXX", small[256], big[256];
+	char dir[256], small[300], big[300];
 	struct het_io_view_req rq;
 	struct het_io_meta *m;
 	struct het_io_view *v;
@@ -182,7 +182,8 @@ main(void)
 
 	plan(53);
 	het_error_clear(&err);
-	if (mkdtemp(dir) == NULL || het_h5_library_init(&err) != HET_OK)
+	if (tap_tmpdir(dir, sizeof(dir), "t_engine_io") == NULL ||
+	    het_h5_library_init(&err) != HET_OK)
 		skip_all("no temporary directory or HDF5");
 	snprintf(small, sizeof(small), "%s/small.hdf", dir);
 	snprintf(big, sizeof(big), "%s/big.hdf", dir);

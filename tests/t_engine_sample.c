@@ -47,7 +47,7 @@
 #include "sample_drive.h"
 #include "tap.h"
 
-static char tmpdir[] = "/tmp/t_engine_sample.XXXXXX";
+static char tmpdir[256];
 
 struct seen {
 	enum het_sample_phase	 phases[16];
@@ -395,8 +395,8 @@ main(void)
 	if (hetui == NULL || src == NULL || getenv("HETUI_WORKER") == NULL)
 		skip_all("HETUI, HETUI_WORKER or top_srcdir not set");
 	signal(SIGPIPE, SIG_IGN);
-	if (mkdtemp(tmpdir) == NULL)
-		skip_all("mkdtemp failed");
+	if (tap_tmpdir(tmpdir, sizeof(tmpdir), "t_engine_sample") == NULL)
+		skip_all("no temporary directory");
 	snprintf(cmd, sizeof(cmd), "cp '%s/tests/configs/sample_truth.yaml' "
 	    "'%s/tests/configs/sample_run.yaml' '%s/' && cd '%s' && "
 	    "sed 's/num_warmup: 300$/num_warmup: 100000/' sample_run.yaml "

@@ -597,16 +597,14 @@ test_server(void)
 int
 main(void)
 {
-	char tmpl[] = "/tmp/hetui-scan-XXXXXX";
 	struct het_error err;
 
 	plan_lazy();
 	het_error_clear(&err);
 	if (het_h5_library_init(&err) != HET_OK)
 		skip_all("HDF5 does not start");
-	if (mkdtemp(tmpl) == NULL)
-		skip_all("mkdtemp failed");
-	snprintf(dir, sizeof(dir), "%s", tmpl);
+	if (tap_tmpdir(dir, sizeof(dir), "hetui-scan") == NULL)
+		skip_all("no temporary directory");
 	t0 = time(NULL);
 	test_listing();
 	test_errors();

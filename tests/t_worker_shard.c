@@ -53,7 +53,7 @@ static struct het_pair	pairs[NMAX];
 static double		y[NMAX];
 static size_t		npairs;
 static struct het_post_prior pri[NP];
-static char		tmpdir[] = "/tmp/t_worker_shard.XXXXXX";
+static char		tmpdir[256];
 
 struct seen {
 	int			 nrec[HET_WIRE_NTYPES];
@@ -602,12 +602,12 @@ test_worker_at_once(void)
 int
 main(void)
 {
-	char	cmd[64];
+	char	cmd[300];
 
 	plan_lazy();
 	signal(SIGPIPE, SIG_IGN);
-	if (mkdtemp(tmpdir) == NULL) {
-		ok(0, "mkdtemp");
+	if (tap_tmpdir(tmpdir, sizeof(tmpdir), "t_worker_shard") == NULL) {
+		ok(0, "temporary directory");
 		return exit_status();
 	}
 	test_roundtrip();
@@ -618,7 +618,7 @@ main(void)
 		test_worker_at_once();
 	}
 	json_decref(seq_result);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpdir);
 	return exit_status();

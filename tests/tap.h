@@ -13,6 +13,7 @@
  *	is_str(got, want, "name");
  *	like(got, "substring", "message mentions it");
  *	skip(n, "why");
+ *	tap_tmpdir(buf, sizeof(buf), "t_name");  fresh directory under $TMPDIR
  *	return exit_status();
  */
 #ifndef HET_TAP_H
@@ -190,6 +191,27 @@ exit_status(void)
 		return 1;
 	}
 	return tap_failed ? 1 : 0;
+}
+
+/*
+ * A fresh private directory "$TMPDIR/NAME.XXXXXX" (TMPDIR unset or empty:
+ * /tmp) written into buf; returns buf, or NULL (with a diagnostic) when
+ * it cannot be made or does not fit in n bytes.
+ */
+static __attribute__((unused)) char *
+tap_tmpdir(char *buf, size_t n, const char *name)
+{
+	const char *base = getenv("TMPDIR");
+	int len;
+
+	if (base == NULL || base[0] == '\0')
+		base = "/tmp";
+	len = snprintf(buf, n, "%s/%s.XXXXXX", base, name);
+	if (len < 0 || (size_t)len >= n || mkdtemp(buf) == NULL) {
+		diag("cannot make a temporary directory under %s", base);
+		return NULL;
+	}
+	return buf;
 }
 
 #endif /* HET_TAP_H */
