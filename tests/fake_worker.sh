@@ -25,9 +25,9 @@
 #               in the directory $FAKE_STATE), ok afterwards.  Used by
 #               tests/t_engine_cmc.c.
 # MODE defaults to $FAKE_MODE, then ok.  Everything it says on stderr
-# goes to the worker log.
+# goes to the worker log: one line at the start, none with FAKE_QUIET=1.
 mode=${1:-${FAKE_MODE:-ok}}
-echo "fake_worker: mode $mode, pid $$" >&2
+[ "${FAKE_QUIET:-0}" = 1 ] || echo "fake_worker: mode $mode, pid $$" >&2
 
 # slowly FILE BS: copy FILE to stdout BS bytes at a time, pausing between.
 slowly() {

@@ -9,6 +9,8 @@
 #   hang     says hello, takes a shard, then stays silent forever
 #   garbage  says hello, takes a shard, then writes a line that is not a
 #            record
+# With WRAP_SAY=1 every worker first writes a line to its stderr (which
+# the coordinator sends to OUT/worker-logs/worker-N.log).
 n=0
 while ! mkdir "$WRAP_STATE/w$n" 2>/dev/null; do
 	n=$((n + 1))
@@ -17,6 +19,7 @@ case " $WRAP_BAD " in
 *" all "*|*" $n "*) bad=1 ;;
 *) bad=0 ;;
 esac
+[ "${WRAP_SAY:-0}" = 1 ] && echo "sample_wrap: spawn $n, mode ${WRAP_MODE:-none}" >&2
 if [ $bad = 1 ]; then
 	case $WRAP_MODE in
 	sigkill)

@@ -72,7 +72,7 @@ main(void)
 	double d = 0;
 	long l = 0;
 
-	plan(39);
+	plan(43);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -161,6 +161,21 @@ main(void)
 	ok(het_write_file_atomic(path, "x", 1, &err) == HET_EIO &&
 	    strstr(err.msg, "No such file") != NULL,
 	    "atomic write into a missing folder fails with a reason");
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	is_int(het_mkdirs(path, "output directory", &err), HET_OK,
+	    "mkdirs makes the missing parents");
+	is_int(het_mkdirs(path, "output directory", &err), HET_OK,
+	    "mkdirs of an existing directory is fine");
+	snprintf(path, sizeof(path), "%s/out.txt/sub", dir);
+	ok(het_mkdirs(path, "worker log folder", &err) == HET_EIO &&
+	    strstr(err.msg, "cannot create the worker log folder ") != NULL &&
+	    strstr(err.msg, "out.txt/sub") != NULL,
+	    "mkdirs under a file names the folder and what it is for (%s)",
+	    err.msg);
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	ok(het_mkdirs(path, "output directory", &err) == HET_EIO &&
+	    strstr(err.msg, "exists but is not a directory") != NULL,
+	    "mkdirs of a file: not a directory");
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	if (system(path) != 0)
 		diag("could not remove %s", dir);

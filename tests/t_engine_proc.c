@@ -241,6 +241,39 @@ test_ok(void)
 	het_procset_free(set);
 }
 
+/* A worker that says nothing on stderr leaves no empty log behind. */
+static void
+test_quiet_log(void)
+{
+	struct het_procset	*set;
+	struct seen		 s;
+	struct het_proc		*p;
+	char			 log[512];
+	const char		*m;
+
+	setenv("FAKE_QUIET", "1", 1);
+	snprintf(log, sizeof log, "%s/worker-1.log", tmpdir);
+	unlink(log);		/* earlier tests' worker 1 wrote to it */
+	set = mkset("ok", 10, 5, 0.5);
+	p = start(set, &s, 1);
+	ok(run_until(set, &s, HET_WIRE_RESULT, 10), "quiet: result arrives");
+	snprintf(log, sizeof log, "%s", het_proc_log_path(p));
+	ok(access(log, F_OK) == 0, "quiet: its log exists while it runs");
+	het_proc_close_stdin(p);
+	ok(run_until(set, &s, -1, 10) && s.ex.ok, "quiet: clean exit");
+	ok(access(log, F_OK) != 0, "quiet: the empty log was removed");
+	het_proc_free(p);
+	het_procset_free(set);
+
+	m = fault("exit-early", 0, 0, &s);
+	like(m, "exited with status 3 before sending a result",
+	    "quiet exit-early: reason");
+	ok(strstr(m, "stderr is in") == NULL, "quiet exit-early: no pointer "
+	    "to an empty log (%s)", m);
+	ok(access(log, F_OK) != 0, "quiet exit-early: no empty log left");
+	unsetenv("FAKE_QUIET");
+}
+
 static void
 test_faults(void)
 {
@@ -455,6 +488,7 @@ main(void)
 		skip_all("no temporary directory");
 	plan_lazy();
 	test_ok();
+	test_quiet_log();
 	test_faults();
 	test_slow();
 	test_real_worker();

@@ -33,7 +33,7 @@ sed -e 's/num_warmup: 300$/num_warmup: 200/' \
 fault() {
 	rm -rf state && mkdir state
 	run_capture env HETUI_TEST_MARK=$mark WRAP_STATE="$dir/state" \
-	    WRAP_MODE=$1 WRAP_BAD="$2" WRAP_DELAY=1 "$HETUI" sample \
+	    WRAP_SAY="${WRAP_SAY:-0}" WRAP_MODE=$1 WRAP_BAD="$2" WRAP_DELAY=1 "$HETUI" sample \
 	    -c run.yaml --nlsq-result fit -o "$3" --workers 2 \
 	    --worker-command "sh $wrap"
 }
@@ -47,6 +47,24 @@ is "$RUN_RC" 0 "the NLSQ fit the runs start from"
 fault none none clean
 is "$RUN_RC" 0 "through the wrapper, no fault: exit 0"
 is "$(ls state | wc -l | tr -d ' ')" 2 "... two workers were spawned"
+ok "$([ ! -e clean/worker-logs ]; echo $?)" \
+    "workers that wrote nothing to stderr leave no worker-logs folder"
+
+WRAP_SAY=1 fault sigkill 0 said
+is "$RUN_RC" 0 "a worker that wrote to stderr, then was SIGKILLed: exit 0"
+like "$RUN_ERR" "was killed by signal 9 \\(Killed\\) \\(its stderr is in said/worker-logs/worker-[0-9]+\\.log\\)" \
+    "the reason points to its log"
+log=$(printf '%s\n' "$RUN_ERR" | sed -n 's/.*its stderr is in \([^)]*\)).*/\1/p' | head -n 1)
+like "$(cat "$log" 2>/dev/null)" "^sample_wrap: spawn 0, mode sigkill" \
+    "... which holds what it wrote"
+is "$(ls said/worker-logs | wc -l | tr -d ' ')" 3 \
+    "the logs of all three workers (two and the retry) are kept"
+
+mkdir blocked && : >blocked/worker-logs
+fault none none blocked
+is "$RUN_RC" 0 "OUT/worker-logs is a file: the run still completes"
+like "$RUN_ERR" "worker log folder blocked/worker-logs exists but is not a directory; the workers' messages are discarded" \
+    "... with a warning that says why the messages are lost"
 
 fault sigkill 0 killed
 is "$RUN_RC" 0 "worker 0 SIGKILLed mid-shard: the run completes, exit 0"

@@ -522,30 +522,6 @@ run_config(struct ui *ui)
 	return cfg;
 }
 
-/* mkdir -p dir; 0 or -1 (errno). */
-static int
-mkdirs(const char *dir)
-{
-	char *p = ui_xstrdup(dir), *q;
-	int rc = 0;
-
-	for (q = p + 1; rc == 0; q++) {
-		if (*q != '/' && *q != '\0')
-			continue;
-		if (*q == '\0') {
-			if (mkdir(p, 0777) != 0 && errno != EEXIST)
-				rc = -1;
-			break;
-		}
-		*q = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
-			rc = -1;
-		*q = '/';
-	}
-	free(p);
-	return rc;
-}
-
 static void
 run_start(struct ui *ui, struct sample_state *s)
 {
@@ -553,7 +529,7 @@ run_start(struct ui *ui, struct sample_state *s)
 	struct het_config *cfg;
 	struct het_error err;
 	const char *wp;
-	char note[512], logs[4096];
+	char note[512];
 	long ncpu;
 	int rc;
 
@@ -574,13 +550,6 @@ run_start(struct ui *ui, struct sample_state *s)
 	}
 	if (note[0] != '\0')
 		ui_log(ui, UI_LOG_INFO, "sampling: %s", note);
-	/* Worker stderr goes to files beside the results, never the tty. */
-	snprintf(logs, sizeof(logs), "%s/worker-logs", s->outdir);
-	if (mkdirs(logs) != 0) {
-		ui_log(ui, UI_LOG_WARN, "sampling: cannot create %s (%s); "
-		    "worker messages are discarded", logs, strerror(errno));
-		logs[0] = '\0';
-	}
 	memset(&o, 0, sizeof(o));
 	o.cfg = cfg;
 	o.data_path = ui->meta->path;
@@ -591,7 +560,8 @@ run_start(struct ui *ui, struct sample_state *s)
 	    ncpu > SAMPLE_MAX_WORKERS ? SAMPLE_MAX_WORKERS : ncpu;
 	wp = getenv("HETUI_WORKER");
 	o.worker_path = wp != NULL && *wp != '\0' ? wp : NULL;
-	o.log_dir = logs[0] != '\0' ? logs : NULL;
+	/* worker stderr goes to OUT/worker-logs, never the tty */
+	o.worker_logs = 1;
 	/* a checkpoint left by a killed run is replaced, with a warning
 	   (the CLI refuses: hetui sample --resume continues it) */
 	o.replace_checkpoint = 1;

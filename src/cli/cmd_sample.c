@@ -721,6 +721,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	so.seed_set = o.seed_set;
 	so.seed = o.seed;
 	so.worker_argv = wargv;
+	so.worker_logs = 1;	/* stderr of the workers: OUT/worker-logs */
 	so.worker_path = getenv("HETUI_WORKER");
 	if (so.worker_path != NULL && so.worker_path[0] == '\0')
 		so.worker_path = NULL;

@@ -301,37 +301,6 @@ rs_json_write(const char *path, json_t *doc, struct het_error *err)
 
 /* ---- orchestration ------------------------------------------------------- */
 
-/* mkdir -p */
-static int
-rs_mkdirs(const char *dir, struct het_error *err)
-{
-	char *p, *s, c;
-	struct stat st;
-	int rc = HET_OK;
-
-	if ((p = het_strdup(dir, err)) == NULL)
-		return HET_ENOMEM;
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		c = *s;
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			rc = het_error_sys(err, errno, "cannot create the "
-			    "output directory %s", p);
-			break;
-		}
-		*s = c;
-		if (c == '\0')
-			break;
-	}
-	if (rc == HET_OK && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-		rc = het_error_set(err, HET_EIO, "the output directory %s "
-		    "exists but is not a directory", dir);
-	free(p);
-	return rc;
-}
-
 /* Local time like Python's datetime.now().isoformat(). */
 static void
 rs_now(char *buf, size_t len)
@@ -380,7 +349,7 @@ rs_prepare(const char *dir, const struct het_results *res, char *stamp,
 	int rc;
 
 	if ((rc = rs_check(res, err)) != HET_OK ||
-	    (rc = rs_mkdirs(dir, err)) != HET_OK)
+	    (rc = het_mkdirs(dir, "output directory", err)) != HET_OK)
 		return rc;
 	if (res->timestamp != NULL)
 		snprintf(stamp, len, "%s", res->timestamp);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "het_util.h"
@@ -149,6 +150,36 @@ het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
 	}
 	het_fsync_dir(path);
 	return HET_OK;
+}
+
+int
+het_mkdirs(const char *dir, const char *what, struct het_error *err)
+{
+	char *p, *s, c;
+	struct stat st;
+	int rc = HET_OK;
+
+	if ((p = het_strdup(dir, err)) == NULL)
+		return HET_ENOMEM;
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		c = *s;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			rc = het_error_sys(err, errno, "cannot create the %s %s",
+			    what, p);
+			break;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	if (rc == HET_OK && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+		rc = het_error_set(err, HET_EIO, "the %s %s exists but is not "
+		    "a directory", what, dir);
+	free(p);
+	return rc;
 }
 
 int

@@ -61,6 +61,14 @@ int het_commit_tmp(const char *tmp, const char *path, struct het_error *err);
 int het_sync_tmp(const char *tmp, struct het_error *err);
 
 /*
+ * het_mkdirs: create dir and any missing parents (mkdir -p, mode 0777
+ * before the umask).  what names the directory in messages ("output
+ * directory").  Returns HET_OK, HET_ENOMEM, or HET_EIO when a component
+ * cannot be created or dir exists but is not a directory.  Any thread.
+ */
+int het_mkdirs(const char *dir, const char *what, struct het_error *err);
+
+/*
  * het_write_file_atomic: write len bytes to path through a temporary file
  * and rename, so readers see either the old file or the complete new one.
  * Returns HET_OK or HET_EIO (the old file, if any, is left untouched).

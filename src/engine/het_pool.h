@@ -122,8 +122,9 @@ size_t het_pool_nthreads(const struct het_pool *pool);
  * het_pool_blas_single_threaded: tell OpenBLAS to use one thread, as it
  * must when several pool threads call it at once.  Returns 1 if OpenBLAS
  * was told, 0 if the program is linked with another BLAS (then rely on
- * OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1; an OpenMP OpenBLAS may
- * also ignore the call, which is why workers get those variables too).
+ * OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as the manual says; an
+ * OpenMP OpenBLAS may also ignore the call).  hetui-worker needs none
+ * of this: NUTS does not call BLAS.
  * Thread: main(), before any pool thread calls BLAS.
  */
 int het_pool_blas_single_threaded(void);

@@ -654,6 +654,24 @@ het_procset_handle(struct het_procset *set, const struct pollfd *fds,
 	return HET_OK;
 }
 
+/*
+ * A worker that wrote nothing to stderr leaves no empty log behind;
+ * returns 1 when its log holds something (worth pointing the user to).
+ */
+static int
+het_proc_keep_log(const struct het_proc *p)
+{
+	struct stat st;
+
+	if (p->log_path == NULL || stat(p->log_path, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size > 0)
+		return 1;
+	unlink(p->log_path);
+	return 0;
+}
+
 /* Both EOF and status seen: decide the verdict and report it once. */
 static void
 het_proc_finish(struct het_proc *p)
@@ -670,7 +688,7 @@ het_proc_finish(struct het_proc *p)
 	ex.status = p->status;
 	ex.signo = p->signo;
 	ex.got_result = p->got_result;
-	if (p->log_path != NULL)
+	if (het_proc_keep_log(p))
 		snprintf(hint, sizeof hint, " (its stderr is in %s)",
 		    p->log_path);
 	if (p->failed) {

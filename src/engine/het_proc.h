@@ -73,7 +73,9 @@ struct het_proc_opts {
 	char *const	*argv;
 	const char	*worker_path;	/* default command; NULL = PATH lookup
 					 * of "hetui-worker" */
-	const char	*log_dir;	/* stderr goes to log_dir/worker-ID.log;
+	const char	*log_dir;	/* stderr goes to log_dir/worker-ID.log
+					 * (appended; removed when empty after
+					 * the worker ended);
 					 * NULL sends it to /dev/null */
 	double		 shard_timeout;	/* s from het_proc_arm; 0 = none */
 	double		 heartbeat_timeout; /* s of silence; 0 = none */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "het_pool.h"
@@ -179,6 +180,9 @@ het_sample_free(struct het_sample *s)
 		pthread_join(s->thr, NULL);
 	hs_ckpt_free(s);
 	het_cmc_free(s->cmc);
+	/* rmdir: only what is left empty (a run that wrote nothing) */
+	if (s->logs_made && rmdir(s->log_dir) == 0 && s->out_made)
+		rmdir(s->out_dir);
 	for (k = 0; s->payload != NULL && k < s->npayload; k++)
 		json_decref(s->payload[k]);
 	for (k = 0; s->reuse != NULL && k < s->npayload; k++)
@@ -470,6 +474,35 @@ hs_chain_threads(struct het_sample *s)
 			    json_integer(s->chain_threads));
 }
 
+/*
+ * OUT/worker-logs for the workers' stderr (opts.worker_logs).  A folder
+ * that cannot be made costs the messages, not the run: warn and go on
+ * with /dev/null.
+ */
+static void
+hs_worker_logs(struct het_sample *s)
+{
+	struct het_error e;
+	struct stat st;
+	char *dir;
+
+	if (s->log_dir != NULL || !s->o.worker_logs)
+		return;
+	het_error_clear(&e);
+	s->out_made = stat(s->out_dir, &st) != 0;
+	if (asprintf(&dir, "%s/worker-logs", s->out_dir) < 0)
+		return;
+	if (het_mkdirs(dir, "worker log folder", &e) != HET_OK) {
+		hs_warn_now(s, "%s; the workers' messages are discarded",
+		    e.msg);
+		free(dir);
+		return;
+	}
+	s->log_dir = dir;
+	s->o.log_dir = dir;
+	s->logs_made = 1;
+}
+
 static int
 hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 {
@@ -494,6 +527,7 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 		het_sample_default_worker(defw, sizeof(defw));
 		co.worker_path = defw;
 	}
+	hs_worker_logs(s);
 	co.log_dir = s->log_dir;
 	co.max_workers = (size_t)s->o.workers;
 	co.kill_grace = s->o.kill_grace;

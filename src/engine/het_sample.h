@@ -168,7 +168,16 @@ struct het_sample_opts {
 	   $HETUI_WORKER), het_sample_default_worker(). */
 	char *const	*worker_argv;	/* borrowed, NULL-terminated */
 	const char	*worker_path;	/* borrowed */
-	const char	*log_dir;	/* worker stderr logs; NULL: /dev/null */
+	const char	*log_dir;	/* worker stderr logs; NULL: see
+					   worker_logs */
+	int		 worker_logs;	/* with log_dir NULL: 1 = stderr of
+					   worker N to OUT/worker-logs/
+					   worker-N.log (made when sampling
+					   starts; an empty log is removed
+					   when its worker ends, the folder
+					   (and OUT, if made for it) at
+					   het_sample_free when left empty);
+					   0 = /dev/null */
 	double		 kill_grace;	/* s; 0: 2 */
 	double		 checkpoint_interval; /* s between checkpoints (see
 					   "Checkpoint"); 0: 30; < 0: none */

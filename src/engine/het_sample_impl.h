@@ -27,6 +27,9 @@ struct het_sample {
 	struct het_config	*cfg;
 	char			*data_path, *out_dir, *nlsq_dir, *resume_dir;
 	char			*worker_path, *log_dir;
+	int			 logs_made;	/* log_dir is OUT/worker-logs,
+						   made by hs_worker_logs */
+	int			 out_made;	/* ... which also made OUT */
 	char			**worker_argv;	/* NULL-terminated */
 
 	enum het_sample_phase	 phase;
