@@ -94,7 +94,7 @@ test_het_full(void)
 	cfg = load_file("het_full.yaml", &err);
 	ok(cfg != NULL, "het_full.yaml loads (%s)", cfg ? "ok" : err.msg);
 	if (cfg == NULL) {
-		skip(97, "het_full.yaml did not load");
+		skip(98, "het_full.yaml did not load");
 		return;
 	}
 	is_int(cfg->mode, HET_MODE_TWO_COMPONENT, "mode two_component");
@@ -207,6 +207,7 @@ test_het_full(void)
 	is_double(cfg->cmc.nlsq_prior_width_factor, 3.5, 0,
 	    "prior_width_factor synonym");
 	is_int(cfg->cmc.use_reparam, 0, "use_reparam");
+	is_int(cfg->cmc.nlsq_priors, 0, "use_nlsq_informed_priors false");
 	is_str(cfg->output_dir, "results/sample_07", "output_dir");
 	is_int(cfg->nwarnings, 4, "four unused keys, four warnings");
 	ok(has_warning(cfg, "experimental_data.cache_compression", 11,
@@ -462,6 +463,7 @@ test_defaults(void)
 	    cfg->cmc.min_ess == 400 && cfg->cmc.min_bfmi == 0.3 &&
 	    cfg->cmc.max_divergence_rate == 0.1 && cfg->cmc.use_reparam &&
 	    cfg->cmc.nlsq_prior_width_factor == 2.0 &&
+	    cfg->cmc.nlsq_priors == 1 &&
 	    cfg->cmc.sigma == HET_SIGMA_DIAGONAL &&
 	    cfg->cmc.worker_command == NULL, "cmc defaults");
 	is_str(cfg->output_dir, "./output", "heterodyne output default");

@@ -621,6 +621,13 @@ test_config_priors(void)
 	ok(pr[4].kind == HET_PRIOR_TRUNCNORMAL && fabs(pr[4].b -
 	    cfg->cmc.nlsq_prior_width_factor * sd[4]) < 1e-15,
 	    "contrast[1]: truncated normal, scale = width factor x sd");
+	cfg->cmc.nlsq_priors = 0;	/* use_nlsq_informed_priors: false */
+	ok(het_post_priors_from_config(cfg, P.r, P.x0, sd, pr, &err) ==
+	    HET_OK && pr[1].kind == HET_PRIOR_NORMAL && pr[1].a == 0.25 &&
+	    pr[0].kind == cfg->phys[0].prior.kind && pr[0].a ==
+	    cfg->phys[0].prior.a, "use_nlsq_informed_priors false: the "
+	    "configured priors, although an NLSQ result is given");
+	cfg->cmc.nlsq_priors = 1;
 	if (prob_init(&L, HET_MODE_HOM_LAMINAR, NULL) == 0) {
 		ok(het_post_priors_from_config(cfg, L.r, NULL, NULL, pr,
 		    &err) == HET_EINVAL, "static config, laminar problem");

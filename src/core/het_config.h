@@ -169,6 +169,10 @@ struct het_config_cmc {
 	double	min_bfmi;	/* >= 0; 0.3 */
 	double	max_divergence_rate; /* in [0, 1]; 0.10 */
 	int	use_reparam;	/* 1: NLSQ-centred z-space sampling; 1 */
+	int	nlsq_priors;	/* use_nlsq_informed_priors: 1 = every
+				   free parameter's prior is the NLSQ-centred
+				   truncated normal (when an NLSQ result is
+				   there); 0 = the configured priors; 1 */
 	double	nlsq_prior_width_factor; /* > 0, width of NLSQ-centred
 				   priors in NLSQ standard errors; 2.0 */
 	char	*worker_command; /* command that runs one shard (its

@@ -312,6 +312,10 @@ cl_read_cmc(struct cl_load *ld)
 		    { nl, N, "nlsq_prior_width_factor" },
 		    { nl, N, "prior_width_factor" },
 		    { va, V, "nlsq_prior_width_factor" } };
+		struct cl_cand np[] = {
+		    { cm, P, "use_nlsq_informed_priors" },
+		    { nl, N, "use_nlsq_informed_priors" },
+		    { va, V, "use_nlsq_informed_priors" } };
 		struct cl_cand pm[] = { { cm, P, "per_angle_mode" },
 		    { pa, "optimization.cmc.per_angle", "per_angle_mode" } };
 
@@ -386,6 +390,7 @@ cl_read_cmc(struct cl_load *ld)
 		    (rc = cl_pick_num(ld, dv, NC(dv), "cmc.max_divergence_rate",
 		    &c->max_divergence_rate)) ||
 		    (rc = cl_pick_bool(ld, ur, NC(ur), &c->use_reparam)) ||
+		    (rc = cl_pick_bool(ld, np, NC(np), &c->nlsq_priors)) ||
 		    (rc = cl_pick_num(ld, wf, NC(wf),
 		    "cmc.nlsq_prior_width_factor",
 		    &c->nlsq_prior_width_factor)))

@@ -598,8 +598,11 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_kn(w, 6, "min_bfmi", c->min_bfmi);
 	w_kn(w, 6, "max_divergence_rate", c->max_divergence_rate);
 	w_put(w, "    nlsq:\n");
-	w_cmt(w, 6, "Width of NLSQ-centred priors in NLSQ standard errors, "
-	    "> 0.");
+	w_cmt(w, 6, "true: every free parameter's prior is a truncated "
+	    "normal centred on the NLSQ value, nlsq_prior_width_factor");
+	w_cmt(w, 6, "NLSQ standard errors wide (> 0); false: the priors "
+	    "given under parameters.");
+	w_kb(w, 6, "use_nlsq_informed_priors", c->nlsq_priors);
 	w_kn(w, 6, "nlsq_prior_width_factor", c->nlsq_prior_width_factor);
 	w_put(w, "    reparameterization:\n");
 	w_cmt(w, 6, "true: sample each power law (prefactor A, exponent) "

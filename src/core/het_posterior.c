@@ -671,7 +671,7 @@ het_post_priors_from_config(const struct het_config *cfg,
 			    &out[col].hi);
 		}
 	}
-	if (nlsq_x != NULL && nlsq_sd != NULL)
+	if (cfg->cmc.nlsq_priors && nlsq_x != NULL && nlsq_sd != NULL)
 		for (k = 0; k < p; k++)
 			het_post_prior_nlsq(nlsq_x[k], nlsq_sd[k], out[k].lo,
 			    out[k].hi, cfg->cmc.nlsq_prior_width_factor,

@@ -183,9 +183,10 @@ void het_post_prior_nlsq(double value, double sd, double lo, double hi,
  *            scaling): cfg->scaling.p[contrast or offset]; Fourier
  *            coefficients: uniform on het_scaling_param_bounds.
  *   nlsq_x, nlsq_sd  NULL, or p NLSQ values and standard errors (the
- *            order of x): then every prior is the NLSQ-informed default
- *            of het_post_prior_nlsq with cfg->cmc.nlsq_prior_width_factor,
- *            on the bounds above.
+ *            order of x): then, when cfg->cmc.nlsq_priors is set (config
+ *            use_nlsq_informed_priors, the default), every prior is the
+ *            NLSQ-informed default of het_post_prior_nlsq with
+ *            cfg->cmc.nlsq_prior_width_factor, on the bounds above.
  * Returns HET_OK, or HET_EINVAL when cfg's mode has another physics
  * length than the problem (the message says both).  The priors are not
  * validated here (het_posterior_alloc does).  Thread: any.

@@ -156,6 +156,7 @@ struct het_results_cmc {
 	const char	*sigma_source;
 	double		 sigma;
 	int		 reparam;
+	int		 nlsq_priors;	/* use_nlsq_informed_priors */
 	double		 prior_width;	/* nlsq_prior_width_factor */
 	struct het_cons_gates gates;
 	size_t		 p;

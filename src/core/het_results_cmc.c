@@ -11,7 +11,7 @@
  *
  * /cmc layout (attributes in brackets):
  *   /cmc [status, strategy, combine, sigma, sigma_source, reparam,
- *        prior_width_factor, num_warmup, num_samples, num_chains,
+ *        nlsq_informed_priors, prior_width_factor, num_warmup, num_samples, num_chains,
  *        target_accept_prob, max_tree_depth, dense_mass, seed,
  *        num_shards, max_r_hat, min_ess, min_bfmi, max_divergence_rate,
  *        gates_passed, wall_time]
@@ -259,6 +259,8 @@ rc_attrs(struct rs_w *w, const struct het_results_cmc *c,
 	    (rc = rs_af64(w, g, "sigma", c->sigma, err)) ||
 	    (rc = rs_astr(w, g, "sigma_source", c->sigma_source, err)) ||
 	    (rc = rs_ai64(w, g, "reparam", c->reparam, err)) ||
+	    (rc = rs_ai64(w, g, "nlsq_informed_priors", c->nlsq_priors,
+	    err)) ||
 	    (rc = rs_af64(w, g, "prior_width_factor", c->prior_width, err)) ||
 	    (rc = rs_ai64(w, g, "num_warmup", st->num_warmup, err)) ||
 	    (rc = rs_ai64(w, g, "num_samples", st->num_samples, err)) ||

@@ -338,6 +338,7 @@ hs_describe(struct het_sample *s, struct het_results_cmc *cm,
 	cm->sigma_source = s->sigma_source;
 	cm->sigma = s->sigma;
 	cm->reparam = s->cfg->cmc.use_reparam;
+	cm->nlsq_priors = s->cfg->cmc.nlsq_priors;
 	cm->prior_width = s->cfg->cmc.nlsq_prior_width_factor;
 	het_cons_gates_from_cmc(&s->cfg->cmc, &cm->gates);
 	cm->p = s->pb->p;
