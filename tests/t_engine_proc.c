@@ -386,9 +386,12 @@ test_spawn_fail(void)
 	struct het_error	 err;
 	struct het_procset	*set;
 	char			*argv[] = { "/nonexistent/hetui-worker", NULL };
+	char			 log[512];
 
 	memset(&o, 0, sizeof o);
 	o.argv = argv;
+	o.log_dir = tmpdir;
+	snprintf(log, sizeof log, "%s/worker-9.log", tmpdir);
 	set = het_procset_alloc(&o, &err);
 	ok(het_proc_spawn(set, 9, het_proc_now(), &err) == NULL,
 	    "missing command: no worker");
@@ -396,6 +399,7 @@ test_spawn_fail(void)
 	like(err.msg, "cannot start worker 9 with the command "
 	    "'/nonexistent/hetui-worker'", "missing command: names it");
 	like(err.msg, "No such file or directory", "missing command: errno");
+	ok(access(log, F_OK) != 0, "missing command: no empty log left");
 	het_procset_free(set);
 	o.kill_grace = -1;
 	ok(het_procset_alloc(&o, &err) == NULL && err.code == HET_EINVAL,

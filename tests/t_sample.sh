@@ -199,6 +199,23 @@ run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result fitfixed -o x
 is "$RUN_RC" 1 "--nlsq-result of another parameter set: exit 1"
 like "$RUN_ERR" "has no value for the free parameter alpha_ref" \
     "... names the missing parameter"
+mkdir otherphi && cp res/nlsq_parameters.json otherphi/ &&
+    sed '/"phi_angle"/{n;s/30\.0*/45.0/;}' res/nlsq_metadata.json \
+    >otherphi/nlsq_metadata.json
+like "$(tr -d ' \n' <otherphi/nlsq_metadata.json)" '"phi_angle":\[45\.0\]' \
+    "(a copy of the fit that says it was fitted at phi 45)"
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result otherphi -o x
+is "$RUN_RC" 1 "--nlsq-result fitted on other angles, per-angle scaling: exit 1"
+like "$RUN_ERR" "otherphi/nlsq_parameters.json was fitted on 1 angles \(45\) but this run selects 1 \(30\), and per-angle contrast and offset are matched by position; run 'hetui fit' with this config again" \
+    "... says which angles differ and how to fix it"
+mkdir otherframes && cp res/nlsq_parameters.json otherframes/ &&
+    sed 's/"end_frame": 50/"end_frame": 40/' res/nlsq_metadata.json \
+    >otherframes/nlsq_metadata.json
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result otherframes \
+    -o x --worker-command /nonexistent/hetui-worker
+like "$RUN_ERR" "warning: .*otherframes/nlsq_parameters.json was fitted on frames 1-40, this run uses 1-50; its values are only the start and the prior centres" \
+    "--nlsq-result fitted on other frames: a warning"
+ok "$([ ! -e x ]; echo $?)" "(nothing written by the refused runs)"
 
 # --- exit 4: a gate fails -------------------------------------------------------
 sed 's/min_ess: 10$/min_ess: 100000/' sample_run.yaml >gate.yaml

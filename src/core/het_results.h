@@ -264,14 +264,21 @@ struct het_results_nlsq {
 	int	 converged;	/* 1, 0, or -1 when the files do not say */
 	double	 chi2_red;	/* NaN when unknown */
 	char	*source;	/* the file it came from (owned) */
+	/* What it was fitted on, when the files say (else NULL/0): */
+	double	*phi;		/* nphi angles in degrees (owned) */
+	size_t	 nphi;
+	long	 first_frame, last_frame;	/* 1-based inclusive */
 };
 
 /*
  * het_results_load_nlsq: read the joint NLSQ result in dir: from
  * nlsq_parameters.json (parameter_names, parameters, uncertainties; null
  * is NaN) with nlsq_metadata.json when present (success,
- * reduced_chi_squared), else from hetui_results.h5 (/fit/free_names and
- * the /fit/parameters table; attributes converged and chi2_red).
+ * reduced_chi_squared and, under metadata, phi_angle, start_frame and
+ * end_frame), else from hetui_results.h5 (/fit/free_names and the
+ * /fit/parameters table; attributes converged and chi2_red; /data/phi and
+ * the /data attributes first_frame, last_frame).  Angles and frames are
+ * optional (a foreign file may lack them): nphi 0, frames 0.
  *   out  zeroed on entry; filled on HET_OK (release with
  *        het_results_nlsq_clear, also after an error).
  * Returns HET_OK; HET_ENOTFOUND (neither file; a per-angle result,

@@ -30,6 +30,9 @@
 
 #define RL_FIT_HINT	"; is this the results file of a joint hetui fit?"
 
+static int rl_json_selection(json_t *meta, struct het_results_nlsq *n,
+    struct het_error *err);
+
 void
 het_results_nlsq_clear(struct het_results_nlsq *n)
 {
@@ -43,6 +46,7 @@ het_results_nlsq_clear(struct het_results_nlsq *n)
 	free(n->x);
 	free(n->unc);
 	free(n->source);
+	free(n->phi);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -141,6 +145,9 @@ rl_json(const char *path, const char *meta, struct het_results_nlsq *n,
 		if (json_is_number(m = json_object_get(doc,
 		    "reduced_chi_squared")))
 			n->chi2_red = json_number_value(m);
+		if ((rc = rl_json_selection(json_object_get(doc, "metadata"),
+		    n, err)) != HET_OK)
+			goto out;
 	}
 	rc = HET_OK;
 out:
@@ -228,6 +235,53 @@ rl_attr(hid_t fid, const char *path, const char *name)
 	return v;
 }
 
+/*
+ * The angles and frames of nlsq_metadata.json's "metadata" (hetui's and
+ * the heterodyne package's key names); absent or malformed: unknown.
+ */
+static int
+rl_json_selection(json_t *meta, struct het_results_nlsq *n,
+    struct het_error *err)
+{
+	json_t *phi = json_object_get(meta, "phi_angle"), *v;
+	size_t k, np = json_is_array(phi) ? json_array_size(phi) : 0;
+
+	v = json_object_get(meta, "start_frame");
+	n->first_frame = json_is_integer(v) ? (long)json_integer_value(v) : 0;
+	v = json_object_get(meta, "end_frame");
+	n->last_frame = json_is_integer(v) ? (long)json_integer_value(v) : 0;
+	for (k = 0; k < np; k++)
+		if (!json_is_number(json_array_get(phi, k)))
+			return HET_OK;
+	if (np == 0)
+		return HET_OK;
+	if ((n->phi = het_alloc_array(np, sizeof(double), "phi", err)) ==
+	    NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < np; k++)
+		n->phi[k] = json_number_value(json_array_get(phi, k));
+	n->nphi = np;
+	return HET_OK;
+}
+
+/* The same from hetui_results.h5: /data/phi and /data's frame window. */
+static void
+rl_h5_selection(hid_t fid, struct het_results_nlsq *n)
+{
+	struct het_error ignored;
+	double f;
+
+	if (het_h5_read_vector(fid, "/data/phi", 1u << 20, &n->phi, &n->nphi,
+	    &ignored) != HET_OK) {
+		n->phi = NULL;
+		n->nphi = 0;
+	}
+	f = rl_attr(fid, "/data", "first_frame");
+	n->first_frame = isfinite(f) ? (long)f : 0;
+	f = rl_attr(fid, "/data", "last_frame");
+	n->last_frame = isfinite(f) ? (long)f : 0;
+}
+
 static int
 rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 {
@@ -291,6 +345,7 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 	c = rl_attr(fid, "/fit", "converged");
 	n->converged = isnan(c) || c < 0 ? -1 : c != 0;
 	n->chi2_red = rl_attr(fid, "/fit", "chi2_red");
+	rl_h5_selection(fid, n);
 	rc = HET_OK;
 out:
 	for (k = 0; free_names != NULL && k < nf; k++)

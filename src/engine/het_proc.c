@@ -206,6 +206,8 @@ het_proc_cmdline(const struct het_procset *set, char *buf, size_t sz)
 	}
 }
 
+static int het_proc_keep_log(const struct het_proc *p);
+
 struct het_proc *
 het_proc_spawn(struct het_procset *set, int id, double now,
     struct het_error *err)
@@ -318,6 +320,7 @@ fail:
 		close(out[1]);
 	}
 	if (p != NULL) {
+		(void)het_proc_keep_log(p);	/* no empty log left */
 		het_wire_reader_free(p->rd);
 		free(p->log_path);
 		free(p);

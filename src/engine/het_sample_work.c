@@ -189,6 +189,65 @@ hs_fit(struct het_sample *s, struct het_error *err)
 	return HET_OK;
 }
 
+/* "-60, -35, ... (8)" into buf: a list of angles for messages. */
+static void
+hs_phi_list(const double *phi, size_t n, char *buf, size_t len)
+{
+	size_t k, o = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && o + 16 < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%g", k ? ", " : "",
+		    phi[k]);
+	if (k < n)
+		snprintf(buf + o, len - o, ", ...");
+}
+
+/*
+ * A result fitted on other angles or frames than this run's.  Per-angle
+ * contrast and offset are matched by position (contrast[k] is the k-th
+ * selected angle), so with other angles they would start at, and centre
+ * their priors on, another angle's values: refused.  Other frames only
+ * move the start and the prior centres: a warning.
+ */
+static int
+hs_load_check(struct het_sample *s, const char *opt, struct het_error *err)
+{
+	const struct het_problem *pb = s->pb;
+	const struct het_results_nlsq *ld = &s->loaded;
+	char was[256], now[256];
+	size_t k;
+	int same = ld->nphi == pb->nangles, per_angle = 0;
+
+	for (k = 0; same && k < ld->nphi; k++)
+		same = fabs(ld->phi[k] - pb->phi[k]) <= 1e-6;
+	for (k = 0; k < pb->p; k++)
+		per_angle |= strchr(het_resid_param_name(pb->resid, k), '[') !=
+		    NULL;
+	if (ld->nphi > 0 && !same) {
+		hs_phi_list(ld->phi, ld->nphi, was, sizeof(was));
+		hs_phi_list(pb->phi, pb->nangles, now, sizeof(now));
+		if (per_angle)
+			return het_error_set(err, HET_EINVAL, "%s: %s was "
+			    "fitted on %zu angles (%s) but this run selects %zu "
+			    "(%s), and per-angle contrast and offset are "
+			    "matched by position; run 'hetui fit' with this "
+			    "config again, or select the same angles", opt,
+			    ld->source, ld->nphi, was, pb->nangles, now);
+		hs_warn(s, "%s: %s was fitted on the angles %s, this run "
+		    "uses %s", opt, ld->source, was, now);
+	}
+	if (ld->first_frame > 0 && ld->last_frame > 0 &&
+	    (ld->first_frame != pb->first_frame ||
+	    ld->last_frame != pb->last_frame))
+		hs_warn(s, "%s: %s was fitted on frames %ld-%ld, this run "
+		    "uses %ld-%ld; its values are only the start and the "
+		    "prior centres (run 'hetui fit' again for a fit of these "
+		    "frames)", opt, ld->source, ld->first_frame,
+		    ld->last_frame, pb->first_frame, pb->last_frame);
+	return HET_OK;
+}
+
 /* Load a previous result and match it to the problem by name. */
 static int
 hs_load(struct het_sample *s, struct het_error *err)
@@ -225,7 +284,7 @@ hs_load(struct het_sample *s, struct het_error *err)
 	if (ld->converged == 0)
 		hs_warn(s, "%s: the NLSQ fit in %s did not converge", opt,
 		    ld->source);
-	return HET_OK;
+	return hs_load_check(s, opt, err);
 }
 
 int
