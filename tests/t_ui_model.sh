@@ -180,7 +180,11 @@ wait_for 'mode static_ref +heterodyne'; ok $? "u undoes the family change"
 
 # Load a configuration with warnings.
 tui_keys O
-wait_for 'Open config:'; ok $? "O asks for a file"
+wait_for 'Open config \(unsaved edits are discarded; Esc keeps them\):'
+ok $? "O with unsaved edits asks for a file, saying they would be discarded"
+tui_keys Escape O
+wait_for 'Open config \(unsaved edits are discarded'
+ok $? "Esc kept them: O still warns"
 tui_text "$warn"; tui_keys Enter
 wait_for 'Model +config warn\.yaml'; ok $? "the new config is shown"
 like "$TUI_SCREEN" 'mode static_both' "with its mode"

@@ -657,7 +657,10 @@ model_key(struct ui *ui, void *state, int key)
 		ui_prompt_open_sel(ui, "Save config to:", ui->cfg_path, save_done);
 		break;
 	case 'O':
-		ui_prompt_open(ui, "Open config:", "", open_done);
+		/* say so before unsaved edits are lost (Esc keeps them) */
+		ui_prompt_open(ui, ui->cfg_dirty ? "Open config (unsaved edits "
+		    "are discarded; Esc keeps them):" : "Open config:", "",
+		    open_done);
 		break;
 	default:
 		return 0;

@@ -82,7 +82,7 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 		case SS_CHAINS:
 			snprintf(val, sizeof(val), "%ld", m->num_chains);
 			snprintf(desc, sizeof(desc), "NUTS chains per shard, "
-			    "run one after another");
+			    "at once when cores are free");
 			break;
 		case SS_WARMUP:
 			snprintf(val, sizeof(val), "%ld", m->num_warmup);

@@ -78,10 +78,12 @@ enum het_config_combine {
 
 /* Where the likelihood noise sigma of CMC comes from. */
 enum het_config_sigma {
-	HET_SIGMA_DIAGONAL = 0,	/* scatter of the corrected diagonal
-				   (heterodyne reference) */
-	HET_SIGMA_MAD,		/* sampled, HalfNormal prior scaled by
-				   1.4826 MAD of the shard's c2 (homodyne) */
+	HET_SIGMA_DIAGONAL = 0,	/* heterodyne reference: scatter of the
+				   corrected diagonal; hetui: the far-lag
+				   noise estimate */
+	HET_SIGMA_MAD,		/* homodyne reference: sampled, HalfNormal
+				   scaled by 1.4826 MAD of the shard's c2;
+				   hetui: the far-lag estimate, warned */
 	HET_SIGMA_RESIDUAL,	/* RMS of the NLSQ residuals (needs a fit) */
 	HET_SIGMA_COUNT
 };
@@ -155,7 +157,8 @@ struct het_config_cmc {
 				   chains at once on the cores its worker
 				   may use; "vectorized" too), 0
 				   sequential; 1 */
-	unsigned long seed;	/* base seed, shard k uses seed + k; 42
+	unsigned long seed;	/* base seed, chain c of shard k uses
+				   seed + 1000 k + c; 42
 				   (null in the YAML means 42 too: hetui
 				   runs are reproducible) */
 	enum het_config_sigma sigma;	/* heterodyne diagonal, homodyne mad */

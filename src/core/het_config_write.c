@@ -527,13 +527,14 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	const struct het_config_cmc *c = &cfg->cmc;
 
 	w_put(w, "  cmc:\n");
-	w_cmt(w, 4, "Scaling mode of the sampler; auto = the one NLSQ "
-	    "used.");
+	w_cmt(w, 4, "Scaling mode of the sampler: CMC always uses the one "
+	    "NLSQ used (other values: a warning).");
 	w_kw(w, 4, "per_angle_mode", het_config_scaling_name(
 	    cfg->scaling.cmc_mode));
-	w_cmt(w, 4, "Likelihood noise: diagonal (scatter of the corrected "
-	    "diagonal), mad (sampled, HalfNormal from the");
-	w_cmt(w, 4, "MAD of c2) or residual (RMS of the NLSQ residuals).");
+	w_cmt(w, 4, "Likelihood noise: diagonal (the far-lag noise "
+	    "estimate), residual (RMS of the NLSQ residuals)");
+	w_cmt(w, 4, "or mad (sampled by the reference; hetui uses the "
+	    "far-lag estimate, with a warning).");
 	w_kw(w, 4, "sigma_method", het_config_sigma_name(c->sigma));
 	w_cmt(w, 4, "Command that runs one shard; null = the installed "
 	    "hetui-worker.");
@@ -576,7 +577,8 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	    "(the same draws); sequential: one after another.");
 	w_kw(w, 6, "chain_method", c->chain_parallel ? "parallel" :
 	    "sequential");
-	w_cmt(w, 6, "Base random seed >= 0; shard k uses seed + k.");
+	w_cmt(w, 6, "Base random seed >= 0; chain c of shard k uses "
+	    "seed + 1000 k + c.");
 	w_kl(w, 6, "seed", (long)c->seed);
 	w_put(w, "    timeout:\n");
 	w_cmt(w, 6, "Seconds > 0 a shard may run, and may stay silent (<= "
