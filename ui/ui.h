@@ -234,6 +234,8 @@ const struct ui_log_line *ui_log_get(const struct ui *, size_t i);
 void	ui_model_set_meta(struct ui *, struct het_io_meta *meta);
 void	ui_model_clear(struct ui *);
 const struct ui_ring *ui_model_ring(const struct ui *);
+/* Distance between two angles in degrees, through the 360 wrap. */
+double	ui_phi_dist(double a, double b);
 size_t	ui_model_ring_selected(const struct ui *, size_t ring);
 int	ui_model_set_window(struct ui *, const char *text, char *why,
 	    size_t whylen);
@@ -318,6 +320,15 @@ int	ui_config_load(struct ui *, const char *path, int open_data);
 int	ui_config_save(struct ui *, const char *path);
 struct het_config *ui_config_replace(struct ui *, struct het_config *cfg);
 void	ui_config_free(struct ui *);
+/*
+ * ui_config_for_selection: a copy of the session's configuration for a
+ * run ("fit" or "sampling", which names it in messages) on the Data
+ * panel's selection: its ring's q, the selected angles (per-angle start
+ * values mapped to them by phi), the frame window, no phi_filtering.
+ * NULL, with the reason in the status line, when no file is open, no
+ * angle is selected or the result does not validate.  Caller frees.
+ */
+struct het_config *ui_config_for_selection(struct ui *, const char *run);
 
 /* ui_draw.c: render pass and drawing helpers. */
 void	ui_layout(struct ui *);

@@ -27,14 +27,6 @@
 #define KEEP_Q_RTOL	0.05	/* a ring matches q within 5 % */
 #define KEEP_PHI_TOL	1.0	/* degrees */
 
-static double
-phi_dist(double a, double b)
-{
-	double d = fmod(fabs(a - b), 360.0);
-
-	return d > 180.0 ? 360.0 - d : d;
-}
-
 void
 ui_keep_take(struct ui *ui, struct ui_keep *k)
 {
@@ -71,7 +63,7 @@ nearest(const struct ui *ui, const struct ui_ring *r, double phi, double *d)
 
 	*d = INFINITY;
 	for (i = 0; i < r->nbins; i++) {
-		x = phi_dist(ui->meta->bins[r->bins[i]].phi, phi);
+		x = ui_phi_dist(ui->meta->bins[r->bins[i]].phi, phi);
 		if (x < *d) {
 			*d = x;
 			best = i;

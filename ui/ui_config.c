@@ -170,3 +170,96 @@ ui_config_free(struct ui *ui)
 	ui->cfg = ui->cfg_saved = NULL;
 	ui->cfg_path = NULL;
 }
+
+/* ---- the configuration of a run on the selection ------------------------ */
+
+/*
+ * The per-angle start values of the configuration, for the selected
+ * angles: mapped by nearest phi through the configuration's own angle
+ * list when it has one of the same length, else kept when there are as
+ * many as selected angles, else dropped (the quantile estimates are
+ * used) with a note in the Log.
+ */
+static void
+ui_config_map_init(struct ui *ui, const char *run, double **vals,
+    size_t *n, const double *oldphi, size_t noldphi, const double *phi,
+    size_t nsel, const char *what)
+{
+	double *v;
+	size_t a, i, best;
+
+	if (*n <= 1)
+		return;
+	if (oldphi != NULL && noldphi == *n) {
+		v = ui_xcalloc(nsel, sizeof(double));
+		for (a = 0; a < nsel; a++) {
+			for (best = 0, i = 1; i < noldphi; i++)
+				if (ui_phi_dist(oldphi[i], phi[a]) <
+				    ui_phi_dist(oldphi[best], phi[a]))
+					best = i;
+			v[a] = (*vals)[best];
+		}
+		free(*vals);
+		*vals = v;
+		*n = nsel;
+		return;
+	}
+	if (*n == nsel)
+		return;
+	ui_log(ui, UI_LOG_WARN, "%s: the configuration gives %zu per-angle "
+	    "%s start values for %zu selected angles; the quantile estimates "
+	    "are used instead", run, *n, what, nsel);
+	free(*vals);
+	*vals = NULL;
+	*n = 0;
+}
+
+struct het_config *
+ui_config_for_selection(struct ui *ui, const char *run)
+{
+	const struct ui_ring *r = ui_model_ring(ui);
+	struct het_config *cfg;
+	struct het_error err;
+	double *phi, *oldphi;
+	size_t i, n = 0, nold;
+
+	if (ui->meta == NULL) {
+		ui_msg(ui, UI_LOG_ERROR, "no file is open: start hetui with a "
+		    "result file (hetui FILE) to %s it", strcmp(run, "fit") ==
+		    0 ? "fit" : "sample");
+		return NULL;
+	}
+	if (r == NULL || ui_model_ring_selected(ui, ui->sel.ring) == 0) {
+		ui_msg(ui, UI_LOG_ERROR, "no angle of ring %zu is selected: "
+		    "select angles in the Data panel (1; Space, a)",
+		    ui->sel.ring + 1);
+		return NULL;
+	}
+	het_error_clear(&err);
+	if ((cfg = het_config_dup(ui->cfg, &err)) == NULL)
+		ui_fatal("%s", err.msg);
+	phi = ui_xcalloc(r->nbins, sizeof(double));
+	for (i = 0; i < r->nbins; i++)
+		if (ui->sel.bin_on[r->bins[i]])
+			phi[n++] = ui->meta->bins[r->bins[i]].phi;
+	oldphi = cfg->phi_angles;
+	nold = cfg->nphi_angles;
+	ui_config_map_init(ui, run, &cfg->scaling.init_contrast,
+	    &cfg->scaling.ninit_contrast, oldphi, nold, phi, n, "contrast");
+	ui_config_map_init(ui, run, &cfg->scaling.init_offset,
+	    &cfg->scaling.ninit_offset, oldphi, nold, phi, n, "offset");
+	free(oldphi);
+	cfg->phi_angles = phi;
+	cfg->nphi_angles = n;
+	cfg->phi_filter = 0;
+	cfg->q_set = 1;
+	cfg->wavevector_q = r->q;
+	cfg->start_frame = ui->sel.first;
+	cfg->end_frame = ui->sel.last;
+	if (het_config_validate(cfg, &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "%s not started: %s", run, err.msg);
+		het_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}

@@ -179,9 +179,8 @@ ui_model_set_window(struct ui *ui, const char *text, char *why,
 	return 0;
 }
 
-/* Distance between two angles in degrees, through the 360 wrap. */
-static double
-phi_dist(double a, double b)
+double
+ui_phi_dist(double a, double b)
 {
 	double d = fmod(fabs(a - b), 360.0);
 
@@ -239,7 +238,7 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 			best = 0;
 			bd = INFINITY;
 			for (i = 0; i < r->nbins; i++) {
-				d = phi_dist(ui->meta->bins[r->bins[i]].phi,
+				d = ui_phi_dist(ui->meta->bins[r->bins[i]].phi,
 				    cfg->phi_angles[k]);
 				if (d < bd) {
 					bd = d;

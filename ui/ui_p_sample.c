@@ -458,70 +458,6 @@ on_change(struct het_sample *hs, enum het_sample_what what, size_t index,
 
 /* ---- starting a run -------------------------------------------------- */
 
-/* The configuration of a run on the session's selection, or NULL. */
-static struct het_config *
-run_config(struct ui *ui)
-{
-	const struct ui_ring *r = ui_model_ring(ui);
-	struct het_config *cfg;
-	struct het_error err;
-	double *phi;
-	size_t i, n = 0;
-
-	if (ui->meta == NULL) {
-		ui_msg(ui, UI_LOG_ERROR, "no file is open: start hetui with a "
-		    "result file (hetui FILE) to sample it");
-		return NULL;
-	}
-	if (r == NULL || ui_model_ring_selected(ui, ui->sel.ring) == 0) {
-		ui_msg(ui, UI_LOG_ERROR, "no angle of ring %zu is selected: "
-		    "select angles in the Data panel (1; Space, a)",
-		    ui->sel.ring + 1);
-		return NULL;
-	}
-	het_error_clear(&err);
-	if ((cfg = het_config_dup(ui->cfg, &err)) == NULL)
-		ui_fatal("%s", err.msg);
-	phi = ui_xcalloc(r->nbins, sizeof(double));
-	for (i = 0; i < r->nbins; i++)
-		if (ui->sel.bin_on[r->bins[i]])
-			phi[n++] = ui->meta->bins[r->bins[i]].phi;
-	/* Per-angle start values that do not match the angles go. */
-	if (cfg->scaling.ninit_contrast > 1 &&
-	    cfg->scaling.ninit_contrast != n) {
-		ui_log(ui, UI_LOG_WARN, "sampling: the configuration gives %zu "
-		    "per-angle contrast start values for %zu selected angles; "
-		    "the quantile estimates are used instead",
-		    cfg->scaling.ninit_contrast, n);
-		free(cfg->scaling.init_contrast);
-		cfg->scaling.init_contrast = NULL;
-		cfg->scaling.ninit_contrast = 0;
-	}
-	if (cfg->scaling.ninit_offset > 1 && cfg->scaling.ninit_offset != n) {
-		ui_log(ui, UI_LOG_WARN, "sampling: the configuration gives %zu "
-		    "per-angle offset start values for %zu selected angles; "
-		    "the quantile estimates are used instead",
-		    cfg->scaling.ninit_offset, n);
-		free(cfg->scaling.init_offset);
-		cfg->scaling.init_offset = NULL;
-		cfg->scaling.ninit_offset = 0;
-	}
-	free(cfg->phi_angles);
-	cfg->phi_angles = phi;
-	cfg->nphi_angles = n;
-	cfg->phi_filter = 0;
-	cfg->q_set = 1;
-	cfg->wavevector_q = r->q;
-	cfg->start_frame = ui->sel.first;
-	cfg->end_frame = ui->sel.last;
-	if (het_config_validate(cfg, &err) != HET_OK) {
-		ui_msg(ui, UI_LOG_ERROR, "sampling not started: %s", err.msg);
-		het_config_free(cfg);
-		return NULL;
-	}
-	return cfg;
-}
-
 static void
 run_start(struct ui *ui, struct sample_state *s)
 {
@@ -537,7 +473,7 @@ run_start(struct ui *ui, struct sample_state *s)
 		ui_msg(ui, UI_LOG_WARN, "sampling is running: c cancels it");
 		return;
 	}
-	if ((cfg = run_config(ui)) == NULL)
+	if ((cfg = ui_config_for_selection(ui, "sampling")) == NULL)
 		return;
 	run_clear(ui, s);
 	het_error_clear(&err);
