@@ -60,7 +60,7 @@ else
 import json, sys
 j = json.load(open(sys.argv[1]))
 keys = ["status", "fit", "analysis_mode", "per_angle_mode", "n_angles",
-        "n_data", "wall_time", "output_dir", "converged", "parameters",
+        "n_data", "wall_time", "fit_wall_time", "output_dir", "converged", "parameters",
         "uncertainties", "fixed", "cost", "chi2_red", "noise_sigma", "dof",
         "iterations", "evaluations", "passes", "window_frames",
         "window_iterations", "convergence_reason", "message",
@@ -79,9 +79,11 @@ print("chi2:", 0.9 < j["chi2_red"] < 1.1, j["chi2_red"])
 print("status:", j["status"], j["converged"], j["iterations"] > 0, j["evaluations"] >= j["iterations"])
 print("passes:", j["iterations"] <= j["passes"] <= j["evaluations"] + j["iterations"] + 1,
       j["window_frames"] == 0 and j["window_iterations"] == 0)
+print("times:", 0 < j["fit_wall_time"] <= j["wall_time"])
 PY
 )
 	like "$out" "missing: \\[\\]" "--json has the documented keys"
+	like "$out" "times: True" "--json: the command's wall_time holds the solver's fit_wall_time"
 	like "$out" "free: \\['D0_ref', 'alpha_ref', 'contrast\\[0\\]', 'contrast\\[1\\]', 'offset\\[0\\]', 'offset\\[1\\]'\\]" \
 	    "--json lists the 6 free parameters"
 	like "$out" "near truth: True" "D0_ref within 3 % and 4 sigma of 5000, alpha_ref within 0.01 of 0.3, scaling within 0.003"

@@ -182,4 +182,22 @@ else
 	skip 3 "flock not installed"
 fi
 
+# Bold and dim only on a terminal, and not with NO_COLOR set and not
+# empty (no-color.org); script(1) gives inspect a terminal.
+if command -v script >/dev/null 2>&1; then
+	esc=$(printf '\033')
+	tty_run() {
+		env TERM=xterm LC_ALL=C "$@" script -qec \
+		    "'$HETUI' inspect '$fx/apsu_lzf.hdf'" /dev/null
+	}
+	out=$(tty_run env -u NO_COLOR)
+	like "$out" "$esc\\[1m" "on a terminal: bold headings"
+	out=$(tty_run env NO_COLOR=)
+	like "$out" "$esc\\[1m" "NO_COLOR empty: still bold (no-color.org)"
+	out=$(tty_run env NO_COLOR=1)
+	unlike "$out" "$esc\\[" "NO_COLOR=1: no escape sequences"
+else
+	skip 3 "script(1) not installed"
+fi
+
 done_testing

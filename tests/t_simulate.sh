@@ -74,6 +74,13 @@ run_capture "$HETUI" simulate -q -c "$dir/hom.yaml" -o "$dir/hom.h5" --phi 30
 is "$RUN_RC" 0 "simulate a homodyne laminar_flow config"
 is "$RUN_OUT" "" "--quiet prints nothing"
 
+grep -v 'phi_angles' "$dir/het.yaml" >"$dir/noangle.yaml"
+run_capture "$HETUI" simulate -c "$dir/noangle.yaml" -o "$dir/noangle.h5"
+like "$RUN_ERR" "warning: no angles given .*simulating phi = 0 only" \
+    "no angles: a warning says phi = 0 is simulated"
+run_capture "$HETUI" simulate -q -c "$dir/noangle.yaml" -o "$dir/noangle.h5"
+is "$RUN_RC:$RUN_OUT:$RUN_ERR" "0::" "... which --quiet silences too"
+
 if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import h5py, numpy' 2>/dev/null; then
 	check() {
 		"$PYTHON3" - "$1" "$2" "$3" <<'PY'

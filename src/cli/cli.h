@@ -55,6 +55,14 @@ int cli_report(const struct cli_cmd *cmd, const struct het_error *err);
 void cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * cli_config_warnings: each warning of the configuration reader as
+ * "NAME:LINE: message" ("NAME: message" when it has no line).
+ */
+struct het_config;
+void cli_config_warnings(const struct cli_cmd *cmd, const char *name,
+    const struct het_config *cfg);
+
 /* cli_print_help: the full help of one subcommand on fp. */
 void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
 

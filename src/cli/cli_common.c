@@ -16,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "het_config.h"
 #include "het_h5.h"
 
 int
@@ -51,6 +52,21 @@ cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void
+cli_config_warnings(const struct cli_cmd *cmd, const char *name,
+    const struct het_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nwarnings; i++) {
+		if (cfg->warnings[i].line > 0)
+			cli_warn(cmd, "%s:%d: %s", name, cfg->warnings[i].line,
+			    cfg->warnings[i].msg);
+		else
+			cli_warn(cmd, "%s: %s", name, cfg->warnings[i].msg);
+	}
 }
 
 void

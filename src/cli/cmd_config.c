@@ -86,7 +86,7 @@ config_check(const struct cli_cmd *self, const char *path)
 	struct het_error err;
 	const char *name;
 	char *text;
-	size_t i, len;
+	size_t len;
 
 	het_error_clear(&err);
 	if (strcmp(path, "-") == 0) {
@@ -101,13 +101,7 @@ config_check(const struct cli_cmd *self, const char *path)
 	}
 	if (cfg == NULL)
 		return cli_report(self, &err);
-	for (i = 0; i < cfg->nwarnings; i++) {
-		if (cfg->warnings[i].line > 0)
-			cli_warn(self, "%s:%d: %s", name, cfg->warnings[i].line,
-			    cfg->warnings[i].msg);
-		else
-			cli_warn(self, "%s: %s", name, cfg->warnings[i].msg);
-	}
+	cli_config_warnings(self, name, cfg);
 	printf("%s: valid %s configuration; %s; %zu warning%s\n", name,
 	    cfg->family == HET_FAMILY_HETERODYNE ? "heterodyne" : "homodyne",
 	    cfg->mode_note, cfg->nwarnings, cfg->nwarnings == 1 ? "" : "s");

@@ -343,6 +343,10 @@ fit_print_json(const struct het_problem *pb, struct het_fit_result **fr,
 		json_array_append_new(w, json_string(warn[k]));
 	if (!per_angle) {
 		one = fit_json_one(pb, fr[0]);
+		/* the solver's time beside the command's, not over it */
+		json_object_set(one, "fit_wall_time", json_object_get(one,
+		    "wall_time"));
+		json_object_del(one, "wall_time");
 		json_object_update(root, one);
 		json_decref(one);
 		json_array_extend(w, json_object_get(root, "warnings"));
@@ -470,7 +474,6 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	struct het_config *cfg;
 	struct het_error err;
 	struct fit_opts o;
-	size_t w;
 	int rc, sig;
 
 	rc = fit_parse(cmd, argc, argv, &o);
@@ -479,9 +482,7 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	het_error_clear(&err);
 	if ((cfg = het_config_load(o.config, &err)) == NULL)
 		return cli_report(cmd, &err);
-	for (w = 0; w < cfg->nwarnings; w++)
-		cli_warn(cmd, "%s:%d: %s", o.config, cfg->warnings[w].line,
-		    cfg->warnings[w].msg);
+	cli_config_warnings(cmd, o.config, cfg);
 	if (o.multistart > 0) {
 		cfg->nlsq.multistart = o.multistart > 1;
 		cfg->nlsq.multistart_n = o.multistart;

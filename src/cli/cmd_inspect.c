@@ -164,7 +164,7 @@ inspect_json(const struct het_dataset *ds)
 static void
 inspect_symbols(struct inspect_sym *s)
 {
-	const char *cs, *term;
+	const char *cs, *term, *nocolor;
 	int fancy;
 
 	setlocale(LC_CTYPE, "");
@@ -179,8 +179,9 @@ inspect_symbols(struct inspect_sym *s)
 		s->times = "x";
 	}
 	term = getenv("TERM");
-	fancy = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
-	    term != NULL && strcmp(term, "dumb") != 0;
+	nocolor = getenv("NO_COLOR");	/* no-color.org: set and not empty */
+	fancy = isatty(STDOUT_FILENO) && (nocolor == NULL ||
+	    nocolor[0] == '\0') && term != NULL && strcmp(term, "dumb") != 0;
 	s->bold = fancy ? "\033[1m" : "";
 	s->dim = fancy ? "\033[2m" : "";
 	s->reset = fancy ? "\033[0m" : "";

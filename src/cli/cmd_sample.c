@@ -699,9 +699,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 		free(wargv);
 		return cli_report(cmd, &err);
 	}
-	for (w = 0; w < cfg->nwarnings; w++)
-		cli_warn(cmd, "%s:%d: %s", o.config, cfg->warnings[w].line,
-		    cfg->warnings[w].msg);
+	cli_config_warnings(cmd, o.config, cfg);
 	memset(&ui, 0, sizeof(ui));
 	ui.cmd = cmd;
 	ui.tty = isatty(STDERR_FILENO);
@@ -764,7 +762,7 @@ const struct cli_cmd cli_cmd_sample = {
 	"sample the posterior with Consensus Monte Carlo (NUTS in workers)",
 	"hetui sample -c CONFIG [FILE] [-o DIR] [--json] [--workers N] "
 	    "[--nlsq-result DIR] [--resume DIR] [--seed N] "
-	    "[--worker-command CMD]",
+	    "[--worker-command CMD] [--progress SEC]",
 	"Builds the fit problem as 'hetui fit' does, fits it with NLSQ (or\n"
 	"reads a previous fit with --nlsq-result), deals the upper-triangle\n"
 	"pairs into shards (optimization.cmc), samples every shard with NUTS\n"
@@ -772,7 +770,9 @@ const struct cli_cmd cli_cmd_sample = {
 	"the convergence gates.  Writes hetui_results.h5 (with a /cmc group),\n"
 	"cmc_summary.json, cmc_diagnostics.json and, after a fit,\n"
 	"nlsq_parameters.json and nlsq_metadata.json into the output\n"
-	"directory.  Progress per shard goes to stderr, a summary to stdout.\n"
+	"directory.  Progress per shard goes to stderr, a summary to stdout;\n"
+	"each worker's stderr to DIR/worker-logs/worker-N.log (kept only\n"
+	"when not empty).\n"
 	"  -c, --config FILE      the analysis configuration (required)\n"
 	"  -o, --output DIR       output directory (config: output_dir)\n"
 	"      --json             print a machine-readable summary instead\n"
@@ -792,7 +792,8 @@ const struct cli_cmd cli_cmd_sample = {
 	"      --worker-command CMD  run workers with CMD, split at blanks\n"
 	"                         (e.g. 'ssh HOST hetui-worker'); default:\n"
 	"                         cmc worker_command, $HETUI_WORKER, the\n"
-	"                         installed hetui-worker\n"
+	"                         installed hetui-worker (libexec, beside\n"
+	"                         hetui, then PATH)\n"
 	"      --progress SEC     when stderr is not a terminal, a status\n"
 	"                         line per running shard every SEC seconds\n"
 	"                         (default 60; 0: only shard events)\n"

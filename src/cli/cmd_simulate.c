@@ -305,8 +305,10 @@ sim_resolve(const struct cli_cmd *cmd, const struct het_config *cfg,
 	if (o->nphi == 0) {
 		o->phi[0] = 0.0;
 		o->nphi = 1;
-		cli_warn(cmd, "no angles given (--phi or analyzer_parameters."
-		    "scattering.phi_angles); simulating phi = 0 only");
+		if (!o->quiet)
+			cli_warn(cmd, "no angles given (--phi or "
+			    "analyzer_parameters.scattering.phi_angles); "
+			    "simulating phi = 0 only");
 	}
 	return HET_OK;
 }
@@ -419,7 +421,6 @@ simulate_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct het_config *cfg;
 	struct het_error err;
 	struct sim_opts o;
-	size_t w;
 	int rc;
 
 	rc = sim_parse(cmd, argc, argv, &o);
@@ -429,9 +430,8 @@ simulate_run(const struct cli_cmd *cmd, int argc, char **argv)
 	cfg = het_config_load(o.config, &err);
 	if (cfg == NULL)
 		return cli_report(cmd, &err);
-	for (w = 0; !o.quiet && w < cfg->nwarnings; w++)
-		cli_warn(cmd, "%s:%d: %s", o.config, cfg->warnings[w].line,
-		    cfg->warnings[w].msg);
+	if (!o.quiet)
+		cli_config_warnings(cmd, o.config, cfg);
 	rc = sim_run(cmd, &o, cfg);
 	het_config_free(cfg);
 	return rc;
