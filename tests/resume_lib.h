@@ -20,7 +20,7 @@ extern size_t	 full_ndraw, full_p;
 extern char	 full_digest[K_SHARDS][HET_RESULTS_DIGEST_LEN];	/* by id */
 
 /*
- * resume_setup: make /tmp/NAME.XXXXXX (tmpdir), copy the sample configs
+ * resume_setup: make $TMPDIR/NAME.XXXXXX (tmpdir), copy the sample configs
  * into it and simulate sim.h5 with $HETUI; 0, or -1 (skip the test).
  * resume_cleanup: remove it.  resume_keep_full: keep the combined draws
  * of s as the full run's (full_draws) and clear full_digest.

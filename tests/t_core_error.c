@@ -55,7 +55,7 @@ dir_entries(const char *dir)
 	FILE *fp;
 	int n = -1;
 
-	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
 	if ((fp = popen(cmd, "r")) != NULL) {
 		if (fscanf(fp, "%d", &n) != 1)
 			n = -1;
@@ -72,7 +72,7 @@ main(void)
 	double d = 0;
 	long l = 0;
 
-	plan(43);
+	plan(44);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -141,11 +141,11 @@ main(void)
 
 	fsync_errno = EIO;
 	ok(het_write_file_atomic(path, "new\n", 4, &err) == HET_EIO &&
-	    strstr(err.msg, "to disk") != NULL &&
+	    strstr(err.msg, "did not reach the disk") != NULL &&
 	    strstr(err.msg, "Input/output error") != NULL,
 	    "a disk that refuses the data fails the write, with the reason");
-	like(err.msg, "previous file, if any, is unchanged",
-	    "the message says the old file stays");
+	like(err.msg, "/out.txt was not replaced",
+	    "the message names the file and says the old one stays");
 	ok(file_is(path, "hello\n"), "the old file is left as it was");
 	is_int(dir_entries(dir), 1, "no temporary file is left behind");
 	fsync_errno = EDQUOT;
@@ -176,7 +176,9 @@ main(void)
 	ok(het_mkdirs(path, "output directory", &err) == HET_EIO &&
 	    strstr(err.msg, "exists but is not a directory") != NULL,
 	    "mkdirs of a file: not a directory");
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	is_int(het_mkdirs("", "output directory", &err), HET_EINVAL,
+	    "mkdirs of an empty path is refused");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
 		diag("could not remove %s", dir);
 	return exit_status();

@@ -701,9 +701,9 @@ test_atomic(const char *out, struct fake *fk)
 	rc = het_results_write(out, &fk->res, &err);
 	fsync_fail_name = NULL;
 	is_int(rc, HET_EIO, "a failed sync of the last file fails the write");
-	like(err.msg, "cannot write ", "message: cannot write ...");
-	like(err.msg, ".nlsq_metadata.json.tmp.", "... names the file ...");
-	like(err.msg, "to disk", "... and says it did not reach the disk");
+	like(err.msg, "/nlsq_metadata.json was not replaced", "message: "
+	    "names the file, which was not replaced ...");
+	like(err.msg, "did not reach the disk", "... and says why");
 	after = listing(out);
 	is_str(after, before, "no temporary file is left (directory: %s)",
 	    after);

@@ -250,6 +250,7 @@ test_quiet_log(void)
 	struct het_proc		*p;
 	char			 log[512];
 	const char		*m;
+	FILE			*f;
 
 	setenv("FAKE_QUIET", "1", 1);
 	snprintf(log, sizeof log, "%s/worker-1.log", tmpdir);
@@ -271,6 +272,17 @@ test_quiet_log(void)
 	ok(strstr(m, "stderr is in") == NULL, "quiet exit-early: no pointer "
 	    "to an empty log (%s)", m);
 	ok(access(log, F_OK) != 0, "quiet exit-early: no empty log left");
+
+	/* an earlier run's lines in the (appended) log are not this run's */
+	f = fopen(log, "w");
+	if (f != NULL) {
+		fputs("an earlier run's message\n", f);
+		fclose(f);
+	}
+	m = fault("exit-early", 0, 0, &s);
+	ok(strstr(m, "stderr is in") == NULL, "quiet, old log: no pointer "
+	    "to another run's messages (%s)", m);
+	ok(access(log, F_OK) == 0, "quiet, old log: the old log is kept");
 	unsetenv("FAKE_QUIET");
 }
 
@@ -288,6 +300,7 @@ test_faults(void)
 	m = fault("hang", 0, 0.3, &s);
 	like(m, "heartbeat timeout: silent for 0.3 s; it was then killed by "
 	    "signal 15", "hang: heartbeat timeout, then SIGTERM");
+	like(m, "signal 15 (its stderr is in ", "hang: points to its log");
 	is_int(s.ex.reason.code, HET_EIO, "hang: code");
 
 	m = fault("hang-noterm", 0, 0.3, &s);

@@ -206,7 +206,7 @@ like "$(tr -d ' \n' <otherphi/nlsq_metadata.json)" '"phi_angle":\[45\.0\]' \
     "(a copy of the fit that says it was fitted at phi 45)"
 run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result otherphi -o x
 is "$RUN_RC" 1 "--nlsq-result fitted on other angles, per-angle scaling: exit 1"
-like "$RUN_ERR" "otherphi/nlsq_parameters.json was fitted on 1 angles \(45\) but this run selects 1 \(30\), and per-angle contrast and offset are matched by position; run 'hetui fit' with this config again" \
+like "$RUN_ERR" "otherphi/nlsq_parameters.json was fitted on the angles 45 but this run selects 30, and per-angle contrast and offset are matched by position; run 'hetui fit' with this config again" \
     "... says which angles differ and how to fix it"
 mkdir otherframes && cp res/nlsq_parameters.json otherframes/ &&
     sed 's/"end_frame": 50/"end_frame": 40/' res/nlsq_metadata.json \
@@ -215,7 +215,19 @@ run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result otherframes \
     -o x --worker-command /nonexistent/hetui-worker
 like "$RUN_ERR" "warning: .*otherframes/nlsq_parameters.json was fitted on frames 1-40, this run uses 1-50; its values are only the start and the prior centres" \
     "--nlsq-result fitted on other frames: a warning"
+sed 's/end_frame: 50/end_frame: 40/' sample_run.yaml >f40.yaml
+run_capture "$HETUI" fit -c f40.yaml -o f40
+mkdir f40nometa && cp f40/nlsq_parameters.json f40/hetui_results.h5 f40nometa/
+run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result f40nometa \
+    -o x --worker-command /nonexistent/hetui-worker
+like "$RUN_ERR" "warning: .*f40nometa/nlsq_parameters.json was fitted on frames 1-40, this run uses 1-50" \
+    "without nlsq_metadata.json the frames come from hetui_results.h5"
 ok "$([ ! -e x ]; echo $?)" "(nothing written by the refused runs)"
+run_capture "$HETUI" sample -c sample_run.yaml -o ''
+is "$RUN_RC" 2 "-o '': exit 2"
+like "$RUN_ERR" "--output is empty; name a folder" "... says so"
+run_capture "$HETUI" sample -c sample_run.yaml --resume ''
+like "$RUN_RC:$RUN_ERR" "^2:.*--resume is empty" "--resume '': exit 2, says so"
 
 # --- exit 4: a gate fails -------------------------------------------------------
 sed 's/min_ess: 10$/min_ess: 100000/' sample_run.yaml >gate.yaml

@@ -82,7 +82,8 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 		case SS_CHAINS:
 			snprintf(val, sizeof(val), "%ld", m->num_chains);
 			snprintf(desc, sizeof(desc), "NUTS chains per shard, "
-			    "at once when cores are free");
+			    "%s", m->chain_parallel ? "at once when cores are "
+			    "free" : "one after another (chain_method)");
 			break;
 		case SS_WARMUP:
 			snprintf(val, sizeof(val), "%ld", m->num_warmup);

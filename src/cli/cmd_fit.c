@@ -102,6 +102,9 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			o->config = optarg;
 			break;
 		case 'o':
+			if (optarg[0] == '\0')
+				return cli_usage_error(cmd, "--output is empty; "
+				    "name a folder");
 			o->out = optarg;
 			break;
 		case 'j':

@@ -129,6 +129,9 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			o->config = optarg;
 			break;
 		case 'o':
+			if (optarg[0] == '\0')
+				return cli_usage_error(cmd, "--output is empty; "
+				    "name a folder");
 			o->out = optarg;
 			break;
 		case 'j':
@@ -139,10 +142,12 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			    &o->workers, &err);
 			break;
 		case 'n':
-			o->nlsq = optarg;
-			break;
 		case 'R':
-			o->resume = optarg;
+			if (optarg[0] == '\0')
+				return cli_usage_error(cmd, "%s is empty; name a "
+				    "folder", c == 'n' ? "--nlsq-result" :
+				    "--resume");
+			*(c == 'n' ? &o->nlsq : &o->resume) = optarg;
 			break;
 		case 'S':
 			rc = het_parse_long(optarg, "--seed", 0, 4294967295L,

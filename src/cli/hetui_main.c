@@ -62,7 +62,7 @@ main_help(FILE *fp)
 	    "\nOptions of the workstation:\n"
 	    "  -c, --config FILE  load a heterodyne or homodyne YAML config\n"
 	    "      --ascii        draw with ASCII only\n"
-	    "      --no-color     monochrome (also when NO_COLOR is set)\n"
+	    "      --no-color     monochrome (also when NO_COLOR is set, not empty)\n"
 	    "  -h, --help         show this help\n"
 	    "  -V, --version      show the version\n"
 	    "\nSee hetui(1) for a guided first analysis: man hetui\n");

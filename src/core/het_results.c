@@ -452,10 +452,10 @@ het_results_write(const char *dir, const struct het_results *res,
 	}
 	/* All on disk before any is renamed: no mixed set after a failure. */
 	for (i = 0; i < nfile; i++)
-		if ((rc = het_sync_tmp(tmp[i], err)) != HET_OK)
+		if ((rc = het_sync_tmp(tmp[i], final[i], err)) != HET_OK)
 			goto out;
 	for (i = 0; i < nfile; i++) {
-		if ((rc = het_commit_tmp(tmp[i], final[i], err)) != HET_OK)
+		if ((rc = het_rename_tmp(tmp[i], final[i], err)) != HET_OK)
 			goto out;
 		made[i] = 0;
 	}

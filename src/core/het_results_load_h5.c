@@ -282,6 +282,20 @@ rl_h5_selection(hid_t fid, struct het_results_nlsq *n)
 	n->last_frame = isfinite(f) ? (long)f : 0;
 }
 
+/* rl_h5_selection from the file at path; nothing when it cannot open. */
+static void
+rl_h5_selection_file(const char *path, struct het_results_nlsq *n)
+{
+	struct het_error ignored;
+	hid_t fid;
+
+	if (het_h5_prepare(&ignored) != HET_OK ||
+	    (fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+		return;
+	rl_h5_selection(fid, n);
+	H5Fclose(fid);
+}
+
 static int
 rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 {
@@ -374,9 +388,13 @@ het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
 	    (ph = rl_join(dir, HET_RESULTS_H5, err)) == NULL ||
 	    (pat = rl_join(dir, "nlsq_phi*_parameters.json", err)) == NULL)
 		goto out;
-	if (access(pj, R_OK) == 0)
+	if (access(pj, R_OK) == 0) {
 		rc = rl_json(pj, access(pm, R_OK) == 0 ? pm : NULL, out, err);
-	else if (access(ph, R_OK) == 0)
+		/* no metadata: the angles and frames of the HDF5 file */
+		if (rc == HET_OK && out->nphi == 0 && out->first_frame == 0 &&
+		    access(ph, R_OK) == 0)
+			rl_h5_selection_file(ph, out);
+	} else if (access(ph, R_OK) == 0)
 		rc = rl_h5(ph, out, err);
 	else if (glob(pat, 0, NULL, &g) == 0) {
 		globfree(&g);

@@ -108,13 +108,14 @@ het_fsync_dir(const char *path)
 
 /*
  * Data must reach the disk before the name points at it.  A file system
- * that cannot sync at all (EINVAL, EROFS, ENOTSUP) is let through: the
- * write itself succeeded.  Any other failure (EIO, ENOSPC, EDQUOT: on NFS
+ * that cannot sync at all (EINVAL, EROFS, ENOTSUP, ENOSYS; EBADF where
+ * a read-only descriptor cannot be synced) is let through: the write
+ * itself succeeded.  Any other failure (EIO, ENOSPC, EDQUOT: on NFS
  * and Lustre a quota or server error often shows up only here) means the
  * data may not be there, so the old file must stay.
  */
 int
-het_sync_tmp(const char *tmp, struct het_error *err)
+het_sync_tmp(const char *tmp, const char *path, struct het_error *err)
 {
 	int fd, rc = 0, e = 0;
 
@@ -126,10 +127,11 @@ het_sync_tmp(const char *tmp, struct het_error *err)
 	if (rc != 0)
 		e = errno;
 	close(fd);
-	if (rc == 0 || e == EINVAL || e == EROFS || e == ENOTSUP)
+	if (rc == 0 || e == EINVAL || e == EROFS || e == ENOTSUP ||
+	    e == ENOSYS || e == EBADF)
 		return HET_OK;
-	return het_error_sys(err, e, "cannot write %s to disk (the previous "
-	    "file, if any, is unchanged)", tmp);
+	return het_error_sys(err, e, "%s was not replaced: its new content "
+	    "did not reach the disk", path);
 }
 
 int
@@ -137,10 +139,16 @@ het_commit_tmp(const char *tmp, const char *path, struct het_error *err)
 {
 	int rc;
 
-	if ((rc = het_sync_tmp(tmp, err)) != HET_OK) {
+	if ((rc = het_sync_tmp(tmp, path, err)) != HET_OK) {
 		unlink(tmp);
 		return rc;
 	}
+	return het_rename_tmp(tmp, path, err);
+}
+
+int
+het_rename_tmp(const char *tmp, const char *path, struct het_error *err)
+{
 	if (rename(tmp, path) != 0) {
 		int e = errno;
 
@@ -159,6 +167,9 @@ het_mkdirs(const char *dir, const char *what, struct het_error *err)
 	struct stat st;
 	int rc = HET_OK;
 
+	if (dir[0] == '\0')
+		return het_error_set(err, HET_EINVAL, "the %s is an empty "
+		    "path; name a folder", what);
 	if ((p = het_strdup(dir, err)) == NULL)
 		return HET_ENOMEM;
 	for (s = p + 1; ; s++) {

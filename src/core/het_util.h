@@ -52,19 +52,23 @@ char *het_tmp_path(const char *path, struct het_error *err);
 int het_commit_tmp(const char *tmp, const char *path, struct het_error *err);
 
 /*
- * het_sync_tmp: fsync the written file tmp (the first step of
- * het_commit_tmp), for a writer that commits several files and wants all
- * of them on disk before it renames any.  Returns HET_OK (also when the
- * file system cannot sync at all) or HET_EIO with the reason; tmp is left
- * in place either way.
+ * het_sync_tmp, het_rename_tmp: the two steps of het_commit_tmp, for a
+ * writer that commits several files and wants all of them on disk before
+ * it renames any.  het_sync_tmp fsyncs tmp, which will replace path (the
+ * name its message uses); HET_OK (also when the file system cannot sync
+ * at all) or HET_EIO with the reason, tmp left in place either way.
+ * het_rename_tmp renames tmp over path and fsyncs the directory; on
+ * failure tmp is removed and HET_EIO returned.
  */
-int het_sync_tmp(const char *tmp, struct het_error *err);
+int het_sync_tmp(const char *tmp, const char *path, struct het_error *err);
+int het_rename_tmp(const char *tmp, const char *path, struct het_error *err);
 
 /*
  * het_mkdirs: create dir and any missing parents (mkdir -p, mode 0777
  * before the umask).  what names the directory in messages ("output
- * directory").  Returns HET_OK, HET_ENOMEM, or HET_EIO when a component
- * cannot be created or dir exists but is not a directory.  Any thread.
+ * directory").  Returns HET_OK, HET_EINVAL for an empty dir, HET_ENOMEM,
+ * or HET_EIO when a component cannot be created or dir exists but is not
+ * a directory.  Any thread.
  */
 int het_mkdirs(const char *dir, const char *what, struct het_error *err);
 

@@ -38,6 +38,7 @@ struct het_proc {
 	int			 in_fd;		/* -1 once closed */
 	int			 out_fd;	/* -1 once closed */
 	char			*log_path;
+	off_t			 log_start;	/* its size at spawn (appended) */
 	void			*tag;
 
 	char			*q;		/* queued stdin bytes */
@@ -67,6 +68,7 @@ struct het_procset {
 };
 
 static void het_proc_finish(struct het_proc *);
+static int het_proc_keep_log(const struct het_proc *p);
 
 double
 het_proc_now(void)
@@ -157,6 +159,7 @@ static void
 het_proc_destroy(struct het_proc *p)
 {
 	het_proc_force(p);
+	(void)het_proc_keep_log(p);	/* a worker never finished: no empty log */
 	het_wire_reader_free(p->rd);
 	free(p->log_path);
 	free(p->q);
@@ -206,8 +209,6 @@ het_proc_cmdline(const struct het_procset *set, char *buf, size_t sz)
 	}
 }
 
-static int het_proc_keep_log(const struct het_proc *p);
-
 struct het_proc *
 het_proc_spawn(struct het_procset *set, int id, double now,
     struct het_error *err)
@@ -215,6 +216,7 @@ het_proc_spawn(struct het_procset *set, int id, double now,
 	struct het_proc			*p = NULL, **np;
 	posix_spawn_file_actions_t	 fa;
 	posix_spawnattr_t		 at;
+	struct stat			 st;
 	sigset_t			 none, all;
 	int				 in[2] = { -1, -1 }, out[2] = { -1, -1 };
 	int				 logfd = -1, rc, fa_ok = 0, at_ok = 0;
@@ -246,6 +248,8 @@ het_proc_spawn(struct het_procset *set, int id, double now,
 		}
 		logfd = open(p->log_path, O_WRONLY | O_CREAT | O_APPEND |
 		    O_CLOEXEC, 0644);
+		if (logfd != -1 && fstat(logfd, &st) == 0)
+			p->log_start = st.st_size;	/* earlier runs' */
 	} else
 		logfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (logfd == -1) {
@@ -659,7 +663,8 @@ het_procset_handle(struct het_procset *set, const struct pollfd *fds,
 
 /*
  * A worker that wrote nothing to stderr leaves no empty log behind;
- * returns 1 when its log holds something (worth pointing the user to).
+ * returns 1 when it wrote something this time (its log grew since the
+ * spawn: logs are appended to across runs), worth pointing the user to.
  */
 static int
 het_proc_keep_log(const struct het_proc *p)
@@ -669,9 +674,10 @@ het_proc_keep_log(const struct het_proc *p)
 	if (p->log_path == NULL || stat(p->log_path, &st) != 0 ||
 	    !S_ISREG(st.st_mode))
 		return 0;
-	if (st.st_size > 0)
+	if (st.st_size > p->log_start)
 		return 1;
-	unlink(p->log_path);
+	if (st.st_size == 0)
+		unlink(p->log_path);
 	return 0;
 }
 
@@ -698,7 +704,10 @@ het_proc_finish(struct het_proc *p)
 		*r = p->fail;
 		if (p->signo != 0)
 			het_error_set(r, p->fail.code, "%s; it was then killed "
-			    "by signal %d", p->fail.msg, p->signo);
+			    "by signal %d%s", p->fail.msg, p->signo, hint);
+		else if (hint[0] != '\0')
+			het_error_set(r, p->fail.code, "%s%s", p->fail.msg,
+			    hint);
 	} else if (!p->exited) {
 		het_error_set(r, HET_EIO, "was killed by signal %d (%s)%s",
 		    p->signo, strsignal(p->signo), hint);

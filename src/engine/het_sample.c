@@ -508,7 +508,7 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 {
 	struct het_cmc_opts co;
 	char **argv = NULL, defw[PATH_MAX];
-	size_t k;
+	size_t k, resume_warn;
 	int rc;
 
 	memset(&co, 0, sizeof(co));
@@ -527,6 +527,7 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 		het_sample_default_worker(defw, sizeof(defw));
 		co.worker_path = defw;
 	}
+	resume_warn = s->nwarn - s->nresume_warn;	/* before any new one */
 	hs_worker_logs(s);
 	co.log_dir = s->log_dir;
 	co.max_workers = (size_t)s->o.workers;
@@ -556,8 +557,8 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 	s->t_sampling = now;
 	hs_set_phase(s, HET_SAMPLE_SAMPLING);
 	/* --resume's warnings now, before hours of sampling */
-	for (k = s->nwarn - s->nresume_warn; s->o.on_change != NULL &&
-	    k < s->nwarn; k++)
+	for (k = resume_warn; s->o.on_change != NULL &&
+	    k < resume_warn + s->nresume_warn; k++)
 		s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING, k, s->o.arg);
 	return het_cmc_start(s->cmc, now, err);
 }

@@ -219,8 +219,9 @@ hs_load_check(struct het_sample *s, const char *opt, struct het_error *err)
 	size_t k;
 	int same = ld->nphi == pb->nangles, per_angle = 0;
 
+	/* 0.01 degree: the same geometry written by another program */
 	for (k = 0; same && k < ld->nphi; k++)
-		same = fabs(ld->phi[k] - pb->phi[k]) <= 1e-6;
+		same = fabs(ld->phi[k] - pb->phi[k]) <= 0.01;
 	for (k = 0; k < pb->p; k++)
 		per_angle |= strchr(het_resid_param_name(pb->resid, k), '[') !=
 		    NULL;
@@ -229,11 +230,13 @@ hs_load_check(struct het_sample *s, const char *opt, struct het_error *err)
 		hs_phi_list(pb->phi, pb->nangles, now, sizeof(now));
 		if (per_angle)
 			return het_error_set(err, HET_EINVAL, "%s: %s was "
-			    "fitted on %zu angles (%s) but this run selects %zu "
-			    "(%s), and per-angle contrast and offset are "
-			    "matched by position; run 'hetui fit' with this "
-			    "config again, or select the same angles", opt,
-			    ld->source, ld->nphi, was, pb->nangles, now);
+			    "fitted on the angles %s but this run selects %s, "
+			    "and per-angle contrast and offset are matched by "
+			    "position; %s", opt, ld->source, was, now,
+			    s->nlsq_from_resume ? "resume with the "
+			    "configuration of the run in that folder, or start "
+			    "a new run" : "run 'hetui fit' with this config "
+			    "again, or select the same angles");
 		hs_warn(s, "%s: %s was fitted on the angles %s, this run "
 		    "uses %s", opt, ld->source, was, now);
 	}
