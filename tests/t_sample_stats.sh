@@ -87,6 +87,22 @@ done
 # and names the remedy (K 0.5 / (|skewness| sqrt(K) / 2) = 2 shards).
 # That it is right to: its sd of D0_ref is 31 % below the one-shard
 # posterior's on these data.
+#
+# Margins (these must hold on any x86-64 CPU: libm and OpenBLAS choose
+# code paths at run time, so the draws differ between machines):
+#   - D0_ref's mean shard skewness sits near 1.44, its bias estimate
+#     |skew| sqrt(12) / 2 near 2.5 sd, five times the 0.5 sd threshold;
+#     the Monte Carlo sd of a mean of 12 shard skewnesses (each from about
+#     1000 effective draws, sd sqrt(6 / 1000) = 0.08) is about 0.02.  It is
+#     asserted to be named, with a skewness of 1.x.
+#   - The remedy floor(12 0.5 / bias) is 2 for any skewness in (1.16, 1.73):
+#     the measured 1.44 is 0.28 (14 Monte Carlo sd) from either end.
+#   - Other parameters sit near the threshold (offset[0]: skewness -0.33,
+#     bias 0.57 against 0.5, 1.7 Monte Carlo sd away): whether they are
+#     named differs between CPUs, so the test asserts no name but D0_ref's;
+#     it asserts instead that the note names exactly the parameters whose
+#     recorded consensus_skew_bias exceeds 0.5 (the same numbers, on any
+#     CPU), and that alpha_ref, whose bias sits near 0.03, is not named.
 run_capture "$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 \
     --noise 0.05 --seed 11
 is "$RUN_RC" 0 "simulate noisy data"
@@ -95,12 +111,12 @@ sed -e 's/num_shards: 1$/num_shards: 12/' -e 's/output_dir: k1$/output_dir: s12/
 sed -e 's/output_dir: k1$/output_dir: s1/' k1.yaml >s1.yaml
 run_capture "$HETUI" sample -c s12.yaml --workers 2
 is "$RUN_RC" 0 "12 shards: exit 0 (the gates pass)"
-like "$RUN_OUT" "^consensus: The shard posteriors of D0_ref \\(mean skewness 1\\.[0-9]+: about [0-9.]+ sd off if all shards are skewed alike\\) are skewed" \
+like "$RUN_OUT" "^consensus: The shard posteriors of D0_ref \\(mean skewness 1\\.[0-9]+: about [0-9.]+ sd off if all shards are skewed alike\\)" \
     "12 shards: the consensus line names the skewed parameter"
-like "$RUN_OUT" "its combined mean and sd may be off\\. Use at most 2 shards \\(optimization\\.cmc\\.num_shards: 2\\), or fix that parameter\\.$" \
+like "$RUN_OUT" "may be off\\. Use at most 2 shards \\(optimization\\.cmc\\.num_shards: 2\\), or fix (that parameter|those parameters)\\.$" \
     "... and the remedy"
-unlike "$RUN_OUT" "skewness[^)]*\\) .*alpha_ref \\(mean skewness" \
-    "... and no other parameter"
+unlike "$RUN_OUT" "alpha_ref \\(mean skewness" \
+    "... and not alpha_ref"
 run_capture "$HETUI" sample -c s12.yaml --workers 2 --json --nlsq-result s12
 printf '%s\n' "$RUN_OUT" >s12.json
 run_capture "$HETUI" sample -c s1.yaml --workers 2 --json --nlsq-result s12
@@ -115,6 +131,10 @@ print("note1", "skewed" in a["consensus_note"])
 print("sdratio %.3f" % (b["parameters"]["D0_ref"]["sd"] /
                         a["parameters"]["D0_ref"]["sd"]))
 f = json.load(open("s12/cmc_summary.json"))
+named = sorted(n for n in f["parameters"] if n + " (mean skewness" in b["consensus_note"])
+over = sorted(n for n, v in f["parameters"].items() if v["consensus_skew_bias"] > 0.5)
+print("named", named == over, "D0_ref" in named, "alpha_ref" not in named)
+print("alphabias %.3f" % f["parameters"]["alpha_ref"]["consensus_skew_bias"])
 q = f["parameters"]["D0_ref"]
 print("file", f["consensus_note"] == b["consensus_note"],
       abs(q["consensus_skew_bias"] - abs(q["shard_skewness"]) * 12 ** 0.5 / 2)
@@ -124,6 +144,7 @@ PY
 )
 diag "$out"
 like "$out" "^note12 True$" "--json: the note holds the warning"
+like "$out" "^named True True True$" "the note names exactly the parameters whose consensus_skew_bias exceeds 0.5 (D0_ref among them, alpha_ref not)"
 like "$out" "^note1 False$" "one shard: no warning"
 like "$out" "^file True True True True$" "cmc_summary.json: the note, and per parameter shard_skewness and consensus_skew_bias = |skewness| sqrt(12) / 2"
 like "$out" "^sdratio 0\\.[0-7]" "the warning is due: 12 shards give a sd of D0_ref below 0.8 of one shard's"
