@@ -33,7 +33,11 @@
  * terminal fast window (term_buffer).  At the end of each slow window
  * the metric becomes the regularised (co)variance n/(n+5) S +
  * 1e-3 5/(n+5) I (diagonal, or dense with its Cholesky factor L used to
- * draw p = L^-T u), the step size is re-initialised by the heuristic
+ * draw p = L^-T u), or n/(n+5) S + 5/(n+5) M0 when the caller gave an
+ * initial metric M0 (het_nuts_set_metric: a Laplace covariance, which
+ * has the posterior's scales; shrinking towards 1e-3 I would inflate the
+ * variance of directions narrower than that 25-220 fold, shrink the step
+ * and deepen every tree), the step size is re-initialised by the heuristic
  * (with the new metric) and dual averaging
  * restarts with mu = log(10 eps).  After warmup eps = exp(x_bar).  Short
  * warmups scale the windows to 15 % / 75 % / 10 %; below 20 warmup
@@ -147,6 +151,8 @@ het_nuts_free(struct het_nuts *s)
 	point_free(&s->z_init);
 	free(s->minv);
 	free(s->chol);
+	free(s->minv0);
+	free(s->chol0);
 	free(s->tmp);
 	free(s->p_ff);
 	free(s->ps_ff);
@@ -229,6 +235,8 @@ het_nuts_alloc(size_t dim, const struct het_nuts_config *cfg,
 	}
 	s->minv = vec(s->nm, err, &bad);
 	s->chol = vec(s->nm, err, &bad);
+	s->minv0 = vec(s->nm, err, &bad);
+	s->chol0 = vec(s->nm, err, &bad);
 	s->tmp = vec(dim, err, &bad);
 	s->p_ff = vec(dim, err, &bad);
 	s->ps_ff = vec(dim, err, &bad);
@@ -617,6 +625,46 @@ init_stepsize(struct het_nuts *s, struct het_error *err)
 /* ---- public driver ------------------------------------------------ */
 
 int
+het_nuts_set_metric(struct het_nuts *s, const double *minv,
+    struct het_error *err)
+{
+	size_t	i, j, n = s->n;
+	double	d;
+
+	if (minv == NULL) {
+		s->have_minv0 = 0;
+		return HET_OK;
+	}
+	for (i = 0; i < s->nm; i++)
+		if (!isfinite(minv[i]))
+			return het_error_set(err, HET_EINVAL, "the initial NUTS "
+			    "metric has a value that is not finite (entry "
+			    "%zu)", i);
+	if (!s->cfg.dense_metric) {
+		for (i = 0; i < n; i++)
+			if (!(minv[i] > 0))
+				return het_error_set(err, HET_EINVAL, "the "
+				    "initial diagonal NUTS metric has %g at "
+				    "%zu; every variance must be > 0", minv[i],
+				    i);
+		memcpy(s->minv0, minv, n * sizeof *minv);
+	} else {
+		for (i = 0; i < n; i++)
+			for (j = 0; j < i; j++) {
+				d = 0.5 * (minv[i * n + j] + minv[j * n + i]);
+				s->minv0[i * n + j] = s->minv0[j * n + i] = d;
+			}
+		for (i = 0; i < n; i++)
+			s->minv0[i * n + i] = minv[i * n + i];
+		if (het_nuts_cholesky(s->minv0, s->chol0, n) != 0)
+			return het_error_set(err, HET_EINVAL, "the initial "
+			    "dense NUTS metric is not positive definite");
+	}
+	s->have_minv0 = 1;
+	return HET_OK;
+}
+
+int
 het_nuts_init(struct het_nuts *s, const double *q0, struct het_error *err)
 {
 	int	rc;
@@ -627,7 +675,7 @@ het_nuts_init(struct het_nuts *s, const double *q0, struct het_error *err)
 		return het_error_set(err, HET_EDATA, "the log density or its "
 		    "gradient cannot be evaluated (or is not finite) at the "
 		    "initial point; start the chain inside the support");
-	het_nuts_metric_unit(s);
+	het_nuts_metric_reset(s);
 	s->eps = s->cfg.step_size;
 	if ((rc = init_stepsize(s, err)) != HET_OK)
 		return rc;

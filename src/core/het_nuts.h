@@ -100,8 +100,21 @@ struct het_nuts *het_nuts_alloc(size_t dim, const struct het_nuts_config *cfg,
 void het_nuts_free(struct het_nuts *s);
 
 /*
- * het_nuts_init: start a chain at q0[dim] (unconstrained) with a unit
- * metric: evaluate the target, find a first step size by Stan's
+ * het_nuts_set_metric: the inverse metric (a covariance of q) that the
+ * chain starts from, e.g. the Laplace covariance at the mode: dim values
+ * (diagonal metric) or dim * dim row-major (dense; symmetrised, must be
+ * positive definite), copied.  The windowed adaptation then shrinks its
+ * estimates towards it (weight 5 / (n + 5)) instead of towards 1e-3 I.
+ * NULL returns to the identity.  Call before het_nuts_init (which uses
+ * it); it lasts across re-inits.  Returns HET_OK or HET_EINVAL (a value
+ * not finite, a variance <= 0, or not positive definite; s unchanged).
+ */
+int het_nuts_set_metric(struct het_nuts *s, const double *minv,
+    struct het_error *err);
+
+/*
+ * het_nuts_init: start a chain at q0[dim] (unconstrained) with the
+ * initial metric (het_nuts_set_metric, else the identity): evaluate the target, find a first step size by Stan's
  * doubling/halving heuristic and set the dual-averaging centre
  * mu = log(10 eps) from it.  Returns HET_OK, HET_EDATA (the target fails
  * or is not finite at q0), or HET_ERANGE (no usable step size: the

@@ -8,7 +8,9 @@
  * sizes double, the last one stretched so that the next would not fit
  * before the terminal buffer.  Samples are accumulated by Welford's
  * method (variances, or the full covariance for the dense metric); the
- * new metric is shrunk towards 1e-3 I with weight 5 / (n + 5).  The
+ * new metric is shrunk with weight 5 / (n + 5) towards the initial
+ * metric when the caller gave one (het_nuts_set_metric), else towards
+ * 1e-3 I as Stan does.  The
  * dense metric is factored here (Cholesky) so that momentum draws are a
  * triangular solve.
  */
@@ -96,9 +98,8 @@ next_window(struct het_nuts *s)
 		s->win_next = last;
 }
 
-/* In-place lower Cholesky factor of the n x n matrix a into l. */
-static int
-cholesky(const double *a, double *l, size_t n)
+int
+het_nuts_cholesky(const double *a, double *l, size_t n)
 {
 	double	v;
 	size_t	i, j, k;
@@ -159,6 +160,11 @@ het_nuts_learn_metric(struct het_nuts *s)
 	reg = 1e-3 * 5 / (nn + 5);
 	for (i = 0; i < s->nm; i++)
 		s->minv[i] = nn / (nn + 5) * (m2[i] / (nn - 1));
+	if (s->have_minv0) {
+		for (i = 0; i < s->nm; i++)
+			s->minv[i] += 5 / (nn + 5) * s->minv0[i];
+		reg = 0;
+	}
 	if (!s->cfg.dense_metric) {
 		for (i = 0; i < n; i++)
 			s->minv[i] += reg;
@@ -180,16 +186,22 @@ het_nuts_learn_metric(struct het_nuts *s)
 		if (!isfinite(d) || !(d > 0))
 			return -1;
 	}
-	if (s->cfg.dense_metric && cholesky(s->minv, s->chol, n) != 0)
+	if (s->cfg.dense_metric && het_nuts_cholesky(s->minv, s->chol, n) != 0)
 		return -1;
 	return 1;
 }
 
 void
-het_nuts_metric_unit(struct het_nuts *s)
+het_nuts_metric_reset(struct het_nuts *s)
 {
 	size_t	i, n = s->n;
 
+	if (s->have_minv0) {
+		memcpy(s->minv, s->minv0, s->nm * sizeof *s->minv);
+		if (s->cfg.dense_metric)
+			memcpy(s->chol, s->chol0, s->nm * sizeof *s->chol);
+		return;
+	}
 	if (!s->cfg.dense_metric) {
 		for (i = 0; i < n; i++)
 			s->minv[i] = 1;

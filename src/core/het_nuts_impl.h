@@ -34,6 +34,10 @@ struct het_nuts {
 	size_t		 nm;		/* n (diagonal) or n * n (dense) */
 	double		*minv;		/* inverse metric: diagonal or n x n */
 	double		*chol;		/* dense: lower Cholesky factor of minv */
+	double		*minv0;		/* the initial metric (het_nuts_set_metric)
+					   and the adaptation's shrinkage target */
+	double		*chol0;		/* dense: its Cholesky factor */
+	int		 have_minv0;	/* 0: identity, shrink to 1e-3 I */
 	double		*tmp;		/* n */
 	double		 eps;		/* nominal step size */
 	struct point	 z, z_fwd, z_bck, z_sample, z_propose, z_init;
@@ -80,7 +84,10 @@ void het_nuts_windows_setup(struct het_nuts *s);
  */
 int het_nuts_learn_metric(struct het_nuts *s);
 
-/* Reset the metric to the identity. */
-void het_nuts_metric_unit(struct het_nuts *s);
+/* Reset the metric to the initial one (het_nuts_set_metric, else I). */
+void het_nuts_metric_reset(struct het_nuts *s);
+
+/* Lower Cholesky factor l of the n x n matrix a; -1 if not PD. */
+int het_nuts_cholesky(const double *a, double *l, size_t n);
 
 #endif /* HET_NUTS_IMPL_H */
