@@ -18,6 +18,15 @@
  *   - the quality report: exact degeneracy named, zero-gradient and
  *     at-bound warnings, correlations;
  *   - every error path of init / iterate / alloc with its message.
+ *
+ * Margins (they must hold on any x86-64 CPU: OpenBLAS and libm choose
+ * code paths at run time, so the last steps of a fit differ between
+ * machines): where a fit stops inside ftol = xtol = gtol = 1e-15 depends
+ * on those digits.  Over 8 numerics (OPENBLAS_CORETYPE Prescott to
+ * SkylakeX, glibc without AVX/FMA) and 41 starts moved by up to 2e-5 the
+ * certified parameters were met to 1.4e-8 (Misra1a), 5.8e-10 (Misra1b)
+ * and 2.5e-8 (Rat43) relative; the tolerances are 1e-7 and 1e-6, 7 and
+ * 40 times that (and under 5e-5 of a standard deviation).
  */
 #include "config.h"
 
@@ -254,11 +263,17 @@ test_nist(void)
 	P.t = misra_x;
 	P.y = misra_y;
 	P.model = misra1a;
-	nist("Misra1a start 1", &P, s1, m1a_c, m1a_sd, 1.2455138894E-01, 1e-8);
-	nist("Misra1a start 2", &P, s2, m1a_c, m1a_sd, 1.2455138894E-01, 1e-8);
+	/*
+	 * 1e-7, not 1e-8: Misra1a from start 1 stops 1.0e-8 from the
+	 * certified b2 with OPENBLAS_CORETYPE=Prescott (2e-11 on AVX-512),
+	 * 1.4e-8 from nearby starts; 1e-7 keeps 7 times that and is still
+	 * 8e-6 of b2's standard deviation.
+	 */
+	nist("Misra1a start 1", &P, s1, m1a_c, m1a_sd, 1.2455138894E-01, 1e-7);
+	nist("Misra1a start 2", &P, s2, m1a_c, m1a_sd, 1.2455138894E-01, 1e-7);
 	P.model = misra1b;
 	nist("Misra1b start 1", &P, m1b_s1, m1b_c, m1b_sd, 7.5464681533E-02,
-	    1e-8);
+	    1e-7);
 	P.n = 15;
 	P.p = 4;
 	P.t = rat43_x;
