@@ -45,8 +45,9 @@
  * hetui's c2, log density and gradient at two points) and hetui's
  * posterior summary.
  *
- * Usage: bench_cmc [-Dnp] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
+ * Usage: bench_cmc [-DLnp] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
  *                  [-r RESULT.json]
+ *   -L  no Laplace start (the default before it: unit metric, x0 + jitter);
  *   -D  dense metric (dense_mass), for hetui and, through the result
  *       file's "metric", the comparison with Stan's dense_e;
  *   -a  target acceptance in percent (85, hetui's default; Stan's
@@ -530,7 +531,8 @@ cmp_dbl(const void *a, const void *b)
 
 static int
 run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
-    unsigned long seed, const char *rpath, struct het_error *err)
+    unsigned long seed, int laplace, const char *rpath,
+    struct het_error *err)
 {
 	struct het_shard_settings	 st;
 	struct het_shard_result		 res;
@@ -545,6 +547,7 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	st.num_chains = 4;
 	st.seed = seed;
 	st.dense_mass = dense;
+	st.laplace = laplace;
 	st.target_accept = (double)accept / 100.0;
 	t0 = now();
 	c0 = cpu_now();
@@ -563,6 +566,9 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	printf("sampling chains 4 warmup %ld draws %ld metric %s target "
 	    "accept %.2f seed %lu (sequential, one thread)\n", nwarm, ndraw,
 	    dense ? "dense" : "diagonal", st.target_accept, seed);
+	printf("laplace %s k-hat %.3f effective fraction %.3f\n",
+	    res.laplace ? "used" : "not used", res.laplace_khat,
+	    res.laplace_ess);
 	printf("sampling wall %.2f s\n", wall);
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
@@ -621,12 +627,12 @@ main(int argc, char **argv)
 	double			 u[NP], tg, tv;
 	long			 reps = 500, nwarm = 500, ndraw = 1000;
 	int			 ch, nosample = 0, rc = 0, cells = 1;
-	int			 dense = 0;
+	int			 dense = 0, no_laplace = 0;
 	long			 accept = 85;
 	unsigned long		 seed = 42;
 	const char		*lay[2] = { "random-pair", "cell-grouped" };
 
-	while ((ch = getopt(argc, argv, "DS:a:d:g:npr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DLS:a:d:g:npr:s:w:")) != -1) {
 		switch (ch) {
 		case 'S': {
 			char *end;
@@ -647,6 +653,9 @@ main(int argc, char **argv)
 				    "acceptance in percent, 50 to 99\n");
 				return 2;
 			}
+			break;
+		case 'L':
+			no_laplace = 1;
 			break;
 		case 'D':
 			dense = 1;
@@ -716,7 +725,7 @@ main(int argc, char **argv)
 	printf("shard written to %s\n", spath);
 	fflush(stdout);
 	if (!nosample && run_chains(&B, nwarm, ndraw, dense, accept, seed,
-	    rpath, &err) != 0) {
+	    !no_laplace, rpath, &err) != 0) {
 		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
 		rc = 1;
 	}

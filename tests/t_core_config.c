@@ -197,6 +197,8 @@ test_het_full(void)
 	is_int(cfg->cmc.max_tree_depth, 8, "max_tree_depth");
 	ok(cfg->cmc.dense_mass == 1 && cfg->cmc.seed == 77, "dense, seed 77");
 	is_int(cfg->cmc.chain_parallel, 0, "chain_method sequential");
+	ok(cfg->cmc.laplace_init == 0 && cfg->cmc.psis_draws == 500,
+	    "laplace_init false, psis_draws 500");
 	ok(cfg->cmc.per_shard_timeout == 5400 &&
 	    cfg->cmc.heartbeat_timeout == 240, "timeouts");
 	is_int(cfg->cmc.combine, HET_COMBINE_CONSENSUS, "consensus_mc");
@@ -455,7 +457,8 @@ test_defaults(void)
 	    cfg->cmc.num_warmup == 500 && cfg->cmc.num_samples == 1500 &&
 	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.85 &&
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
-	    cfg->cmc.chain_parallel == 1 &&
+	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
+	    cfg->cmc.psis_draws == 200 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&
@@ -682,6 +685,10 @@ test_errors(void)
 	    HET_EINVAL, "t.yaml:3: parameters.scaling.contrast.value: value 0.5 "
 	    "is outside the bounds [0, 0.3] of contrast; choose a value inside "
 	    "them or widen min/max", "explicit value outside narrowed bounds");
+	fails("optimization:\n  cmc:\n    per_shard_mcmc:\n      psis_draws: 5\n",
+	    HET_EINVAL, "t.yaml:4: optimization.cmc.per_shard_mcmc.psis_draws: "
+	    "5: use 0 (no k-hat) or 20 to 100000 importance draws",
+	    "psis_draws 5");
 	fails("parameters:\n  velocity:\n    v0: {prior: cauchy}\n", HET_EINVAL,
 	    "t.yaml:3: parameters.velocity.v0.prior: unknown prior type "
 	    "'cauchy'; allowed: uniform, normal, truncated_normal, lognormal, "

@@ -47,6 +47,10 @@ for p in D0_ref alpha_ref 'contrast\[0\]' 'offset\[0\]'; do
 done
 like "$RUN_OUT" "^gates \\(max R-hat [0-9.]+, min ESS [0-9]+, min BFMI [0-9.]+, [0-9]+ divergences\\): passed" \
     "gates line says passed"
+# k-hat of 200 draws on this 4-parameter posterior: about 0.1-0.3; any
+# finite value passes, the verdict words come from the thresholds
+like "$RUN_OUT" "^laplace start: 2 of 2 shards, PSIS k-hat -?[0-9.]+ \\((close to Gaussian|moderately non-Gaussian|far from Gaussian: .*)\\)$" \
+    "the Laplace start and its k-hat are reported"
 like "$RUN_OUT" "results written to res/ \\(hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json, cmc_summary.json, cmc_diagnostics.json\\)" \
     "the files written are listed"
 like "$RUN_ERR" "^static_ref, 1 angle, 1225 pairs; NLSQ fit$" "stderr: the problem"
@@ -116,8 +120,10 @@ if command -v h5ls >/dev/null 2>&1; then
 	    "consensus draws: 200 x 4"
 	like "$tree" "^/cmc/shard_0000/draws +Dataset \\{8, 100\\}" \
 	    "shard draws: chains*params x draws"
+	like "$(h5dump -a /cmc/shard_0001/laplace_used res/hetui_results.h5)" \
+	    "\\(0\\): 1" "hetui_results.h5: the shard's laplace_used attribute"
 else
-	skip 10 "h5ls not found"
+	skip 11 "h5ls not found"
 fi
 
 # --- --json ---------------------------------------------------------------------
@@ -132,11 +138,16 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 print(j["status"], j["num_shards"], j["num_shards_done"], j["num_draws"],
       j["gates_passed"], sorted(j["parameters"]["D0_ref"])[:4],
-      j["files"][-1], j["nlsq_source"])
+      j["files"][-1], j["nlsq_source"], j["laplace_shards"],
+      isinstance(j["laplace_max_khat"], float))
+d = json.load(open("json1/cmc_diagnostics.json"))
+print(all(s["laplace"]["used"] and s["laplace"]["khat"] < 2
+          for s in d["shard_diagnostics"]))
 PY
 )
-	is "$out" "passed 2 2 200 True ['contraction', 'ess_bulk', 'ess_tail', 'mean'] cmc_diagnostics.json fit" \
-	    "--json: status, counts, parameter keys, files, NLSQ source"
+	is "$out" "passed 2 2 200 True ['contraction', 'ess_bulk', 'ess_tail', 'mean'] cmc_diagnostics.json fit 2 True
+True" \
+	    "--json: status, counts, parameter keys, files, NLSQ source, Laplace start; cmc_diagnostics.json: laplace per shard"
 fi
 
 # --- --nlsq-result --------------------------------------------------------------
@@ -321,6 +332,15 @@ like "$(cat long.err)" "shard 0 .*cancelled +cancelled: interrupted" \
 sleep 0.2
 is "$(leftover)" 0 "no worker left after SIGINT"
 
+# --- laplace_init: false: a unit metric from the NLSQ optimum -----------------
+sed 's/dense_mass: true$/dense_mass: true\n      laplace_init: false/' \
+    sample_run.yaml >nolap.yaml
+run_capture "$HETUI" sample -c nolap.yaml --nlsq-result res -o nolap \
+    --workers 2
+is "$RUN_RC" 0 "laplace_init false: exit 0"
+like "$RUN_OUT" "^laplace start: not used \\(optimization\\.cmc\\.per_shard_mcmc\\.laplace_init false, or its Hessian could not be taken\\)$" \
+    "... and the summary says the chains did not start from it"
+
 # --- the automatic shard count of a heterodyne mode ---------------------------
 # 1225 pairs over one angle: the heterodyne rule gives max(1 angle, 2) = 2
 # shards when 14 x min_points_per_param = 420 pairs allow two; its default
@@ -371,7 +391,10 @@ ok $? "parallel and sequential chains: the same draws bit for bit"
 
 # --- "one per core" is the cores hetui may run on (taskset, Slurm) ------------
 if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
-	run_capture taskset -c 0 "$HETUI" sample -c sample_run.yaml \
+	# 2000 draws per chain: the run lasts several 1 s progress periods
+	# (about 1 s a shard, one worker, with the Laplace start)
+	sed 's/num_samples: 100$/num_samples: 2000/' sample_run.yaml >bound.yaml
+	run_capture taskset -c 0 "$HETUI" sample -c bound.yaml \
 	    --nlsq-result res -o bound --progress 1
 	is "$RUN_RC" 0 "bound to one core (taskset -c 0): exit 0"
 	n=$(printf '%s\n' "$RUN_ERR" | grep -c '^status at .* 1 running')

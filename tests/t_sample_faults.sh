@@ -23,8 +23,12 @@ cp "$top_srcdir/tests/configs/sample_truth.yaml" "$dir/"
 cd "$dir" || exit 1
 mark="t_sample_faults_$$_marker"
 wrap="$top_srcdir/tests/sample_wrap.sh"
+# 200 + 8000 transitions per chain: a shard takes about 3 s with the
+# Laplace start (trees of a few steps on this small posterior), so a
+# worker SIGKILLed 1 s after its start dies mid-shard (a slower machine
+# only widens that margin)
 sed -e 's/num_warmup: 300$/num_warmup: 200/' \
-    -e 's/num_samples: 100$/num_samples: 200/' \
+    -e 's/num_samples: 100$/num_samples: 8000/' \
     -e 's/heartbeat_timeout: 600$/heartbeat_timeout: 2/' \
     "$top_srcdir/tests/configs/sample_run.yaml" >run.yaml
 

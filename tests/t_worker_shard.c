@@ -165,6 +165,8 @@ test_roundtrip(void)
 
 	make_shard(&ws, 4);
 	ws.x0 = x0;
+	ws.settings.laplace = 0;	/* not the defaults of an absent key */
+	ws.settings.psis_draws = 77;
 	o = het_wire_shard_pack(&ws, &err);
 	ok(o != NULL, "shard packs");
 	len = 0;
@@ -187,6 +189,7 @@ test_roundtrip(void)
 	    back.reparam == 1 && back.settings.num_samples == 200 &&
 	    back.settings.seed == 5 && back.settings.dense_mass == 0 &&
 	    back.settings.target_accept == 0.85 && back.x0 != NULL &&
+	    back.settings.laplace == 0 && back.settings.psis_draws == 77 &&
 	    back.x0[0] == 1900 && back.free[2] == 0 && back.s[0] == 0.3;
 	ok(same, "every scalar field survives");
 	ok(memcmp(back.pairs, pairs, npairs * sizeof *pairs) == 0 &&
@@ -236,8 +239,29 @@ test_roundtrip(void)
 	ws.np = 3;
 	o2 = het_wire_shard_pack(&ws, &err);
 	json_object_del(o2, "x0");
+	json_object_del(json_object_get(o2, "nuts"), "laplace");
+	json_object_del(json_object_get(o2, "nuts"), "psis_draws");
 	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
 	    "3 priors decode");
+	ok(back.settings.laplace == 1 && back.settings.psis_draws == 200,
+	    "a record without laplace and psis_draws (an older hetui's): the "
+	    "Laplace start with 200 draws");
+	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(o2, "nuts"), "laplace",
+	    json_integer(1));
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_EPROTO, "nuts.laplace "
+	    "1 (not a boolean) refused");
+	like(err.msg, "shard.nuts.laplace", "message names it");
+	json_object_set_new(json_object_get(o2, "nuts"), "laplace",
+	    json_true());
+	json_object_set_new(json_object_get(o2, "nuts"), "psis_draws",
+	    json_integer(-1));
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_EPROTO, "nuts."
+	    "psis_draws -1 refused");
+	like(err.msg, "shard.nuts.psis_draws", "message names it");
+	json_object_del(json_object_get(o2, "nuts"), "psis_draws");
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_OK, "and decodes "
+	    "again");
 	ok(het_wire_shard_build(&back, &(struct het_wire_shard_objs){ 0 },
 	    &err) == HET_EINVAL, "but 4 free parameters do not build");
 	like(err.msg, "4 free parameters but the shard gives 3 priors",
@@ -257,6 +281,9 @@ test_roundtrip(void)
 	res.divergences[1] = 7;
 	res.step_size[0] = 0.125;
 	res.wall_time = 1.5;
+	res.laplace = 1;
+	res.laplace_khat = 0.375;
+	res.laplace_ess = NAN;
 	o = het_wire_result_pack(9, &res, &err);
 	ok(o != NULL && het_wire_result_unpack(o, &id, &r2, &err) == HET_OK,
 	    "result round trip");
@@ -265,7 +292,19 @@ test_roundtrip(void)
 	    strcmp(r2.names[1], "alpha") == 0 && r2.summary[1].mean == 0.25 &&
 	    isnan(r2.summary[1].rhat) && isnan(r2.bfmi[2]) &&
 	    r2.divergences[1] == 7 && r2.step_size[0] == 0.125 &&
-	    r2.wall_time == 1.5, "every result field survives, NaN as null");
+	    r2.wall_time == 1.5 && r2.laplace == 1 &&
+	    r2.laplace_khat == 0.375 && isnan(r2.laplace_ess),
+	    "every result field survives, NaN as null");
+	het_shard_result_clear(&r2);
+	json_object_set_new(o, "laplace", json_string("yes"));
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,
+	    "a laplace that is not an object refused");
+	like(err.msg, "laplace must be an object with a boolean used",
+	    "message");
+	json_object_del(o, "laplace");
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_OK &&
+	    r2.laplace == 0 && isnan(r2.laplace_khat), "no laplace (an older "
+	    "hetui's result): not used, k-hat NaN");
 	het_shard_result_clear(&r2);
 	json_object_set_new(o, "chains", json_integer(4));
 	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,

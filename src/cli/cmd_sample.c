@@ -537,6 +537,10 @@ sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		json_object_set_new(root, "min_bfmi", sample_num(sm->min_bfmi));
 		json_object_set_new(root, "divergences",
 		    json_integer(sm->divergences));
+		json_object_set_new(root, "laplace_shards", json_integer(
+		    (json_int_t)sm->nlaplace));
+		json_object_set_new(root, "laplace_max_khat", sample_num(
+		    sm->max_khat));
 		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
 		json_object_set_new(root, "noise_sigma_source",
 		    json_string(sm->sigma_source));
@@ -579,6 +583,30 @@ sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 	json_decref(root);
 }
 
+/*
+ * The Laplace start's verdict: how Gaussian the posterior looked to the
+ * importance draws (PSIS k-hat; Vehtari et al.'s thresholds 0.5, 0.7).
+ */
+static void
+sample_print_laplace(const struct het_sample_summary *sm)
+{
+	if (sm->nlaplace == 0) {
+		printf("laplace start: not used (optimization.cmc."
+		    "per_shard_mcmc.laplace_init false, or its Hessian could "
+		    "not be taken)\n");
+		return;
+	}
+	if (isnan(sm->max_khat)) {
+		printf("laplace start: %zu of %zu shards (no k-hat: psis_draws "
+		    "0)\n", sm->nlaplace, sm->ndone);
+		return;
+	}
+	printf("laplace start: %zu of %zu shards, PSIS k-hat %.2f (%s)\n",
+	    sm->nlaplace, sm->ndone, sm->max_khat, sm->max_khat < 0.5 ?
+	    "close to Gaussian" : sm->max_khat < 0.7 ? "moderately "
+	    "non-Gaussian" : "far from Gaussian: the Laplace approximation "
+	    "alone is not to be trusted; the NUTS draws are");
+}
 static void
 sample_print_table(struct het_sample *s)
 {
@@ -607,6 +635,7 @@ sample_print_table(struct het_sample *s)
 	    sm->divergences, sm->gates_pass ? "passed" : "FAILED");
 	if (!sm->gates_pass && sm->gates_text[0] != '\0')
 		printf("%s\n", sm->gates_text);
+	sample_print_laplace(sm);
 	if (sm->note != NULL && sm->note[0] != '\0')
 		printf("consensus: %s\n", sm->note);
 	printf("\nresults written to %s/ (", het_sample_out_dir(s));

@@ -153,6 +153,11 @@ struct het_config_cmc {
 	long	max_tree_depth;	/* 1..15; 10 */
 	int	dense_mass;	/* 1: dense mass matrix; heterodyne 0,
 				   homodyne 1 */
+	int	laplace_init;	/* 1: chains start from the Laplace
+				   approximation at the NLSQ optimum
+				   (metric and start points); 1 */
+	long	psis_draws;	/* 0 or 20..100000 importance draws
+				   for its PSIS k-hat; 200 */
 	int	chain_parallel;	/* chain_method: 1 parallel (a shard's
 				   chains at once on the cores its worker
 				   may use; "vectorized" too), 0

@@ -285,6 +285,10 @@ cl_read_cmc(struct cl_load *ld)
 		struct cl_cand dm[] = { { cm, P, "dense_mass" },
 		    { ps, M, "dense_mass" }, { ps, M, "dense_mass_matrix" } };
 		struct cl_cand sd[] = { { cm, P, "seed" }, { ps, M, "seed" } };
+		struct cl_cand li[] = { { cm, P, "laplace_init" },
+		    { ps, M, "laplace_init" } };
+		struct cl_cand pd[] = { { cm, P, "psis_draws" },
+		    { ps, M, "psis_draws" } };
 		struct cl_cand cmt[] = { { cm, P, "chain_method" },
 		    { ps, M, "chain_method" } };
 		struct cl_cand sg[] = { { cm, P, "sigma_method" } };
@@ -351,6 +355,9 @@ cl_read_cmc(struct cl_load *ld)
 		    (rc = cl_pick_long(ld, td, NC(td), "cmc.max_tree_depth", 0,
 		    &c->max_tree_depth)) ||
 		    (rc = cl_pick_bool(ld, dm, NC(dm), &c->dense_mass)) ||
+		    (rc = cl_pick_bool(ld, li, NC(li), &c->laplace_init)) ||
+		    (rc = cl_pick_long(ld, pd, NC(pd), "cmc.psis_draws", 0,
+		    &c->psis_draws)) ||
 		    (rc = cl_pick_long(ld, sd, NC(sd), "cmc.seed", 0, &seed)))
 			return rc;
 		if ((rc = cl_pick_word(ld, cmt, NC(cmt), chain_words,

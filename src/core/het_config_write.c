@@ -573,6 +573,12 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_kn(w, 6, "target_accept_prob", c->target_accept_prob);
 	w_kl(w, 6, "max_tree_depth", c->max_tree_depth);
 	w_kb(w, 6, "dense_mass", c->dense_mass);
+	w_cmt(w, 6, "Start the chains from the Laplace approximation at the "
+	    "NLSQ optimum (metric and start points; false: a unit metric "
+	    "and the optimum); importance draws for its PSIS k-hat (0 "
+	    "none, or 20..100000).");
+	w_kb(w, 6, "laplace_init", c->laplace_init);
+	w_kl(w, 6, "psis_draws", c->psis_draws);
 	w_cmt(w, 6, "parallel: a shard's chains at once when cores are free "
 	    "(the same draws); sequential: one after another.");
 	w_kw(w, 6, "chain_method", c->chain_parallel ? "parallel" :

@@ -34,6 +34,7 @@
 #define LAP_FLOOR	1e-12	/* eigenvalue floor relative to the largest */
 #define LAP_STEP_SD	0.02	/* FD step in Laplace sd */
 #define LAP_STEP_FIRST	1e-4	/* FD step before any scale is known */
+#define LAP_SHORTEN	8	/* FD step shortenings at a support edge */
 
 /* Work arrays of one fit. */
 struct lap_work {
@@ -71,23 +72,29 @@ lap_eval(struct lap_work *wk, const double *u, double *lp, double *g)
 
 /*
  * -H at u into wk->a (p x p, symmetrised) by central differences of the
- * gradient with steps wk->step.  Returns 0, or -1 when an evaluation
- * fails or a value is not finite.
+ * gradient with steps wk->step, each shortened 4-fold (up to 8 times)
+ * while a side cannot be evaluated (a start near the edge of the
+ * support).  Returns 0, or -1 when an evaluation still fails or a value
+ * is not finite.
  */
 static int
 lap_neg_hessian(struct lap_work *wk, const double *u)
 {
 	size_t	i, k, p = wk->p;
 	double	lp, h, v;
+	int	t;
 
 	for (k = 0; k < p; k++) {
-		h = wk->step[k];
 		memcpy(wk->u1, u, p * sizeof *u);
-		wk->u1[k] = u[k] + h;
-		if (lap_eval(wk, wk->u1, &lp, wk->g1) != 0)
-			return -1;
-		wk->u1[k] = u[k] - h;
-		if (lap_eval(wk, wk->u1, &lp, wk->g2) != 0)
+		for (t = 0, h = wk->step[k]; t <= LAP_SHORTEN; t++, h *= 0.25) {
+			wk->u1[k] = u[k] + h;
+			if (lap_eval(wk, wk->u1, &lp, wk->g1) != 0)
+				continue;
+			wk->u1[k] = u[k] - h;
+			if (lap_eval(wk, wk->u1, &lp, wk->g2) == 0)
+				break;
+		}
+		if (t > LAP_SHORTEN)
 			return -1;
 		for (i = 0; i < p; i++)
 			wk->a[i * p + k] = -(wk->g1[i] - wk->g2[i]) / (2 * h);

@@ -62,7 +62,8 @@ struct het_laplace {
  * Newton refinement: at most max_newton steps (0 = 50) of
  * u += t (-H)^-1 g with t halved until lp increases; the Hessian is
  * taken by central differences of the gradient (2p evaluations, steps of
- * 0.02 of each coordinate's Laplace sd), once at the start and again at
+ * 0.02 of each coordinate's Laplace sd, shortened where a side cannot be
+ * evaluated), once at the start and again at
  * the final point.  Eigenvalues of -H that are not positive (a saddle,
  * or a direction the density does not bend in) are raised to 1e-12 of
  * the largest, counted in n_floor.  lap is filled on HET_OK (release

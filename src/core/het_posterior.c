@@ -678,3 +678,34 @@ het_post_priors_from_config(const struct het_config *cfg,
 			    &out[k]);
 	return HET_OK;
 }
+
+size_t
+het_posterior_interior(const struct het_posterior *post, double *x,
+    double frac)
+{
+	double	lo, hi, m, y;
+	size_t	k, moved = 0;
+
+	for (k = 0; k < post->p; k++) {
+		lo = post->pri[k].lo;
+		hi = post->pri[k].hi;
+		if (!isfinite(x[k]) || x[k] < lo || x[k] > hi)
+			continue;
+		if (isfinite(lo) && isfinite(hi))
+			m = frac * (hi - lo);
+		else
+			m = frac * fmax(fabs(isfinite(lo) ? lo : hi), 1.0);
+		y = x[k];
+		if (isfinite(lo) && y < lo + m)
+			y = lo + m;
+		if (isfinite(hi) && y > hi - m)
+			y = hi - m;
+		if (isfinite(lo) && isfinite(hi) && !(y > lo && y < hi))
+			y = 0.5 * (lo + hi);
+		if (y != x[k]) {
+			x[k] = y;
+			moved++;
+		}
+	}
+	return moved;
+}

@@ -128,6 +128,18 @@ int het_posterior_to_u(const struct het_posterior *post, const double *x,
     double *u, struct het_error *err);
 
 /*
+ * het_posterior_interior: move each x[m] (physical, p values, in place)
+ * at least frac of its prior range inside finite bounds (one-sided: frac
+ * max(|bound|, 1)), so that chains and the Laplace approximation can
+ * start from an NLSQ optimum that sits on a bound (the logit and log
+ * transforms send a bound to infinity).  Values outside [lo, hi] and
+ * non-finite ones are left for het_posterior_to_u to refuse.  Returns the number of values moved.
+ * Thread: any.
+ */
+size_t het_posterior_interior(const struct het_posterior *post, double *x,
+    double frac);
+
+/*
  * het_posterior_to_x: the physical point x[p] of u[p] (no evaluation).
  */
 void het_posterior_to_x(const struct het_posterior *post, const double *u,

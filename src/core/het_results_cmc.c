@@ -12,7 +12,8 @@
  * /cmc layout (attributes in brackets):
  *   /cmc [status, strategy, combine, sigma, sigma_source, reparam,
  *        nlsq_informed_priors, prior_width_factor, num_warmup, num_samples, num_chains,
- *        target_accept_prob, max_tree_depth, dense_mass, seed,
+ *        target_accept_prob, max_tree_depth, dense_mass, laplace_init,
+ *        seed,
  *        num_shards, max_r_hat, min_ess, min_bfmi, max_divergence_rate,
  *        gates_passed, wall_time]
  *   /cmc/parameter_names                 p strings (het_resid order)
@@ -31,7 +32,8 @@
  *                ess_tail, r_hat (p each), bfmi, divergences, step_size,
  *                accept (nchain each) [n_chains, n_draws, wall_time,
  *                input_digest, gates_passed, max_r_hat, min_ess,
- *                min_bfmi, divergence_rate]
+ *                min_bfmi, divergence_rate, laplace_used, laplace_khat,
+ *                laplace_ess]
  * input_digest (16 hex digits) identifies everything the shard was
  * computed from; het_results_load_cmc reads the shards back for
  * `hetui sample --resume`, which reuses a shard only when its digest
@@ -225,6 +227,11 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		json_object_set_new(e, "used", json_boolean(s->used));
 		json_object_set_new(e, "outlier", json_boolean(s->outlier));
 		json_object_set_new(e, "reused", json_boolean(s->reused));
+		if (s->res != NULL)
+			json_object_set_new(e, "laplace", json_pack("{s:b, "
+			    "s:o, s:o}", "used", s->res->laplace, "khat",
+			    rc_num(s->res->laplace_khat), "effective_fraction",
+			    rc_num(s->res->laplace_ess)));
 		if (s->gate != NULL) {
 			json_object_set_new(e, "convergence_passed",
 			    json_boolean(s->gate->pass));
@@ -269,6 +276,7 @@ rc_attrs(struct rs_w *w, const struct het_results_cmc *c,
 	    err)) ||
 	    (rc = rs_ai64(w, g, "max_tree_depth", st->max_tree_depth, err)) ||
 	    (rc = rs_ai64(w, g, "dense_mass", st->dense_mass, err)) ||
+	    (rc = rs_ai64(w, g, "laplace_init", st->laplace, err)) ||
 	    (rc = rs_ai64(w, g, "seed", (long)st->seed, err)) ||
 	    (rc = rs_ai64(w, g, "num_shards", (long)c->nshards, err)) ||
 	    (rc = rs_af64(w, g, "max_r_hat", c->gates.max_r_hat, err)) ||
@@ -501,6 +509,9 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 		    r->accept, err);
 	if (rc == HET_OK && !(rc = rs_ai64(w, g, "n_chains", (long)r->nchain,
 	    err)) && !(rc = rs_ai64(w, g, "n_draws", (long)r->ndraw, err)) &&
+	    !(rc = rs_ai64(w, g, "laplace_used", r->laplace, err)) &&
+	    !(rc = rs_af64(w, g, "laplace_khat", r->laplace_khat, err)) &&
+	    !(rc = rs_af64(w, g, "laplace_ess", r->laplace_ess, err)) &&
 	    !(rc = rs_af64(w, g, "wall_time", s->wall_time, err)) &&
 	    (s->digest == NULL || s->digest[0] == '\0' ||
 	    !(rc = rs_astr(w, g, "input_digest", s->digest, err))) &&

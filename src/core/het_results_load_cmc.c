@@ -195,6 +195,10 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	    err)) || (rc = lc_chains(fid, file, g, res, err)))
 		return rc;
 	res->wall_time = rl_attr(fid, g, "wall_time");
+	/* absent in files of hetui before the Laplace start */
+	res->laplace = rl_attr(fid, g, "laplace_used") == 1;
+	res->laplace_khat = rl_attr(fid, g, "laplace_khat");
+	res->laplace_ess = rl_attr(fid, g, "laplace_ess");
 	het_h5_attr_string(fid, g, "input_digest", ps->digest,
 	    sizeof(ps->digest));
 	if ((rc = het_shard_result_summarise(res, err)) != HET_OK)

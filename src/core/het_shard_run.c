@@ -26,6 +26,8 @@
 #include "het_util.h"
 
 #define RUN_RHAT_EVERY	50
+#define RUN_INTERIOR	1e-3	/* x0 moved this fraction of a range inside */
+#define RUN_START_TRIES	12	/* start draws, each half the last's scale */
 
 void
 het_shard_settings_default(struct het_shard_settings *st)
@@ -38,6 +40,8 @@ het_shard_settings_default(struct het_shard_settings *st)
 	st->dense_mass = 0;
 	st->seed = 42;
 	st->init_jitter = 0.01;
+	st->laplace = 1;
+	st->psis_draws = 200;
 }
 
 void
@@ -118,6 +122,10 @@ run_check(const struct het_shard_settings *st, struct het_error *err)
 	if (!(st->init_jitter >= 0) || !isfinite(st->init_jitter))
 		return het_error_set(err, HET_EINVAL, "init_jitter is %g; it "
 		    "must be a finite value >= 0", st->init_jitter);
+	if (st->psis_draws < 0 || (st->psis_draws > 0 && st->psis_draws < 20)
+	    || st->psis_draws > 100000)
+		return het_error_set(err, HET_EINVAL, "psis_draws is %ld; use "
+		    "0 (none) or 20 to 100000", st->psis_draws);
 	return HET_OK;
 }
 
@@ -190,13 +198,70 @@ het_shard_job_clear(struct het_shard_job *job)
 	if (job == NULL)
 		return;
 	free(job->energy);
+	free(job->x0);
+	free(job->metric);
+	het_laplace_clear(&job->lap);
 	memset(job, 0, sizeof *job);
+}
+
+/*
+ * The Laplace approximation at job->x0 and its k-hat into job and res.
+ * A failure only means the chains start without it (res->laplace 0).
+ */
+static int
+run_laplace(struct het_shard_job *job, struct het_posterior *post,
+    struct het_shard_result *res, struct het_error *err)
+{
+	struct het_error e2;
+	gsl_rng		*rng;
+	double		*u;
+	size_t		 k, p = job->p;
+	int		 rc;
+
+	res->laplace_khat = res->laplace_ess = NAN;
+	if (!job->st.laplace)
+		return HET_OK;
+	if ((u = het_alloc_array(p, sizeof *u, "start point", err)) == NULL)
+		return HET_ENOMEM;
+	rc = het_posterior_to_u(post, job->x0, u, &e2);
+	if (rc == HET_OK)
+		rc = het_laplace_fit(het_posterior_nuts_logp, post, p, u, 0,
+		    &job->lap, &e2);
+	free(u);
+	if (rc == HET_ENOMEM)
+		return het_error_set(err, rc, "%s", e2.msg);
+	if (rc != HET_OK)
+		return HET_OK;
+	if ((job->metric = het_alloc_array(job->st.dense_mass ? p * p : p,
+	    sizeof *job->metric, "metric", err)) == NULL)
+		return HET_ENOMEM;
+	if (job->st.dense_mass)
+		memcpy(job->metric, job->lap.cov, p * p * sizeof *job->metric);
+	else
+		for (k = 0; k < p; k++)
+			job->metric[k] = job->lap.cov[k * p + k];
+	job->have_lap = res->laplace = 1;
+	if (job->st.psis_draws == 0)
+		return HET_OK;
+	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+		return het_error_set(err, HET_ENOMEM, "out of memory for a "
+		    "random number generator");
+	gsl_rng_set(rng, job->st.seed * 2654435761UL + (unsigned long)job->shard
+	    + 7);
+	rc = het_laplace_psis(het_posterior_nuts_logp, post, &job->lap, rng,
+	    (size_t)job->st.psis_draws, 8, &res->laplace_khat,
+	    &res->laplace_ess, &e2);
+	gsl_rng_free(rng);
+	if (rc == HET_ENOMEM)
+		return het_error_set(err, rc, "%s", e2.msg);
+	return HET_OK;
 }
 
 int
 het_shard_begin(struct het_posterior *post,
-    const struct het_shard_settings *st, long shard, struct het_shard_job *job,
-    struct het_shard_result *res, struct het_error *err)
+    const struct het_shard_settings *st, long shard, const double *x0,
+    struct het_shard_job *job, struct het_shard_result *res,
+    struct het_error *err)
 {
 	size_t	k;
 	int	rc;
@@ -218,11 +283,27 @@ het_shard_begin(struct het_posterior *post,
 		    err)) == NULL)
 			break;
 	if (k < job->p || (job->energy = het_alloc_array(job->nchain *
-	    job->ndraw, sizeof *job->energy, "energies", err)) == NULL) {
-		het_shard_result_clear(res);
-		return HET_ENOMEM;
+	    job->ndraw, sizeof *job->energy, "energies", err)) == NULL ||
+	    (job->x0 = het_alloc_array(job->p, sizeof *job->x0, "start point",
+	    err)) == NULL) {
+		rc = HET_ENOMEM;
+		goto fail;
 	}
-	return HET_OK;
+	for (k = 0; k < job->p; k++)
+		if (!isfinite(x0[k])) {
+			rc = het_error_set(err, HET_ERANGE, "%s = %g: the start "
+			    "point must be finite", het_posterior_name(post,
+			    k), x0[k]);
+			goto fail;
+		}
+	memcpy(job->x0, x0, job->p * sizeof *x0);
+	het_posterior_interior(post, job->x0, RUN_INTERIOR);
+	if ((rc = run_laplace(job, post, res, err)) == HET_OK)
+		return HET_OK;
+fail:
+	het_shard_job_clear(job);
+	het_shard_result_clear(res);
+	return rc;
 }
 
 /* Work arrays of one chain. */
@@ -311,16 +392,46 @@ run_transitions(struct het_shard_job *job, struct het_posterior *post,
 	return HET_OK;
 }
 
+/*
+ * Start chain s: from a draw of the Laplace approximation (halved in
+ * scale until the posterior can be evaluated there, at last its mode) on
+ * its metric, else from u0 moved by the jitter (halved likewise).
+ */
+static int
+run_start(struct het_shard_job *job, struct het_nuts *s,
+    struct run_chain_buf *b, struct het_error *err)
+{
+	double	scale = 1;
+	size_t	k;
+	int	t, rc = HET_EDATA;
+
+	if (job->have_lap && (rc = het_nuts_set_metric(s, job->metric, err)) !=
+	    HET_OK)
+		return rc;
+	for (t = 0; t <= RUN_START_TRIES; t++, scale *= 0.5) {
+		if (t == RUN_START_TRIES)
+			scale = 0;
+		if (job->have_lap)
+			het_laplace_draw(&job->lap, b->rng, scale, b->q);
+		else
+			for (k = 0; k < job->p; k++)
+				b->q[k] = b->u0[k] + scale * job->st.init_jitter *
+				    gsl_ran_gaussian_ziggurat(b->rng, 1.0);
+		if ((rc = het_nuts_init(s, b->q, err)) != HET_EDATA)
+			break;
+	}
+	return rc;
+}
+
 int
 het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
-    size_t c, const double *x0, int sequential, het_shard_progress_fn cb,
-    void *ctx, struct het_shard_result *res, struct het_error *err)
+    size_t c, int sequential, het_shard_progress_fn cb, void *ctx,
+    struct het_shard_result *res, struct het_error *err)
 {
 	const struct het_shard_settings *st = &job->st;
 	struct het_nuts_config	 cfg;
 	struct run_chain_buf	 b;
 	struct het_nuts		*s = NULL;
-	size_t			 k;
 	int			 rc;
 
 	if (c >= job->nchain || het_posterior_dim(post) != job->p)
@@ -329,7 +440,7 @@ het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
 		    job->shard, c, job->nchain, het_posterior_dim(post),
 		    job->p);
 	if ((rc = run_buf_alloc(&b, job->p, job->nchain, err)) != HET_OK ||
-	    (rc = het_posterior_to_u(post, x0, b.u0, err)) != HET_OK)
+	    (rc = het_posterior_to_u(post, job->x0, b.u0, err)) != HET_OK)
 		goto out;
 	het_nuts_config_default(&cfg);
 	cfg.num_warmup = st->num_warmup;
@@ -343,10 +454,7 @@ het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
 		rc = err != NULL ? err->code : HET_EINVAL;
 		goto out;
 	}
-	for (k = 0; k < job->p; k++)
-		b.q[k] = b.u0[k] + st->init_jitter *
-		    gsl_ran_gaussian_ziggurat(b.rng, 1.0);
-	if ((rc = het_nuts_init(s, b.q, err)) != HET_OK) {
+	if ((rc = run_start(job, s, &b, err)) != HET_OK) {
 		het_error_prefix(err, "shard %ld chain %zu", job->shard, c);
 		goto out;
 	}
@@ -380,11 +488,12 @@ het_shard_run(struct het_posterior *post,
 	size_t			c;
 	int			rc;
 
-	if ((rc = het_shard_begin(post, st, shard, &job, res, err)) != HET_OK)
+	if ((rc = het_shard_begin(post, st, shard, x0, &job, res, err)) !=
+	    HET_OK)
 		return rc;
 	for (c = 0; c < job.nchain; c++)
-		if ((rc = het_shard_run_chain(&job, post, c, x0, 1, cb, ctx,
-		    res, err)) != HET_OK) {
+		if ((rc = het_shard_run_chain(&job, post, c, 1, cb, ctx, res,
+		    err)) != HET_OK) {
 			het_shard_job_clear(&job);
 			het_shard_result_clear(res);
 			return rc;

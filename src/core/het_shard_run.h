@@ -2,6 +2,21 @@
  * het_shard_run.h: run the NUTS chains of one CMC shard and summarise
  * them.
  *
+ * Before the chains (het_shard_begin), unless settings.laplace is 0, the
+ * Laplace approximation of the posterior at the caller's start point x0
+ * (het_laplace: Newton-refined mode, finite-difference Hessian in the
+ * sampler's coordinates) gives every chain its initial metric (the
+ * covariance, or its diagonal for a diagonal metric; the adaptation
+ * then shrinks towards it) and its start: a draw from the approximation
+ * (halved in scale until the posterior can be evaluated there), so the
+ * chains start dispersed over the posterior's bulk and warmup need not
+ * learn scales that differ by orders of magnitude; psis_draws
+ * importance draws from a Student-t_8 on it give the Pareto k-hat that
+ * says how Gaussian the posterior is.  Without it (or when the Hessian
+ * cannot be taken) a chain starts at x0 moved by init_jitter on a unit
+ * metric.  Either way x0 is first moved 1e-3 of its range inside bounds
+ * it sits on (het_posterior_interior).
+ *
  * het_shard_run runs the chains one after the other on the calling
  * thread; het_shard_begin / het_shard_run_chain / het_shard_finish let a
  * caller run them on several threads instead (hetui-worker with chain
@@ -22,6 +37,7 @@
 
 #include "het_diag.h"
 #include "het_error.h"
+#include "het_laplace.h"
 #include "het_posterior.h"
 
 struct het_shard_settings {
@@ -32,7 +48,9 @@ struct het_shard_settings {
 	int		max_tree_depth;	/* 1..15; 10 */
 	int		dense_mass;	/* 0: diagonal metric; 0 */
 	unsigned long	seed;		/* base seed; 42 */
-	double		init_jitter;	/* >= 0, sd in u; 0.01 */
+	double		init_jitter;	/* >= 0, sd in u; 0.01 (no Laplace) */
+	int		laplace;	/* 1: Laplace metric and starts; 1 */
+	long		psis_draws;	/* >= 0: k-hat draws (0 none); 200 */
 };
 
 /* What a progress callback sees after each transition. */
@@ -70,6 +88,11 @@ struct het_shard_result {
 	double		*step_size;	/* nchain, adapted */
 	double		*accept;	/* nchain, mean accept (sampling) */
 	double		 wall_time;	/* s, filled by the caller if wanted */
+	int		 laplace;	/* 1: the chains started from the
+					   Laplace approximation */
+	double		 laplace_khat;	/* its PSIS k-hat, NaN if not taken */
+	double		 laplace_ess;	/* effective fraction of its
+					   importance draws, NaN if none */
 };
 
 /* het_shard_settings_default: the defaults listed above. */
@@ -98,13 +121,19 @@ struct het_shard_job {
 	long		 shard;
 	size_t		 p, nchain, ndraw;
 	double		*energy;	/* nchain * ndraw, for E-BFMI */
+	double		*x0;		/* p: the start, moved inside bounds */
+	int		 have_lap;
+	struct het_laplace lap;		/* when have_lap */
+	double		*metric;	/* the chains' initial metric */
 };
 
 /*
  * het_shard_begin: validate st and prepare job and res (names from post,
- * room for every chain's draws) for het_shard_run_chain.  Returns HET_OK,
- * HET_EINVAL (a bad setting, named) or HET_ENOMEM; on error job and res
- * hold nothing.
+ * room for every chain's draws) for het_shard_run_chain, and take the
+ * Laplace approximation at x0 (p physical values) with post on the
+ * calling thread (see above; res->laplace says whether it was used).
+ * Returns HET_OK, HET_EINVAL (a bad setting, named), HET_ERANGE (x0 not
+ * finite) or HET_ENOMEM; on error job and res hold nothing.
  *
  * het_shard_run_chain: run chain c (< nchain) into its slice of res and
  * job (draws, energies, divergences, acceptance, step size).  post must
@@ -120,11 +149,12 @@ struct het_shard_job {
  * het_shard_job_clear: release job without finishing (after an error).
  */
 int het_shard_begin(struct het_posterior *post,
-    const struct het_shard_settings *st, long shard, struct het_shard_job *job,
-    struct het_shard_result *res, struct het_error *err);
+    const struct het_shard_settings *st, long shard, const double *x0,
+    struct het_shard_job *job, struct het_shard_result *res,
+    struct het_error *err);
 int het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
-    size_t c, const double *x0, int sequential, het_shard_progress_fn cb,
-    void *ctx, struct het_shard_result *res, struct het_error *err);
+    size_t c, int sequential, het_shard_progress_fn cb, void *ctx,
+    struct het_shard_result *res, struct het_error *err);
 int het_shard_finish(struct het_shard_job *job, struct het_shard_result *res,
     struct het_error *err);
 void het_shard_job_clear(struct het_shard_job *job);

@@ -253,6 +253,10 @@ struct het_sample_summary {
 	double		 min_ess;	/* bulk, over done shards */
 	double		 min_bfmi;	/* over done shards' chains */
 	long		 divergences;	/* total after warmup */
+	size_t		 nlaplace;	/* done shards started from their
+					   Laplace approximation */
+	double		 max_khat;	/* the largest of their PSIS k-hats,
+					   NaN when none was taken */
 	double		 sigma;		/* likelihood noise used */
 	const char	*sigma_source;	/* "far-lag estimate", ... */
 	double		 wall_time;	/* s, start to written */

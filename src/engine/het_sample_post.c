@@ -214,6 +214,8 @@ hs_combine(struct het_sample *s, struct het_error *err)
 	sm->gates_text = s->gates.msg;
 	sm->max_rhat = -HUGE_VAL;
 	sm->min_ess = sm->min_bfmi = HUGE_VAL;
+	sm->nlaplace = 0;
+	sm->max_khat = NAN;
 	for (j = 0; j < nd; j++) {
 		const struct het_cons_shard_gate *gt = &s->gates.shard[j];
 		const struct het_shard_result *r = &s->res[map[j]];
@@ -226,6 +228,10 @@ hs_combine(struct het_sample *s, struct het_error *err)
 		    NAN : fmin(sm->min_bfmi, gt->min_bfmi);
 		for (ch = 0; ch < r->nchain; ch++)
 			sm->divergences += r->divergences[ch];
+		sm->nlaplace += r->laplace != 0;
+		if (r->laplace && !isnan(r->laplace_khat) &&
+		    !(r->laplace_khat <= sm->max_khat))
+			sm->max_khat = r->laplace_khat;
 	}
 	s->have_sum = 1;
 	rc = HET_OK;

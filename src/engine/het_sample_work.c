@@ -591,6 +591,8 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 	s->settings.target_accept = cmc->target_accept_prob;
 	s->settings.max_tree_depth = (int)cmc->max_tree_depth;
 	s->settings.dense_mass = cmc->dense_mass;
+	s->settings.laplace = cmc->laplace_init;
+	s->settings.psis_draws = cmc->psis_draws;
 	s->settings.seed = cmc->seed;
 	het_shard_opts_from_cmc(cmc, pb->spec.mode, &so);
 	if ((s->plan = het_shard_plan_alloc(pb->pairs, pb->npairs,

@@ -118,7 +118,7 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 		json_object_set_new(s, "const_offset",
 		    ws_real_array(ws->const_offset, ms->n_angles));
 	}
-	nu = json_pack("{s:I, s:I, s:I, s:f, s:i, s:b, s:I, s:f}",
+	nu = json_pack("{s:I, s:I, s:I, s:f, s:i, s:b, s:I, s:f, s:b, s:I}",
 	    "num_warmup", (json_int_t)ws->settings.num_warmup,
 	    "num_samples", (json_int_t)ws->settings.num_samples,
 	    "num_chains", (json_int_t)ws->settings.num_chains,
@@ -126,7 +126,9 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	    "max_tree_depth", ws->settings.max_tree_depth,
 	    "dense_mass", ws->settings.dense_mass,
 	    "seed", (json_int_t)ws->settings.seed,
-	    "init_jitter", ws->settings.init_jitter);
+	    "init_jitter", ws->settings.init_jitter,
+	    "laplace", ws->settings.laplace,
+	    "psis_draws", (json_int_t)ws->settings.psis_draws);
 	pr = json_array();
 	for (k = 0; pr != NULL && k < ws->np; k++) {
 		e = json_pack("{s:s, s:o, s:o, s:o, s:o}",
@@ -450,6 +452,20 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 		return ws_bad(err, "shard.nuts.dense_mass", "true or false");
 	ws->settings.dense_mass = json_is_true(json_object_get(nu,
 	    "dense_mass"));
+	/* optional: absent in records of hetui before the Laplace start */
+	ws->settings.laplace = 1;
+	ws->settings.psis_draws = 200;
+	if (json_object_get(nu, "laplace") != NULL) {
+		if (!json_is_boolean(json_object_get(nu, "laplace")))
+			return ws_bad(err, "shard.nuts.laplace",
+			    "true or false");
+		ws->settings.laplace = json_is_true(json_object_get(nu,
+		    "laplace"));
+	}
+	if (json_object_get(nu, "psis_draws") != NULL && (rc = ws_int(nu,
+	    "psis_draws", "shard.nuts.psis_draws", 0,
+	    &ws->settings.psis_draws, err)))
+		return rc;
 	pr = json_object_get(o, "priors");
 	if (!json_is_array(pr) || json_array_size(pr) == 0)
 		return ws_bad(err, "shard.priors", "a non-empty array");
@@ -593,7 +609,10 @@ het_wire_result_pack(long shard, const struct het_shard_result *res,
 	    err) || ws_set(o, "chain", ch, err) || ws_set(o, "chains",
 	    json_integer((json_int_t)res->nchain), err) || ws_set(o,
 	    "draws_per_chain", json_integer((json_int_t)res->ndraw), err) ||
-	    ws_set(o, "wall_time", ws_real(res->wall_time), err)) {
+	    ws_set(o, "wall_time", ws_real(res->wall_time), err) ||
+	    ws_set(o, "laplace", json_pack("{s:b, s:o, s:o}", "used",
+	    res->laplace, "khat", ws_real(res->laplace_khat), "ess",
+	    ws_real(res->laplace_ess)), err)) {
 		json_decref(o);
 		return NULL;
 	}
@@ -619,6 +638,31 @@ rs_real(const json_t *v, const char *path, double *out,
 		    "not a number or null", path);
 	*out = json_number_value(v);
 	return HET_OK;
+}
+
+/*
+ * The optional laplace object of a result (absent in results of hetui
+ * before the Laplace start: not used, NaN).
+ */
+static int
+rs_laplace(const json_t *l, struct het_shard_result *res,
+    struct het_error *err)
+{
+	int	rc;
+
+	res->laplace = 0;
+	res->laplace_khat = res->laplace_ess = NAN;
+	if (l == NULL)
+		return HET_OK;
+	if (!json_is_object(l) || !json_is_boolean(json_object_get(l, "used")))
+		return het_error_set(err, HET_EPROTO, "result record: laplace "
+		    "must be an object with a boolean used");
+	res->laplace = json_is_true(json_object_get(l, "used"));
+	if ((rc = rs_real(json_object_get(l, "khat"), "laplace.khat",
+	    &res->laplace_khat, err)) != HET_OK)
+		return rc;
+	return rs_real(json_object_get(l, "ess"), "laplace.ess",
+	    &res->laplace_ess, err);
 }
 
 int
@@ -717,7 +761,9 @@ het_wire_result_unpack(const json_t *obj, long *shard,
 			goto fail;
 	}
 	if ((rc = rs_real(json_object_get(obj, "wall_time"), "wall_time",
-	    &res->wall_time, err)) != HET_OK)
+	    &res->wall_time, err)) != HET_OK ||
+	    (rc = rs_laplace(json_object_get(obj, "laplace"), res, err)) !=
+	    HET_OK)
 		goto fail;
 	return HET_OK;
 fail:

@@ -217,7 +217,6 @@ struct chain_run {
 struct chain_thread {
 	struct chain_run	*run;
 	struct het_posterior	*post;	/* this thread's own */
-	const double		*x0;
 	pthread_t		 tid;
 };
 
@@ -272,7 +271,7 @@ worker_chain_thread(void *arg)
 
 	while (!atomic_load(&r->stop) && (c = atomic_fetch_add(&r->next, 1)) <
 	    (long)r->job.nchain) {
-		rc = het_shard_run_chain(&r->job, t->post, (size_t)c, t->x0, 0,
+		rc = het_shard_run_chain(&r->job, t->post, (size_t)c, 0,
 		    worker_chain_progress, t, r->res, &err);
 		if (rc == HET_OK)
 			continue;
@@ -313,8 +312,8 @@ worker_chains_at_once(struct worker *w, const struct het_wire_shard *ws,
 		return het_error_set(err, HET_ENOMEM, "out of memory for %zu "
 		    "chain threads", nt);
 	}
-	if ((rc = het_shard_begin(o->post, &ws->settings, shard, &r.job, res,
-	    err)) != HET_OK)
+	if ((rc = het_shard_begin(o->post, &ws->settings, shard, o->x0, &r.job,
+	    res, err)) != HET_OK)
 		goto out;
 	if ((r.last = calloc(r.job.nchain, sizeof *r.last)) == NULL) {
 		rc = het_error_set(err, HET_ENOMEM, "out of memory");
@@ -327,16 +326,13 @@ worker_chains_at_once(struct worker *w, const struct het_wire_shard *ws,
 	atomic_init(&r.stop, 0);
 	for (k = 0; k < nt; k++) {
 		t[k].run = &r;
-		if (k == 0) {
+		if (k == 0)
 			t[k].post = o->post;
-			t[k].x0 = o->x0;
-		} else if ((rc = het_wire_shard_build(ws, &extra[k], err)) !=
+		else if ((rc = het_wire_shard_build(ws, &extra[k], err)) !=
 		    HET_OK)
 			break;
-		else {
+		else
 			t[k].post = extra[k].post;
-			t[k].x0 = extra[k].x0;
-		}
 	}
 	/* the started threads take every chain from the queue */
 	for (k = 0; rc == HET_OK && k < nt; k++) {
