@@ -573,8 +573,9 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
 		printf("chain %zu step_size %.4g accept %.3f divergences %ld "
-		    "bfmi %.3f\n", c, res.step_size[c], res.accept[c],
-		    res.divergences[c], res.bfmi[c]);
+		    "bfmi %.3f leapfrog/transition warmup %.1f sampling %.1f\n",
+		    c, res.step_size[c], res.accept[c], res.divergences[c],
+		    res.bfmi[c], res.leapfrog_warmup[c], res.leapfrog[c]);
 	qsort(ess, NP, sizeof ess[0], cmp_dbl);
 	printf("ess_bulk min %.0f median %.0f\n", ess[0],
 	    0.5 * (ess[NP / 2 - 1] + ess[NP / 2]));
@@ -657,6 +658,7 @@ main(int argc, char **argv)
 		case 'L':
 			no_laplace = 1;
 			break;
+
 		case 'D':
 			dense = 1;
 			break;

@@ -247,6 +247,10 @@ check_laplace(struct sim *S, const struct het_shard_settings *st0,
 	    "approximation");
 	ok(isfinite(ref->laplace_khat) && ref->laplace_khat < 0.5, "its "
 	    "PSIS k-hat says near-Gaussian (%.3f)", ref->laplace_khat);
+	ok(ref->leapfrog[0] >= 1 && ref->leapfrog[0] <= 1023 &&
+	    ref->leapfrog_warmup[3] >= 1 && ref->leapfrog_warmup[3] <= 1023,
+	    "leapfrog steps per transition counted (%.1f sampling, %.1f "
+	    "warmup)", ref->leapfrog[0], ref->leapfrog_warmup[3]);
 	ok(ref->laplace_ess > 0.5 && ref->laplace_ess <= 1, "its importance "
 	    "draws' effective fraction (%.3f)", ref->laplace_ess);
 	het_resid_bounds(S->r, lo, hi);

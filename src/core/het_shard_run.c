@@ -61,6 +61,8 @@ het_shard_result_clear(struct het_shard_result *res)
 	free(res->divergences);
 	free(res->step_size);
 	free(res->accept);
+	free(res->leapfrog);
+	free(res->leapfrog_warmup);
 	memset(res, 0, sizeof *res);
 }
 
@@ -91,7 +93,12 @@ het_shard_result_alloc(struct het_shard_result *res, size_t p, size_t nchain,
 	    (res->step_size = het_alloc_array(nchain, sizeof *res->step_size,
 	    "shard step sizes", err)) == NULL ||
 	    (res->accept = het_alloc_array(nchain, sizeof *res->accept,
-	    "shard acceptance", err)) == NULL) {
+	    "shard acceptance", err)) == NULL ||
+	    (res->leapfrog = het_alloc_array(nchain, sizeof *res->leapfrog,
+	    "shard leapfrog counts", err)) == NULL ||
+	    (res->leapfrog_warmup = het_alloc_array(nchain,
+	    sizeof *res->leapfrog_warmup, "shard leapfrog counts", err)) ==
+	    NULL) {
 		het_shard_result_clear(res);
 		return HET_ENOMEM;
 	}
@@ -353,6 +360,7 @@ run_transitions(struct het_shard_job *job, struct het_posterior *post,
 	struct het_shard_progress pr;
 	size_t			 p = job->p, nd = job->ndraw, k, i = 0;
 	long			 it;
+	double			 nl[2] = { 0, 0 };
 	int			 rc;
 
 	memset(&pr, 0, sizeof pr);
@@ -365,6 +373,7 @@ run_transitions(struct het_shard_job *job, struct het_posterior *post,
 			return het_error_prefix(err, "shard %ld chain %zu "
 			    "transition %ld", job->shard, c, it + 1);
 		het_nuts_get_stats(s, &ns);
+		nl[it >= st->num_warmup] += (double)ns.n_leapfrog;
 		if (it >= st->num_warmup && i < nd) {
 			het_posterior_to_x(post, het_nuts_position(s), b->x);
 			for (k = 0; k < p; k++)
@@ -389,6 +398,8 @@ run_transitions(struct het_shard_job *job, struct het_posterior *post,
 	res->divergences[c] = ns.divergences;
 	res->accept[c] = ns.accept_mean;
 	res->step_size[c] = het_nuts_step_size(s);
+	res->leapfrog_warmup[c] = nl[0] / (double)st->num_warmup;
+	res->leapfrog[c] = nl[1] / (double)st->num_samples;
 	return HET_OK;
 }
 

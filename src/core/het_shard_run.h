@@ -87,6 +87,10 @@ struct het_shard_result {
 	long		*divergences;	/* nchain, sampling phase */
 	double		*step_size;	/* nchain, adapted */
 	double		*accept;	/* nchain, mean accept (sampling) */
+	double		*leapfrog;	/* nchain: mean leapfrog steps per
+					   transition after warmup (0 when
+					   decoded from a record or file) */
+	double		*leapfrog_warmup; /* nchain: the same in warmup */
 	double		 wall_time;	/* s, filled by the caller if wanted */
 	int		 laplace;	/* 1: the chains started from the
 					   Laplace approximation */
