@@ -51,6 +51,8 @@ like "$RUN_OUT" "^gates \\(max R-hat [0-9.]+, min ESS [0-9]+, min BFMI [0-9.]+, 
 # finite value passes, the verdict words come from the thresholds
 like "$RUN_OUT" "^laplace start: 2 of 2 shards, PSIS k-hat -?[0-9.]+ \\((close to Gaussian|moderately non-Gaussian|far from Gaussian: .*)\\)$" \
     "the Laplace start and its k-hat are reported"
+like "$RUN_OUT" "^NUTS: [0-9]+\\.[0-9] leapfrog steps per transition after warmup \\(mean over the chains\\)$" \
+    "the mean tree size is reported"
 like "$RUN_OUT" "results written to res/ \\(hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json, cmc_summary.json, cmc_diagnostics.json\\)" \
     "the files written are listed"
 like "$RUN_ERR" "^static_ref, 1 angle, 1225 pairs; NLSQ fit$" "stderr: the problem"
@@ -141,8 +143,10 @@ print(j["status"], j["num_shards"], j["num_shards_done"], j["num_draws"],
       j["files"][-1], j["nlsq_source"], j["laplace_shards"],
       isinstance(j["laplace_max_khat"], float))
 d = json.load(open("json1/cmc_diagnostics.json"))
-print(all(s["laplace"]["used"] and s["laplace"]["khat"] < 2
-          for s in d["shard_diagnostics"]))
+print(all(s["laplace"]["used"] and s["laplace"]["khat"] < 2 and
+          all(1 <= n <= 1023 for n in s["leapfrog_per_transition"])
+          for s in d["shard_diagnostics"]) and
+      1 <= j["leapfrog_per_transition"] <= 1023)
 PY
 )
 	is "$out" "passed 2 2 200 True ['contraction', 'ess_bulk', 'ess_tail', 'mean'] cmc_diagnostics.json fit 2 True

@@ -281,6 +281,8 @@ test_roundtrip(void)
 	res.divergences[1] = 7;
 	res.step_size[0] = 0.125;
 	res.wall_time = 1.5;
+	res.leapfrog[2] = 7.5;
+	res.leapfrog_warmup[1] = 31.25;
 	res.laplace = 1;
 	res.laplace_khat = 0.375;
 	res.laplace_ess = NAN;
@@ -293,6 +295,7 @@ test_roundtrip(void)
 	    isnan(r2.summary[1].rhat) && isnan(r2.bfmi[2]) &&
 	    r2.divergences[1] == 7 && r2.step_size[0] == 0.125 &&
 	    r2.wall_time == 1.5 && r2.laplace == 1 &&
+	    r2.leapfrog[2] == 7.5 && r2.leapfrog_warmup[1] == 31.25 &&
 	    r2.laplace_khat == 0.375 && isnan(r2.laplace_ess),
 	    "every result field survives, NaN as null");
 	het_shard_result_clear(&r2);

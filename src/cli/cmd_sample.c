@@ -541,6 +541,8 @@ sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		    (json_int_t)sm->nlaplace));
 		json_object_set_new(root, "laplace_max_khat", sample_num(
 		    sm->max_khat));
+		json_object_set_new(root, "leapfrog_per_transition",
+		    sample_num(sm->leapfrog));
 		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
 		json_object_set_new(root, "noise_sigma_source",
 		    json_string(sm->sigma_source));
@@ -590,6 +592,9 @@ sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 static void
 sample_print_laplace(const struct het_sample_summary *sm)
 {
+	if (!isnan(sm->leapfrog))
+		printf("NUTS: %.1f leapfrog steps per transition after warmup "
+		    "(mean over the chains)\n", sm->leapfrog);
 	if (sm->nlaplace == 0) {
 		printf("laplace start: not used (optimization.cmc."
 		    "per_shard_mcmc.laplace_init false, or its Hessian could "

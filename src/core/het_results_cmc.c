@@ -58,6 +58,18 @@ rc_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* n per-chain values as a JSON array (null for NaN). */
+static json_t *
+rc_chain_array(const double *v, size_t n)
+{
+	json_t	*a = json_array();
+	size_t	 k;
+
+	for (k = 0; a != NULL && k < n; k++)
+		json_array_append_new(a, rc_num(v[k]));
+	return a;
+}
+
 /* "g/name" into buf (RS_PATH_MAX bytes); returns buf. */
 static const char *
 rs_path_fmt(char *buf, const char *g, const char *name)
@@ -227,11 +239,14 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		json_object_set_new(e, "used", json_boolean(s->used));
 		json_object_set_new(e, "outlier", json_boolean(s->outlier));
 		json_object_set_new(e, "reused", json_boolean(s->reused));
-		if (s->res != NULL)
+		if (s->res != NULL) {
 			json_object_set_new(e, "laplace", json_pack("{s:b, "
 			    "s:o, s:o}", "used", s->res->laplace, "khat",
 			    rc_num(s->res->laplace_khat), "effective_fraction",
 			    rc_num(s->res->laplace_ess)));
+			json_object_set_new(e, "leapfrog_per_transition",
+			    rc_chain_array(s->res->leapfrog, s->res->nchain));
+		}
 		if (s->gate != NULL) {
 			json_object_set_new(e, "convergence_passed",
 			    json_boolean(s->gate->pass));

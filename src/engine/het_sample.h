@@ -257,6 +257,9 @@ struct het_sample_summary {
 					   Laplace approximation */
 	double		 max_khat;	/* the largest of their PSIS k-hats,
 					   NaN when none was taken */
+	double		 leapfrog;	/* mean leapfrog steps per transition
+					   after warmup over the chains of
+					   the done shards; NaN if unknown */
 	double		 sigma;		/* likelihood noise used */
 	const char	*sigma_source;	/* "far-lag estimate", ... */
 	double		 wall_time;	/* s, start to written */

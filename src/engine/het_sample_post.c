@@ -129,7 +129,7 @@ hs_summary(struct het_sample *s, const unsigned char *used,
 int
 hs_combine(struct het_sample *s, struct het_error *err)
 {
-	size_t K = het_cmc_nshards(s->cmc), k, nd = 0, p = s->pb->p, ch, j;
+	size_t K = het_cmc_nshards(s->cmc), k, nd = 0, p = s->pb->p, ch, j, nleap;
 	const double **draws = NULL;
 	double **flat = NULL, *rbuf = NULL, *ebuf = NULL;
 	size_t *ndraw = NULL, *map = NULL;
@@ -216,6 +216,8 @@ hs_combine(struct het_sample *s, struct het_error *err)
 	sm->min_ess = sm->min_bfmi = HUGE_VAL;
 	sm->nlaplace = 0;
 	sm->max_khat = NAN;
+	sm->leapfrog = 0;
+	nleap = 0;
 	for (j = 0; j < nd; j++) {
 		const struct het_cons_shard_gate *gt = &s->gates.shard[j];
 		const struct het_shard_result *r = &s->res[map[j]];
@@ -226,13 +228,19 @@ hs_combine(struct het_sample *s, struct het_error *err)
 		    fmin(sm->min_ess, gt->min_ess);
 		sm->min_bfmi = isnan(gt->min_bfmi) || isnan(sm->min_bfmi) ?
 		    NAN : fmin(sm->min_bfmi, gt->min_bfmi);
-		for (ch = 0; ch < r->nchain; ch++)
+		for (ch = 0; ch < r->nchain; ch++) {
 			sm->divergences += r->divergences[ch];
+			if (r->leapfrog[ch] > 0) {
+				sm->leapfrog += r->leapfrog[ch];
+				nleap++;
+			}
+		}
 		sm->nlaplace += r->laplace != 0;
 		if (r->laplace && !isnan(r->laplace_khat) &&
 		    !(r->laplace_khat <= sm->max_khat))
 			sm->max_khat = r->laplace_khat;
 	}
+	sm->leapfrog = nleap > 0 ? sm->leapfrog / (double)nleap : NAN;
 	s->have_sum = 1;
 	rc = HET_OK;
 out:

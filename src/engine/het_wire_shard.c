@@ -600,10 +600,13 @@ het_wire_result_pack(long shard, const struct het_shard_result *res,
 	}
 	for (c = 0; c < res->nchain && div != NULL; c++)
 		json_array_append_new(div, json_integer(res->divergences[c]));
-	ch = json_pack("{s:o, s:o, s:o, s:o}", "divergences", div,
+	ch = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "divergences", div,
 	    "step_size", ws_real_array(res->step_size, res->nchain),
 	    "bfmi", ws_real_array(res->bfmi, res->nchain),
-	    "accept", ws_real_array(res->accept, res->nchain));
+	    "accept", ws_real_array(res->accept, res->nchain),
+	    "leapfrog", ws_real_array(res->leapfrog, res->nchain),
+	    "leapfrog_warmup", ws_real_array(res->leapfrog_warmup,
+	    res->nchain));
 	if (o == NULL || ws_set(o, "shard", json_integer(shard), err) ||
 	    ws_set(o, "params", names, err) || ws_set(o, "summary", sum,
 	    err) || ws_set(o, "chain", ch, err) || ws_set(o, "chains",
@@ -638,6 +641,21 @@ rs_real(const json_t *v, const char *path, double *out,
 		    "not a number or null", path);
 	*out = json_number_value(v);
 	return HET_OK;
+}
+
+/*
+ * Entry c of the optional per-chain array key of ch (absent in results
+ * of older versions: 0).
+ */
+static int
+rs_opt_real(const json_t *ch, const char *key, size_t c, const char *path,
+    double *out, struct het_error *err)
+{
+	*out = 0;
+	if (json_object_get(ch, key) == NULL)
+		return HET_OK;
+	return rs_real(json_array_get(json_object_get(ch, key), c), path, out,
+	    err);
 }
 
 /*
@@ -757,7 +775,11 @@ het_wire_result_unpack(const json_t *obj, long *shard,
 		    (rc = rs_real(json_array_get(json_object_get(ch, "bfmi"),
 		    c), path, &res->bfmi[c], err)) ||
 		    (rc = rs_real(json_array_get(json_object_get(ch,
-		    "accept"), c), path, &res->accept[c], err)))
+		    "accept"), c), path, &res->accept[c], err)) ||
+		    (rc = rs_opt_real(ch, "leapfrog", c, path,
+		    &res->leapfrog[c], err)) ||
+		    (rc = rs_opt_real(ch, "leapfrog_warmup", c, path,
+		    &res->leapfrog_warmup[c], err)))
 			goto fail;
 	}
 	if ((rc = rs_real(json_object_get(obj, "wall_time"), "wall_time",
