@@ -27,10 +27,10 @@
  * reference rate so large that q^2 Sr reaches ~2800 (about ten shift
  * blocks; unshifted e^{q^2 S} would overflow); static_ref and static_both
  * (their free sets); equal weights; constant scaling; homodyne static
- * complete, subset and with q^2 dt S_D to ~1000.  Error paths: laminar_flow,
- * unequal weights, a repeated pair, an oversized grid, a workspace of
- * another problem, a gradient without Jacobian tables, sigma <= 0 and a
- * non-finite x.
+ * complete, subset and with q^2 dt S_D to ~1000; 60 pairs on a
+ * 30,000-frame grid.  Error paths: laminar_flow, unequal weights, a
+ * repeated pair, a workspace of another problem, a gradient without
+ * Jacobian tables, sigma <= 0 and a non-finite x.
  */
 #include "config.h"
 
@@ -420,49 +420,68 @@ refused(struct prob *P, const char *why, const char *needle)
 	het_separable_free(s);
 }
 
-/* A one-pair problem on a grid whose triangles exceed the size cap. */
+/*
+ * A 30,000-frame grid with 60 pairs (a small window of a long series):
+ * the incomplete rows take memory and time per pair, not per cell, and
+ * the value and gradient equal the pair kernel's.
+ */
 static void
-test_oversized(void)
+test_long_grid(void)
 {
 	struct het_model_spec ms;
 	struct het_scaling_spec ss;
 	struct het_resid_spec rs;
-	struct het_model *m;
-	struct het_scaling *sc;
-	struct het_resid *r;
-	struct het_pair pr = { 3, 7, 0 };
 	struct prob P;
-	double y = 1.2;
+	struct het_pair pr[60];
+	struct lsq R, S;
+	double y[60], x[PMAX];
+	size_t k;
+	int rc = -1;
 
+	memset(&P, 0, sizeof(P));
 	memset(&ms, 0, sizeof(ms));
 	ms.mode = HET_MODE_TWO_COMPONENT;
-	ms.q = 0.03;
+	ms.q = 0.01;
 	ms.dt = 0.1;
 	ms.start_frame = 1;
 	ms.n_frames = 30000;
-	ms.n_angles = 1;
+	ms.n_angles = 2;
 	ms.phi = phi8;
 	het_scaling_default_spec(&ss, HET_FAMILY_HETERODYNE,
-	    HET_SCALING_INDIVIDUAL, 1, phi8);
-	m = het_model_alloc(&ms, NULL);
-	sc = het_scaling_alloc(&ss, NULL);
+	    HET_SCALING_INDIVIDUAL, 2, phi8);
+	for (k = 0; k < 60; k++) {
+		pr[k].i = (uint32_t)(unif() * 29000);
+		pr[k].j = pr[k].i + 1 + (uint32_t)(unif() * 900);
+		pr[k].a = (uint32_t)(k % 2);
+		y[k] = 1.1 + 0.2 * unif();
+	}
 	memset(&rs, 0, sizeof(rs));
-	rs.model = m;
-	rs.scaling = sc;
 	rs.theta = th_gen;
-	rs.n = 1;
-	rs.pairs = &pr;
-	rs.y = &y;
-	r = het_resid_alloc(&rs, NULL);
-	memset(&P, 0, sizeof(P));
-	P.r = r;
-	if (r == NULL)
-		ok(0, "oversized grid: problem built");
-	else
-		refused(&P, "30000 frames", "MB of data triangles");
-	het_resid_free(r);
-	het_scaling_free(sc);
-	het_model_free(m);
+	rs.n = 60;
+	rs.pairs = pr;
+	rs.y = y;
+	if ((P.m = het_model_alloc(&ms, NULL)) != NULL &&
+	    (P.sc = het_scaling_alloc(&ss, NULL)) != NULL) {
+		rs.model = P.m;
+		rs.scaling = P.sc;
+		if ((P.r = het_resid_alloc(&rs, NULL)) != NULL &&
+		    (P.ev = het_resid_eval_alloc(P.r, NULL)) != NULL &&
+		    (P.scr = het_resid_scratch_alloc(P.r, 16, NULL)) != NULL &&
+		    (P.sep = het_separable_alloc(P.r, NULL)) != NULL) {
+			het_resid_x0(P.r, x);
+			lsq_zero(&R);
+			lsq_zero(&S);
+			het_resid_prepare(P.ev, x, 1, NULL);
+			het_resid_eval_lsq(P.ev, P.scr, 0, 60, &R.o);
+			rc = het_separable_eval(P.sep, P.ev, 1, &S.o, NULL);
+		}
+	}
+	ok(rc == HET_OK && fabs(S.o.ss - R.o.ss) <= TOL_SS * R.o.ss &&
+	    vec_err(S.gf, R.gf, HET_P_HET_COUNT) <= TOL_G &&
+	    scal_err(&S, &R, 2) <= TOL_G, "30000 frames, 60 pairs: the "
+	    "pair kernel's value (%.2g) and gradient", rc == HET_OK ?
+	    fabs(S.o.ss - R.o.ss) / R.o.ss : -1.0);
+	prob_fini(&P);
 }
 
 static void
@@ -496,7 +515,7 @@ test_errors(void)
 	} else
 		ok(0, "weighted problem built (%s)", err.msg);
 	prob_fini(&P);
-	test_oversized();
+	test_long_grid();
 
 	C = cases[0];
 	C.nf = 12;

@@ -4,9 +4,11 @@
  * het_separable.c: the Gaussian likelihood of a fitting problem from the
  * separable form of its model (see het_separable.h for the mathematics).
  *
- * Design.  het_separable_alloc copies each angle's data into a packed
- * upper triangle (row i holds j = i + 1 .. N - 1), centred by the
- * angle's mean, with a 0/1 mask beside it when some pairs are absent.
+ * Design.  het_separable_alloc copies each angle's data, centred by the
+ * angle's mean, into a packed upper triangle (row i holds j = i + 1 ..
+ * N - 1) when the angle has every pair, else into rows of (j, datum)
+ * entries of its pairs alone (a frame window of a larger grid, a CMC
+ * shard: the pass then costs what its pairs cost, not N^2).
  * An evaluation then
  *   1. asks the model for its per-frame factors P_t, Q_t, L_t (and the
  *      phase V, qa), computes cos and sin of each angle's phase per
@@ -20,7 +22,7 @@
  *   3. runs the data pass over the block's rows: complete triangles
  *      accumulate sum y g (and the column adjoints), then O(N) prefix
  *      and suffix sums give sum g, sum g^2 and their adjoints;
- *      incomplete ones form each present pair's residual; pairs inside
+ *      incomplete ones form each of their pairs' residual; pairs inside
  *      a run of equal L_k (a rate floored at 0) then get the model's
  *      rho factor by a fix-up over those pairs alone;
  *   4. folds the adjoints of A_c, B_c onto the model's per-frame factors
@@ -60,11 +62,17 @@ het_separable_free(struct het_separable *s)
 
 	if (s == NULL)
 		return;
-	if (s->M != NULL)
-		for (a = 0; a < s->na; a++)
-			free(s->M[a]);
-	free(s->M);
+	for (a = 0; a < s->na; a++) {
+		if (s->U != NULL)
+			free(s->U[a]);
+		if (s->rp != NULL)
+			free(s->rp[a]);
+		if (s->ent != NULL)
+			free(s->ent[a]);
+	}
 	free(s->U);
+	free(s->rp);
+	free(s->ent);
 	free(s->ybar);
 	free(s->yy);
 	free(s->cnt);
@@ -88,11 +96,10 @@ het_separable_free(struct het_separable *s)
 
 /* The eligibility rules of het_separable.h that need no data pass. */
 static int
-sep_check(const struct het_resid *r, size_t N, size_t na,
-    struct het_error *err)
+sep_check(const struct het_resid *r, struct het_error *err)
 {
 	const struct het_model_spec *ms;
-	size_t k, n = het_resid_ndata(r), npk = N * (N - 1) / 2;
+	size_t k, n = het_resid_ndata(r);
 	double w0;
 
 	ms = het_model_spec_of(het_resid_model(r));
@@ -108,24 +115,50 @@ sep_check(const struct het_resid *r, size_t N, size_t na,
 			    "datum %zu has weight %g and datum 0 %g; only the "
 			    "plain Gaussian loss (no weights, or all equal) "
 			    "is", k, het_resid_weight(r, k), w0);
-	if (npk > HET_SEPARABLE_MAX_BYTES / sizeof(double) / na / 2)
-		return het_error_set(err, HET_EINVAL, "not separable: %zu "
-		    "frames x %zu angles would need more than %zu MB of data "
-		    "triangles; use the pair kernel or a frame window", N,
-		    na, HET_SEPARABLE_MAX_BYTES >> 20);
+	return HET_OK;
+}
+
+/* Storage of each angle: a dense triangle when complete, else rows. */
+static int
+sep_storage(struct het_separable *s, struct het_error *err)
+{
+	const struct het_pair *pr = het_resid_pairs(s->r);
+	size_t k, a, i, n = het_resid_ndata(s->r);
+	const char *what = "separable likelihood data";
+
+	for (a = 0; a < s->na; a++) {
+		if (s->cnt[a] == s->npk) {
+			if ((s->U[a] = het_alloc_array(s->npk, sizeof(double),
+			    what, err)) == NULL)
+				return HET_ENOMEM;
+		} else if (s->cnt[a] > 0 &&
+		    ((s->rp[a] = het_alloc_array(s->N + 1, sizeof(size_t),
+		    what, err)) == NULL ||
+		    (s->ent[a] = het_alloc_array(s->cnt[a],
+		    sizeof(struct sep_ent), what, err)) == NULL))
+			return HET_ENOMEM;
+	}
+	/* row starts: counts at i + 1, then running sums */
+	for (k = 0; k < n; k++)
+		if (s->rp[pr[k].a] != NULL)
+			s->rp[pr[k].a][pr[k].i + 1]++;
+	for (a = 0; a < s->na; a++)
+		for (i = 0; s->rp[a] != NULL && i < s->N; i++)
+			s->rp[a][i + 1] += s->rp[a][i];
 	return HET_OK;
 }
 
 /*
- * Copy the data into the centred triangles; masks for incomplete
- * angles.  seen (na * npk bytes, zeroed) marks the pairs present.
+ * Copy the data, centred by their angle's mean, into the triangles and
+ * rows; seen (na * npk bits, zeroed) finds a pair listed twice.
  */
 static int
 sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 {
 	const struct het_pair *pr = het_resid_pairs(s->r);
 	const double *y = het_resid_y(s->r);
-	size_t k, a, idx, n = het_resid_ndata(s->r);
+	size_t k, a, i, off, idx, n = het_resid_ndata(s->r);
+	struct sep_ent *e;
 	double d;
 
 	for (k = 0; k < n; k++) {
@@ -135,30 +168,36 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	for (a = 0; a < s->na; a++)
 		if (s->cnt[a] > 0)
 			s->ybar[a] /= (double)s->cnt[a];
+	if (sep_storage(s, err) != HET_OK)
+		return HET_ENOMEM;
 	for (k = 0; k < n; k++) {
 		a = pr[k].a;
-		idx = a * s->npk + sep_row_off(s->N, pr[k].i) +
-		    (pr[k].j - pr[k].i - 1);
-		if (seen[idx])
+		i = pr[k].i;
+		off = sep_row_off(s->N, i) + (pr[k].j - i - 1);
+		idx = a * s->npk + off;
+		if (seen[idx / 8] & (1u << (idx % 8)))
 			return het_error_set(err, HET_EINVAL, "not separable: "
 			    "datum %zu repeats the pair (angle %u, frames %u, "
 			    "%u); the separable likelihood counts each pair "
-			    "once", k, (unsigned)a, (unsigned)pr[k].i,
+			    "once", k, (unsigned)a, (unsigned)i,
 			    (unsigned)pr[k].j);
-		seen[idx] = 1;
+		seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		d = y[k] - s->ybar[a];
-		s->U[idx] = d;
 		s->yy[a] += d * d;
-	}
-	for (a = 0; a < s->na; a++) {
-		if (s->cnt[a] == s->npk || s->cnt[a] == 0)
+		if (s->U[a] != NULL) {
+			s->U[a][off] = d;
 			continue;
-		if ((s->M[a] = het_alloc_array(s->npk, sizeof(double),
-		    "separable likelihood mask", err)) == NULL)
-			return HET_ENOMEM;
-		for (k = 0; k < s->npk; k++)
-			s->M[a][k] = seen[a * s->npk + k];
+		}
+		/* rp[a][i] serves as row i's cursor, shifted back below */
+		e = &s->ent[a][s->rp[a][i]++];
+		e->u = d;
+		e->j = pr[k].j;
 	}
+	for (a = 0; a < s->na; a++)
+		if (s->rp[a] != NULL) {
+			memmove(s->rp[a] + 1, s->rp[a], s->N * sizeof(size_t));
+			s->rp[a][0] = 0;
+		}
 	return HET_OK;
 }
 
@@ -174,7 +213,7 @@ het_separable_alloc(const struct het_resid *r, struct het_error *err)
 	ms = het_model_spec_of(het_resid_model(r));
 	N = ms->n_frames;
 	na = ms->n_angles;
-	if (sep_check(r, N, na, err) != HET_OK)
+	if (sep_check(r, err) != HET_OK)
 		return NULL;
 	if ((s = calloc(1, sizeof(*s))) == NULL) {
 		het_error_set(err, HET_ENOMEM, "%s: out of memory", what);
@@ -188,10 +227,13 @@ het_separable_alloc(const struct het_resid *r, struct het_error *err)
 	s->w2 = het_resid_ndata(r) > 0 ? het_resid_weight(r, 0) *
 	    het_resid_weight(r, 0) : 1.0;
 	nb = (3 * HET_SEP_MAXTERMS + 1) * N + na;
-	if ((s->U = het_alloc_array(na * s->npk, sizeof(double),
-	    "separable likelihood data", err)) == NULL ||
-	    (seen = het_alloc_array(na * s->npk, 1, what, err)) == NULL ||
-	    (s->M = het_alloc_array(na, sizeof(*s->M), what, err)) == NULL ||
+	if ((s->U = het_alloc_array(na, sizeof(*s->U), what, err)) == NULL ||
+	    (s->rp = het_alloc_array(na, sizeof(*s->rp), what, err)) ==
+	    NULL ||
+	    (s->ent = het_alloc_array(na, sizeof(*s->ent), what, err)) ==
+	    NULL ||
+	    (seen = het_alloc_array(na * s->npk / 8 + 1, 1, what, err)) ==
+	    NULL ||
 	    (s->ybar = het_alloc_array(na, sizeof(double), what, err)) ==
 	    NULL ||
 	    (s->yy = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
@@ -248,7 +290,7 @@ sep_close(const struct het_separable *s, size_t a, double con, double dd,
 	double n = (double)s->cnt[a], gb, ss, gc, go;
 
 	/* acc[3..5]: the rho fix-up's differences of ss, gcon, goff */
-	if (s->M[a] != NULL) {
+	if (s->U[a] == NULL) {
 		ss = acc[0];
 		gc = acc[1];
 		go = acc[2];
@@ -299,7 +341,7 @@ het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
 {
 	const struct het_model_eval *mev = het_resid_eval_mev(ev);
 	const double *con, *off;
-	double dd, c, *acc, *U;
+	double dd, c, *acc;
 	size_t nb, b, b0, b1, a;
 	int grad = want_grad != 0;
 
@@ -323,20 +365,19 @@ het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
 			c = con[a];
 			dd = off[a] - s->ybar[a];
 			acc = s->acc + SEP_NACC * a;
-			U = s->U + a * s->npk;
 			sep_factors(s, a, b0, b1, grad);
-			if (s->M[a] != NULL)
-				sep_pass_mask(s, U, s->M[a], b0, b1, dd, c,
+			if (s->U[a] == NULL)
+				sep_pass_sparse(s, a, b0, b1, dd, c,
 				    s->w2 * c, grad, acc);
 			else {
-				sep_pass_full(s, U, b0, b1, -s->w2 * c, grad,
-				    acc);
+				sep_pass_full(s, s->U[a], b0, b1, -s->w2 * c,
+				    grad, acc);
 				sep_moments(s, b0, b1, s->w2 * dd * c,
 				    0.5 * s->w2 * c * c, grad, acc);
 			}
 			if (s->fix)
-				sep_fixup(s, U, s->M[a], b0, b1, dd, c,
-				    s->w2 * c, grad, acc + 3);
+				sep_fixup(s, a, b0, b1, dd, c, s->w2 * c,
+				    grad, acc + 3);
 			if (grad)
 				sep_fold(s, a, b0, b1);
 		}

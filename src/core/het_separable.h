@@ -12,18 +12,23 @@
  *
  *	f_a = 1/2 sum_k (o + c g_k - y_k)^2
  *
- * needs only sums over the pairs: the data enter once, as the angle's
- * upper triangle U (y centred by its per-angle mean, 0 where a pair is
- * absent), built when the object is made.
+ * needs only sums over the pairs; the data, centred by their per-angle
+ * mean, are copied once when the object is made.
  *   - Complete triangle (every i < j of the N frames present): sum g and
  *     sum g^2 come from O(N) prefix sums of products of A_c and of B_c,
- *     and sum y g = sum_c A_c^T (U B_c) from one pass over U: 4 multiply-
+ *     and sum y g = sum_c A_c^T (U B_c) from one pass over the packed
+ *     upper triangle U of the data: 4 multiply-
  *     adds per pair (heterodyne), 8 with the gradient (the column sums
  *     U^T A_c are the adjoints of B_c).
  *   - Any other subset (a frame window of a larger grid, a CMC shard):
- *     one pass over U and a 0/1 mask M forms g and the residual of each
- *     present pair from the A_c, B_c (about 17 multiply-adds per cell
- *     with the gradient, no transcendental function).
+ *     the angle's pairs are kept row by row, and one pass over them
+ *     forms g and the residual of each from the A_c, B_c (about 17
+ *     multiply-adds per pair with the gradient, no transcendental
+ *     function).  This is the data pass with U and a 0/1 mask M of
+ *     fast-posterior.md §2 with the absent cells skipped: a shard of 1/8
+ *     of the cells costs 1/8 of the pass, and forming each residual
+ *     avoids the cancellation of the complete form (agreement with the
+ *     pair kernel to about 1e-14 instead of 1e-11).
  * The gradient follows by adjoints onto A_c, B_c, then onto the model's
  * per-frame factors and through het_model_eval_sep_adjoint (the model's
  * own per-frame -> parameter map) to the free physics; the per-angle
@@ -50,14 +55,16 @@
  * a message that starts "not separable:", and the caller keeps the pair
  * kernel): a model with a separable form; no weights, or all weights
  * equal (the plain Gaussian loss; w^2 multiplies everything); no pair
- * listed twice; packed triangles within HET_SEPARABLE_MAX_BYTES.  Every
- * scaling mode works (only the per-angle contrast and offset enter).
+ * listed twice.  Every scaling mode works (only the per-angle contrast
+ * and offset enter).
  *
- * Memory: N (N - 1)/2 doubles per angle for U (4 N^2 bytes: 3.6 MB at
- * N = 300 per angle, 92 MB for 1000 frames x 23 angles), twice that for
- * an angle whose triangle is incomplete (the mask), plus O(N n_angles)
- * of workspace.  Time per evaluation: the data pass above plus O(N) exp
- * per term per block and O(N) sin/cos per angle.
+ * Memory: a complete angle's triangle is N (N - 1)/2 doubles (8 bytes a
+ * pair: 0.36 MB per angle at N = 300, 92 MB for 1000 frames x 23
+ * angles), an incomplete angle's rows 16 bytes a pair plus N + 1 row
+ * starts, so never more than the caller's own pairs and data take; plus
+ * O(N n_angles) of workspace.  Time per evaluation: the data passes
+ * above plus O(N) exp per term per block, O(N) sin and cos per angle,
+ * and O(N) per angle and block for the prefix sums and the folds.
  *
  * Ownership: the object borrows the problem (which must outlive it and
  * stay unchanged; its y is copied into U) and owns its workspace, so an
@@ -72,9 +79,6 @@
 #include "het_model.h"
 #include "het_resid.h"
 
-/* Largest data matrices (U and masks, bytes) the object builds. */
-#define HET_SEPARABLE_MAX_BYTES	((size_t)4 << 30)
-
 struct het_separable;
 
 /*
@@ -82,7 +86,7 @@ struct het_separable;
  * build its per-angle data triangles.
  * Returns the object (free with het_separable_free) or NULL with
  *   HET_EINVAL  not separable (message "not separable: ..." says why:
- *               the mode, unequal weights, a repeated pair, the size);
+ *               the mode, unequal weights, a repeated pair);
  *   HET_ENOMEM.
  * Thread: any.
  */

@@ -7,6 +7,7 @@
 #define HET_SEPARABLE_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "het_model.h"
 #include "het_resid.h"
@@ -18,12 +19,21 @@
 
 enum { TRIG_ONE = 0, TRIG_COS, TRIG_SIN };
 
+/* A pair of an incomplete angle: frame j of its row, centred datum. */
+struct sep_ent {
+	double		 u;
+	uint32_t	 j;
+};
+
 struct het_separable {
 	const struct het_resid	*r;
 	size_t		 N, na, npk, nfp;
 	double		 w2;		/* the common weight, squared */
-	double		*U;		/* na * npk centred data */
-	double		**M;		/* na: mask, NULL when complete */
+	double		**U;		/* na: the packed centred triangle of
+					   a complete angle, else NULL */
+	size_t		**rp;		/* na: N + 1 row starts into ent of
+					   an incomplete angle, else NULL */
+	struct sep_ent	**ent;		/* na: its pairs, by row */
 	double		*ybar, *yy;	/* na: mean, sum of centred squares */
 	size_t		*cnt;		/* na: pairs of the angle */
 	/* workspace of one evaluation */
@@ -55,7 +65,7 @@ sep_row_off(size_t N, size_t i)
  * (returns their count); the runs of equal L_k that need a rho factor;
  * the blocks (returns their count); per block the shifted exponentials;
  * per block and angle the components, the data pass (complete: sum y g,
- * then the moments sum g, sum g^2; incomplete: residuals), the rho
+ * then the moments sum g, sum g^2; incomplete: residuals of its pairs), the rho
  * fix-up, and the fold of the adjoints onto the per-frame factors.
  * dd is the angle's offset minus its data mean, con its contrast; the
  * adjoint factors include the common weight squared.
@@ -70,12 +80,11 @@ void	sep_pass_full(struct het_separable *s, const double *U, size_t b0,
 	    size_t b1, double gY, int grad, double *acc);
 void	sep_moments(struct het_separable *s, size_t b0, size_t b1,
 	    double k1, double k2, int grad, double *acc);
-void	sep_pass_mask(struct het_separable *s, const double *U,
-	    const double *M, size_t b0, size_t b1, double dd, double con,
-	    double ce, int grad, double *acc);
-void	sep_fixup(struct het_separable *s, const double *U, const double *M,
-	    size_t b0, size_t b1, double dd, double con, double ce, int grad,
+void	sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,
+	    size_t b1, double dd, double con, double ce, int grad,
 	    double *acc);
+void	sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
+	    double dd, double con, double ce, int grad, double *acc);
 void	sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1);
 
 #endif /* HET_SEPARABLE_IMPL_H */

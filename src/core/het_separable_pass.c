@@ -226,41 +226,39 @@ sep_moments(struct het_separable *s, size_t b0, size_t b1, double k1,
 }
 
 /*
- * Incomplete triangle, rows [b0, b1): the residual r = M (dd + con g -
- * u) of every cell, acc[0..2] += sum r^2, sum r g, sum r; with the
+ * Incomplete angle a, rows [b0, b1): the residual r = dd + con g - u of
+ * each of its pairs, acc[0..2] += sum r^2, sum r g, sum r; with the
  * gradient, e = ce r is d f/d g and goes to the adjoints of A_c, B_c.
  */
 void
-sep_pass_mask(struct het_separable *s, const double *U, const double *M,
-    size_t b0, size_t b1, double dd, double con, double ce, int grad,
-    double *acc)
+sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
+    double dd, double con, double ce, int grad, double *acc)
 {
-	const double *u, *m, *B, *Ai;
+	const struct sep_ent *en = s->ent[a];
+	const size_t *rp = s->rp[a];
+	const double *Ai, *Bj;
 	double *gB, g, r, e, ga[SEP_NC], ss = 0, sg = 0, sr = 0;
-	size_t i, k, c, n, N = s->N;
+	size_t i, k, c;
 
-	for (i = b0; i < b1 && i + 1 < N; i++) {
-		u = U + sep_row_off(N, i);
-		m = M + sep_row_off(N, i);
-		n = N - i - 1;
-		B = s->B + (i + 1) * SEP_NC;
-		gB = s->gB + (i + 1) * SEP_NC;
+	for (i = b0; i < b1; i++) {
 		Ai = s->A + i * SEP_NC;
 		memset(ga, 0, sizeof(ga));
-		for (k = 0; k < n; k++) {
+		for (k = rp[i]; k < rp[i + 1]; k++) {
+			Bj = s->B + (size_t)en[k].j * SEP_NC;
 			g = 0;
 			for (c = 0; c < SEP_NC; c++)
-				g += Ai[c] * B[k * SEP_NC + c];
-			r = m[k] * (dd + con * g - u[k]);
+				g += Ai[c] * Bj[c];
+			r = dd + con * g - en[k].u;
 			ss += r * r;
 			sg += r * g;
 			sr += r;
 			if (!grad)
 				continue;
 			e = ce * r;
+			gB = s->gB + (size_t)en[k].j * SEP_NC;
 			for (c = 0; c < SEP_NC; c++) {
-				ga[c] += e * B[k * SEP_NC + c];
-				gB[k * SEP_NC + c] += e * Ai[c];
+				ga[c] += e * Bj[c];
+				gB[c] += e * Ai[c];
 			}
 		}
 		if (grad)
@@ -289,51 +287,63 @@ sep_rho(const struct het_separable *s, size_t c, size_t i, size_t j)
 }
 
 /*
- * The pairs of rows [b0, b1) inside a run of equal L_k (het_model.h:
- * the reference's sabs floor): the passes above used g = sum_c A_c B_c;
- * the model's value is g' = sum_c rho_c A_c B_c.  Add the differences
- * of r^2, r g and r to acc[0..2] and of the adjoints ce r dg/dA_c,
- * ce r dg/dB_c (r = dd + con g - u, r' with g').
+ * One pair (i, j) with centred datum u inside a run of equal L_k
+ * (het_model.h: the reference's sabs floor): the passes used g =
+ * sum_c A_c B_c, the model's value is g' = sum_c rho_c A_c B_c.  Add
+ * the differences of r^2, r g and r to acc[0..2] and of the adjoints
+ * ce r dg/dA_c, ce r dg/dB_c (r = dd + con g - u, r' with g').
  */
-void
-sep_fixup(struct het_separable *s, const double *U, const double *M,
-    size_t b0, size_t b1, double dd, double con, double ce, int grad,
-    double *acc)
+static void
+sep_fix_pair(struct het_separable *s, size_t i, size_t j, double u,
+    double dd, double con, double ce, int grad, double *acc)
 {
-	const double *Ai, *Bj;
-	double rc[SEP_NC], g, gp, p, r, rp, e;
-	size_t i, j, jm, k, c, idx, N = s->N;
+	const double *Ai = s->A + i * SEP_NC, *Bj = s->B + j * SEP_NC;
+	double rc[SEP_NC], g = 0, gp = 0, p, r, rp, e;
+	size_t c;
+
+	for (c = 0; c < s->ncomp; c++) {
+		rc[c] = sep_rho(s, c, i, j);
+		p = Ai[c] * Bj[c];
+		g += p;
+		gp += rc[c] * p;
+	}
+	r = dd + con * g - u;
+	rp = dd + con * gp - u;
+	acc[0] += rp * rp - r * r;
+	acc[1] += rp * gp - r * g;
+	acc[2] += rp - r;
+	if (!grad)
+		return;
+	for (c = 0; c < s->ncomp; c++) {
+		e = ce * (rp * rc[c] - r);
+		s->gA[i * SEP_NC + c] += e * Bj[c];
+		s->gB[j * SEP_NC + c] += e * Ai[c];
+	}
+}
+
+/* The fix-up of every pair of angle a's rows [b0, b1) inside a run. */
+void
+sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
+    double dd, double con, double ce, int grad, double *acc)
+{
+	size_t i, j, k, jm, N = s->N;
 
 	for (i = b0; i < b1; i++) {
 		for (jm = i, k = 0; k < s->fr.nterm; k++)
 			if (s->rend[k * N + i] > jm)
 				jm = s->rend[k * N + i];
-		Ai = s->A + i * SEP_NC;
-		for (j = i + 1; j <= jm; j++) {
-			idx = sep_row_off(N, i) + (j - i - 1);
-			if (M != NULL && M[idx] == 0)
-				continue;
-			Bj = s->B + j * SEP_NC;
-			g = gp = 0;
-			for (c = 0; c < s->ncomp; c++) {
-				rc[c] = sep_rho(s, c, i, j);
-				p = Ai[c] * Bj[c];
-				g += p;
-				gp += rc[c] * p;
-			}
-			r = dd + con * g - U[idx];
-			rp = dd + con * gp - U[idx];
-			acc[0] += rp * rp - r * r;
-			acc[1] += rp * gp - r * g;
-			acc[2] += rp - r;
-			if (!grad)
-				continue;
-			for (c = 0; c < s->ncomp; c++) {
-				e = ce * (rp * rc[c] - r);
-				s->gA[i * SEP_NC + c] += e * Bj[c];
-				s->gB[j * SEP_NC + c] += e * Ai[c];
-			}
-		}
+		if (jm == i)
+			continue;
+		if (s->U[a] != NULL)
+			for (j = i + 1; j <= jm; j++)
+				sep_fix_pair(s, i, j, s->U[a][sep_row_off(N,
+				    i) + (j - i - 1)], dd, con, ce, grad, acc);
+		else
+			for (k = s->rp[a][i]; k < s->rp[a][i + 1]; k++)
+				if (s->ent[a][k].j <= jm)
+					sep_fix_pair(s, i, s->ent[a][k].j,
+					    s->ent[a][k].u, dd, con, ce, grad,
+					    acc);
 	}
 }
 
