@@ -16,7 +16,11 @@
  * constant, averaged, Fourier (order 2); for each, no weights and
  * weights in [0.5, 2]; individual also with half its scaling parameters
  * fixed.  The log density must equal -1/2 sum r^2 / sigma^2 + priors +
- * log-Jacobian computed here, to 1e-10 relative.
+ * log-Jacobian computed here, to 1e-10 relative.  Without weights the
+ * posterior uses the separable likelihood (het_separable), with unequal
+ * weights the pair kernel; a second posterior forced onto the pair kernel
+ * (pair_kernel = 1) must give the same log density (1e-10 relative) and
+ * gradient (1e-9 of max(1, |g|)) at three points.
  */
 #include "config.h"
 
@@ -45,6 +49,7 @@ struct prob {
 	struct het_scaling	*sc;
 	struct het_resid	*r;
 	struct het_posterior	*post;
+	struct het_posterior	*pair;		/* forced pair kernel */
 	struct het_pair		 pairs[NMAX];
 	double			 y[NMAX], w[NMAX];
 	struct het_post_prior	 pri[PMAX];
@@ -56,6 +61,7 @@ static void
 prob_fini(struct prob *P)
 {
 	het_posterior_free(P->post);
+	het_posterior_free(P->pair);
 	het_resid_free(P->r);
 	het_scaling_free(P->sc);
 	het_model_free(P->m);
@@ -136,7 +142,10 @@ prob_init(struct prob *P, enum het_scaling_mode mode, int weights,
 	ps.nshards = 3;
 	ps.reparam = 0;
 	ps.chunk = 11;		/* several chunks, one partial */
-	return (P->post = het_posterior_alloc(&ps, err)) == NULL ? -1 : 0;
+	if ((P->post = het_posterior_alloc(&ps, err)) == NULL)
+		return -1;
+	ps.pair_kernel = 1;
+	return (P->pair = het_posterior_alloc(&ps, err)) == NULL ? -1 : 0;
 }
 
 /*
@@ -187,6 +196,30 @@ dense_ref(struct prob *P, const double *u, double *lp, double *gu)
 	return 0;
 }
 
+/* The posterior and its forced pair-kernel twin at u and two points
+ * nearby: the same log density and gradient. */
+static void
+both_paths(struct prob *P, const double *u0, const char *what)
+{
+	double u[PMAX], g[PMAX], gp[PMAX], lp, lpp, el = 0, eg = 0;
+	size_t k, t;
+	int rc = 0;
+
+	for (t = 0; t < 3; t++) {
+		for (k = 0; k < P->p; k++)
+			u[k] = u0[k] + 0.05 * (double)t * sin(1.7 * (double)k +
+			    (double)t);
+		rc |= het_posterior_logp(P->post, u, &lp, g, NULL);
+		rc |= het_posterior_logp(P->pair, u, &lpp, gp, NULL);
+		el = fmax(el, fabs(lp - lpp) / fabs(lpp));
+		for (k = 0; k < P->p; k++)
+			eg = fmax(eg, fabs(g[k] - gp[k]) / fmax(1.0,
+			    fabs(gp[k])));
+	}
+	ok(rc == HET_OK && el < 1e-10 && eg < 1e-9, "%s: log density (%.2g) "
+	    "and gradient (%.2g) equal the pair kernel's", what, el, eg);
+}
+
 static void
 check(const char *what, enum het_scaling_mode mode, int weights,
     int fix_half)
@@ -233,6 +266,11 @@ check(const char *what, enum het_scaling_mode mode, int weights,
 	diag("%s: p %zu, max rel diff to dense %.3g (%s), to central "
 	    "difference %.3g", what, P.p, worst, het_posterior_name(P.post,
 	    wk), worst_fd);
+	ok(het_posterior_separable(P.post) == !weights &&
+	    !het_posterior_separable(P.pair), "%s: %s likelihood; forced "
+	    "pair kernel honoured", what, weights ? "pair-kernel" :
+	    "separable");
+	both_paths(&P, u, what);
 	ok(worst < 1e-9, "%s: gradient equals the dense J^T r gradient",
 	    what);
 	ok(worst_fd < 1e-5, "%s: gradient matches central differences",

@@ -203,6 +203,27 @@ het_model_eval_lsq(const struct het_model_eval *ev, size_t n,
 	ev->m->ops->lsq(ev, n, pairs, L, scratch, out);
 }
 
+size_t
+het_model_sep_terms(const struct het_model *m)
+{
+	return m->ops->sep_terms != NULL ? m->ops->sep_terms(m) : 0;
+}
+
+void
+het_model_eval_sep(const struct het_model_eval *ev, struct het_model_sep *s)
+{
+	assert(het_model_sep_terms(ev->m) > 0);
+	ev->m->ops->sep(ev, s);
+}
+
+void
+het_model_eval_sep_adjoint(const struct het_model_eval *ev,
+    const struct het_model_sep *adj, double *gfree)
+{
+	assert(het_model_sep_terms(ev->m) > 0);
+	ev->m->ops->sep_adjoint(ev, adj, gfree);
+}
+
 double
 het_model_eval_g(const struct het_model_eval *ev, size_t a, size_t i,
     size_t j)

@@ -170,6 +170,77 @@ void het_model_eval_lsq(const struct het_model_eval *ev, size_t n,
     double *scratch, struct het_model_lsq_out *out);
 
 /*
+ * The separable form of g (fast-posterior.md §2), for the families whose
+ * shape factorises over frames: the heterodyne kernel (every heterodyne
+ * mode) and homodyne static (the rank-1 case).  For i < j and angle a
+ *
+ *	g(a, i, j) = sum_t P_t(i) Q_t(j) exp(L_t(i) - L_t(j)) C_t(a, i, j)
+ *
+ * over nterm terms, with C_t = 1 except for the oscillating term t = osc,
+ * where C = cos(qa_a (V(j) - V(i))).  Each L_t is nondecreasing in the
+ * frame (the rates are floored), so the exponential is at most 1 for
+ * i < j; the factors e^{+L(i)} and e^{-L(j)} alone may overflow, and
+ * het_separable shifts them by block.  Heterodyne: terms R, S, X with
+ * P = x_r^2/n, x_s^2/n, 2 x_r x_s/n, Q = x_r^2/n, x_s^2/n, x_r x_s/n,
+ * L = q^2 Sr, q^2 Ss, q^2 (Sr + Ss)/2, V = Sv, qa_a = q cos(phi_a +
+ * phi0).  Homodyne static: one term, P = Q = 1, L = q^2 dt S_D.
+ * One floor of the reference is not negligible: the smooth |x| =
+ * sqrt(x^2 + 1e-12) of an integral difference that is exactly 0 (a rate
+ * floored at 0 over frames i..j) gives the factor exp(-q^2/2 1e-6), a
+ * relative 4.5e-10 at q = 0.03, instead of 1.  So term t of a pair whose
+ * L_k is equal at both frames is multiplied by rho[t][k] (1 when no such
+ * factor applies; heterodyne: h0^2 for R on equal Sr and S on equal Ss,
+ * h0 for X on either, h0 = exp(-q^2/2 1e-6)).  With that, this equals
+ * het_model_eval_pairs up to rounding and floors that lie below double
+ * precision: sabs of a non-zero difference d (a relative q^2 1e-12/(4 d)),
+ * the -700 clip of the log half-transport, the homodyne g1 floor of
+ * 1e-10 (g below 1e-20) and the heterodyne normaliser floor (never
+ * active: n >= 1/2).  The same struct carries the adjoints d f/d P_t
+ * etc. of a scalar f for het_model_eval_sep_adjoint (rho unused).
+ */
+#define HET_SEP_MAXTERMS	3
+
+struct het_model_sep {
+	size_t	 nterm;		/* terms in use */
+	long	 osc;		/* the oscillating term, or -1 */
+	double	*P[HET_SEP_MAXTERMS];	/* N values each */
+	double	*Q[HET_SEP_MAXTERMS];
+	double	*L[HET_SEP_MAXTERMS];
+	double	*V;		/* N values, when osc >= 0 */
+	double	*qa;		/* n_angles values, when osc >= 0 */
+	double	 rho[HET_SEP_MAXTERMS][HET_SEP_MAXTERMS];
+};
+
+/*
+ * het_model_sep_terms: the number of terms of m's separable form, or 0
+ * when its shape is not separable (homodyne laminar_flow: the sinc of
+ * an integral difference).
+ */
+size_t het_model_sep_terms(const struct het_model *m);
+
+/*
+ * het_model_eval_sep: the per-frame factors of the prepared parameter
+ * vector into the caller's arrays s->P[t], Q[t], L[t] (t < nterm), V
+ * and qa (when the form has an oscillating term); the function sets
+ * s->nterm, s->osc and s->rho.  Requires het_model_sep_terms(m) > 0.  O(N).
+ * Thread: any number of threads on one prepared workspace, each with
+ * its own arrays.
+ */
+void het_model_eval_sep(const struct het_model_eval *ev,
+    struct het_model_sep *s);
+
+/*
+ * het_model_eval_sep_adjoint: add to gfree (het_model_eval_nfree values,
+ * the free parameters in order) the gradient of a scalar f given its
+ * adjoints adj->P[t][k] = df/dP_t(k), and likewise Q, L, V and qa
+ * (same layout as het_model_eval_sep; adj->nterm and osc are ignored).
+ * Needs a prepare with free flags.  O(N n_free).
+ * Thread: as het_model_eval_sep.
+ */
+void het_model_eval_sep_adjoint(const struct het_model_eval *ev,
+    const struct het_model_sep *adj, double *gfree);
+
+/*
  * het_model_eval_g: g at a single point, including the diagonal i == j
  * (used to draw full model matrices; the fits never use the diagonal).
  */

@@ -574,19 +574,32 @@ het_het_flush(const struct het_het_tabs *tb, const struct het_het_walk *wk,
  * d(ss/2)/dtheta = sum_t a_group(t) D_theta(t), one pass over the rows.
  */
 static void
+het_het_adjoint_row(const struct het_het_tabs *tb, size_t t,
+    const double a[4], double *gfree)
+{
+	const double *d = tb->row + t * tb->stride + HT_NBASE;
+	size_t q;
+	int grp;
+
+	/* a[] is indexed by group: Sr, Ss, Sv, x_s */
+	for (grp = HG_REF; grp <= HG_FRAC; grp++)
+		for (q = tb->g0[grp]; q < tb->g1[grp]; q++)
+			gfree[q] += a[grp] * d[q];
+}
+
+static void
 het_het_adjoint_map(const struct het_het_tabs *tb, const double *adj,
     double aphi, double *gfree)
 {
-	static const int src[HG_COUNT] = { 0, 1, 2, 3, -1 };
-	const double *d;
-	size_t t, q;
-	int grp;
+	double a[4];
+	size_t t;
 
 	for (t = 0; t < tb->n; t++) {
-		d = tb->row + t * tb->stride + HT_NBASE;
-		for (grp = HG_REF; grp <= HG_FRAC; grp++)
-			for (q = tb->g0[grp]; q < tb->g1[grp]; q++)
-				gfree[q] += adj[src[grp] * tb->n + t] * d[q];
+		a[0] = adj[t];
+		a[1] = adj[tb->n + t];
+		a[2] = adj[2 * tb->n + t];
+		a[3] = adj[3 * tb->n + t];
+		het_het_adjoint_row(tb, t, a, gfree);
 	}
 	if (tb->g0[HG_PHI0] != tb->g1[HG_PHI0])
 		gfree[tb->g0[HG_PHI0]] += aphi;
@@ -640,6 +653,91 @@ het_het_lsq(const struct het_model_eval *ev, size_t n,
 	het_het_adjoint_map(tb, adj, aphi, out->gfree);
 }
 
+static size_t
+het_het_sep_terms(const struct het_model *m)
+{
+	(void)m;
+	return 3;
+}
+
+/*
+ * The separable form (het_model.h) from the time rows: terms R, S and
+ * the oscillating cross term X; h_r^2 = exp(-q^2 (Sr[j] - Sr[i])) etc.
+ */
+static void
+het_het_sep(const struct het_model_eval *ev, struct het_model_sep *s)
+{
+	const struct het_het_tabs *tb = ev->priv;
+	const double q2 = -2.0 * tb->mhq2;
+	const double *row;
+	double xs, xr, inv, h0;
+	size_t k;
+
+	s->nterm = 3;
+	s->osc = 2;
+	/* h at a zero integral difference, as het_het_ij computes it */
+	h0 = exp(tb->mhq2 * sqrt(0.0 * 0.0 + HET_HET_SABS_EPS));
+	for (k = 0; k < 3; k++)
+		s->rho[k][0] = s->rho[k][1] = s->rho[k][2] = 1.0;
+	s->rho[0][0] = s->rho[1][1] = h0 * h0;
+	s->rho[2][0] = s->rho[2][1] = h0;
+	for (k = 0; k < tb->n; k++) {
+		row = tb->row + k * tb->stride;
+		xs = row[HT_XS];
+		xr = row[HT_XR];
+		inv = 1.0 / row[HT_NRM];
+		s->P[0][k] = s->Q[0][k] = xr * xr * inv;
+		s->P[1][k] = s->Q[1][k] = xs * xs * inv;
+		s->Q[2][k] = xr * xs * inv;
+		s->P[2][k] = 2.0 * s->Q[2][k];
+		s->L[0][k] = q2 * row[HT_SR];
+		s->L[1][k] = q2 * row[HT_SS];
+		s->L[2][k] = 0.5 * (s->L[0][k] + s->L[1][k]);
+		s->V[k] = row[HT_SV];
+	}
+	memcpy(s->qa, tb->qa, tb->na * sizeof(*s->qa));
+}
+
+/*
+ * Adjoints of the separable factors to the per-frame tables (Sr, Ss, Sv,
+ * x_s), then through the derivative columns to the parameters.  With
+ * x_r = 1 - x_s and n = x_s^2 + x_r^2 (dn/dx_s = 2 (x_s - x_r)):
+ * d(x_r^2/n) = -x_r (2 n + x_r dn)/n^2, d(x_s^2/n) = x_s (2 n - x_s dn)/n^2,
+ * d(x_r x_s/n) = ((x_r - x_s) n - x_r x_s dn)/n^2.
+ */
+static void
+het_het_sep_adjoint(const struct het_model_eval *ev,
+    const struct het_model_sep *adj, double *gfree)
+{
+	const struct het_het_tabs *tb = ev->priv;
+	const double q2 = -2.0 * tb->mhq2;
+	const double *row;
+	double a[4], xs, xr, n, dn, in2, aphi = 0;
+	size_t k;
+
+	for (k = 0; k < tb->n; k++) {
+		row = tb->row + k * tb->stride;
+		xs = row[HT_XS];
+		xr = row[HT_XR];
+		n = row[HT_NRM];
+		dn = 2.0 * (xs - xr);
+		in2 = 1.0 / (n * n);
+		a[0] = q2 * (adj->L[0][k] + 0.5 * adj->L[2][k]);
+		a[1] = q2 * (adj->L[1][k] + 0.5 * adj->L[2][k]);
+		a[2] = adj->V[k];
+		a[3] = ((adj->P[0][k] + adj->Q[0][k]) * -xr *
+		    (2.0 * n + xr * dn) +
+		    (adj->P[1][k] + adj->Q[1][k]) * xs * (2.0 * n - xs * dn) +
+		    (2.0 * adj->P[2][k] + adj->Q[2][k]) *
+		    ((xr - xs) * n - xr * xs * dn)) * in2;
+		het_het_adjoint_row(tb, k, a, gfree);
+	}
+	for (k = 0; k < tb->na; k++)
+		aphi += adj->qa[k] * tb->dqa[k];
+	if (tb->g0[HG_PHI0] != tb->g1[HG_PHI0])
+		gfree[tb->g0[HG_PHI0]] += aphi;
+}
+
 static double
 het_het_point(const struct het_model_eval *ev, size_t a, size_t i, size_t j)
 {
@@ -659,5 +757,8 @@ const struct het_model_ops het_model_het_ops = {
 	het_het_pairs,
 	het_het_lsq,
 	het_het_lsq_scratch,
+	het_het_sep_terms,
+	het_het_sep,
+	het_het_sep_adjoint,
 	het_het_point
 };

@@ -301,6 +301,48 @@ hom_g(const struct het_model_eval *ev, size_t a, size_t i, size_t j)
 	return hom_point(tb, a, i, j, NULL);
 }
 
+/* Static mode is separable (rank 1); laminar_flow is not (sinc). */
+static size_t
+hom_sep_terms(const struct het_model *m)
+{
+	return m->spec.mode == HET_MODE_HOM_STATIC ? 1 : 0;
+}
+
+/*
+ * g = g1^2 = exp(-2 A (S_D[j] - S_D[i])): one term with P = Q = 1 and
+ * L = 2 A S_D (the g1 floor and the -700 clip lie below 1e-20).
+ */
+static void
+hom_sep(const struct het_model_eval *ev, struct het_model_sep *s)
+{
+	const struct hom_tables *tb = ev->priv;
+	size_t k;
+
+	s->nterm = 1;
+	s->osc = -1;
+	s->rho[0][0] = 1.0;	/* S_D rises by >= 1e-10 per frame */
+	for (k = 0; k < tb->n; k++) {
+		s->P[0][k] = s->Q[0][k] = 1.0;
+		s->L[0][k] = 2.0 * tb->A * tb->row[k * ROW_LEN + ROW_SD];
+	}
+}
+
+static void
+hom_sep_adjoint(const struct het_model_eval *ev,
+    const struct het_model_sep *adj, double *gfree)
+{
+	const struct hom_tables *tb = ev->priv;
+	size_t k, c, p;
+
+	for (c = 0; c < ev->nfree; c++) {
+		p = ev->free_idx[c];
+		assert(p < 3);
+		for (k = 0; k < tb->n; k++)
+			gfree[c] += 2.0 * tb->A * adj->L[0][k] *
+			    tb->row[k * ROW_LEN + ROW_DSD + p];
+	}
+}
+
 const struct het_model_ops het_model_hom_ops = {
 	hom_tables_alloc,
 	hom_tables_free,
@@ -308,5 +350,8 @@ const struct het_model_ops het_model_hom_ops = {
 	hom_pairs,
 	NULL,		/* no fused least-squares pass: het_resid uses rows */
 	NULL,
+	hom_sep_terms,
+	hom_sep,
+	hom_sep_adjoint,
 	hom_g
 };

@@ -32,6 +32,16 @@ struct het_model_ops {
 		    const struct het_model_lsq *L, double *scratch,
 		    struct het_model_lsq_out *out);
 	size_t	 (*lsq_scratch)(const struct het_model *m);
+	/*
+	 * Optional (sep_terms NULL or returning 0: not separable): the
+	 * separable form of het_model_eval_sep and the map of its
+	 * adjoints to the free parameters.
+	 */
+	size_t	 (*sep_terms)(const struct het_model *m);
+	void	 (*sep)(const struct het_model_eval *ev,
+		    struct het_model_sep *s);
+	void	 (*sep_adjoint)(const struct het_model_eval *ev,
+		    const struct het_model_sep *adj, double *gfree);
 	/* g at one point, diagonal allowed. */
 	double	 (*point)(const struct het_model_eval *ev, size_t a, size_t i,
 		    size_t j);

@@ -15,7 +15,10 @@
  * per-frame tables instead of Jacobian rows, so a pair costs O(1) (no
  * row of nphys_free derivatives, let alone of p = 30 columns).  Pairs
  * that share (i, j) with the previous one are cheaper still: CMC shards
- * come cell by cell, angle innermost (het_shard_sort_cells).
+ * come cell by cell, angle innermost (het_shard_sort_cells).  When the
+ * problem is separable (het_separable.h) the same sums come from
+ * het_separable_eval instead, built once at het_posterior_alloc; a
+ * problem it refuses keeps the pair pass.
  * Each coordinate has a role: a plain transformed parameter, the log
  * prefactor v = ln A(t_ref) of a reparameterised power-law pair, or the
  * exponent of such a pair.  Exponents are mapped first, so a prefactor
@@ -27,6 +30,7 @@
 #include <string.h>
 
 #include "het_posterior.h"
+#include "het_separable.h"
 #include "het_transform.h"
 #include "het_util.h"
 
@@ -42,6 +46,7 @@ struct het_posterior {
 	const struct het_resid	*resid;
 	struct het_resid_eval	*ev;
 	struct het_resid_scratch *scr;
+	struct het_separable	*sep;		/* NULL: the pair kernel */
 	size_t			 p, n, chunk;
 	double			 inv_s2;	/* 1 / sigma^2 */
 	double			 invk;		/* 1 / K */
@@ -224,6 +229,7 @@ het_posterior_free(struct het_posterior *post)
 		return;
 	het_resid_eval_free(post->ev);
 	het_resid_scratch_free(post->scr);
+	het_separable_free(post->sep);
 	free(post->pri);
 	free(post->bd);
 	free(post->role);
@@ -429,10 +435,19 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 	    (post->scr = het_resid_scratch_alloc(spec->resid, post->chunk,
 	    err)) == NULL)
 		goto fail;
+	/* a problem the separable pass refuses keeps the pair kernel */
+	if (!spec->pair_kernel)
+		post->sep = het_separable_alloc(spec->resid, NULL);
 	return post;
 fail:
 	het_posterior_free(post);
 	return NULL;
+}
+
+int
+het_posterior_separable(const struct het_posterior *post)
+{
+	return post->sep != NULL;
 }
 
 size_t
@@ -549,7 +564,13 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 	lpr *= post->invk;
 	if ((rc = het_resid_prepare(post->ev, x, grad != NULL, err)) != HET_OK)
 		return rc;
-	if (grad == NULL) {
+	if (grad == NULL && post->sep != NULL) {
+		o.ss = 0;
+		if ((rc = het_separable_eval(post->sep, post->ev, 0, &o,
+		    err)) != HET_OK)
+			return rc;
+		ll = o.ss;
+	} else if (grad == NULL) {
 		for (first = 0; first < post->n; first += nc) {
 			nc = post->n - first < post->chunk ?
 			    post->n - first : post->chunk;
@@ -566,7 +587,13 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 		o.gfree = post->gphys;
 		o.gcon = post->gcon;
 		o.goff = post->goff;
-		het_resid_eval_lsq(post->ev, post->scr, 0, post->n, &o);
+		if (post->sep != NULL) {
+			if ((rc = het_separable_eval(post->sep, post->ev, 1,
+			    &o, err)) != HET_OK)
+				return rc;
+		} else
+			het_resid_eval_lsq(post->ev, post->scr, 0, post->n,
+			    &o);
 		ll = o.ss;
 		/* gx holds d log prior / dx; the likelihood subtracts.
 		 * The free physics are the first nfp columns of x. */

@@ -14,9 +14,18 @@
  * with weights w_k has per-datum noise sigma / w_k).  sigma is given by
  * the caller: the RMS of the NLSQ residuals or the far-lag noise estimate
  * of the whole data set; it is not sampled.  The gradient of the
- * likelihood is -J^T r / sigma^2, accumulated chunk by chunk with
- * het_resid_eval_rows into scratch owned by the posterior (nothing is
- * allocated per evaluation).
+ * likelihood is -J^T r / sigma^2, accumulated into scratch owned by the
+ * posterior (nothing is allocated per evaluation) by one of two passes:
+ *   - the separable likelihood (het_separable.h), when the problem is
+ *     eligible (every heterodyne mode and homodyne static, no weights or
+ *     all equal, no repeated pair, triangles within its memory cap) and
+ *     the spec does not set pair_kernel: O(N^2) multiply-adds per angle
+ *     without transcendental functions, and N (N - 1)/2 doubles per
+ *     angle of data triangles (twice that for a subset of the pairs);
+ *   - otherwise the pair kernel (het_resid_eval_lsq, chunk by chunk).
+ * Both give the same value and gradient to rounding (about 1e-11
+ * relative; t_core_posterior_grad); het_posterior_separable says which
+ * one a posterior uses.
  *
  * Priors (struct het_post_prior, one per entry of x) are densities on the
  * physical value restricted to [lo, hi]; the normalisers of truncation
@@ -86,6 +95,9 @@ struct het_post_spec {
 	int			  reparam;	/* 1: power-law pairs */
 	size_t			  chunk;	/* pairs per evaluation
 						   block, 0 = 256 */
+	int			  pair_kernel;	/* 1: always the pair
+						   kernel; 0: the separable
+						   likelihood when eligible */
 };
 
 struct het_posterior;
@@ -104,6 +116,12 @@ struct het_posterior;
 struct het_posterior *het_posterior_alloc(const struct het_post_spec *spec,
     struct het_error *err);
 void het_posterior_free(struct het_posterior *post);
+
+/*
+ * het_posterior_separable: 1 when the likelihood uses the separable
+ * pass, 0 when the pair kernel.
+ */
+int het_posterior_separable(const struct het_posterior *post);
 
 /* het_posterior_dim: p, the number of sampled coordinates. */
 size_t het_posterior_dim(const struct het_posterior *post);

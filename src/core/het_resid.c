@@ -416,6 +416,30 @@ het_resid_weight(const struct het_resid *r, size_t k)
 	return r->w != NULL ? r->w[k] : 1.0;
 }
 
+const double *
+het_resid_y(const struct het_resid *r)
+{
+	return r->y;
+}
+
+const struct het_model *
+het_resid_model(const struct het_resid *r)
+{
+	return r->m;
+}
+
+const struct het_resid *
+het_resid_eval_problem(const struct het_resid_eval *ev)
+{
+	return ev->r;
+}
+
+const struct het_model_eval *
+het_resid_eval_mev(const struct het_resid_eval *ev)
+{
+	return ev->mev;
+}
+
 /*
  * The common loop: for each block, the model fills g (and dg when a
  * Jacobian output is wanted), then every pair's outputs are formed.

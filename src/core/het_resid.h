@@ -243,6 +243,24 @@ const struct het_scaling *het_resid_scaling(const struct het_resid *r);
 /* het_resid_weight: w_k of datum k (1 when the problem has no weights). */
 double het_resid_weight(const struct het_resid *r, size_t k);
 
+/* het_resid_y: the observed values (ndata, borrowed from the caller). */
+const double *het_resid_y(const struct het_resid *r);
+
+/* het_resid_model: the model the problem was built with (borrowed). */
+const struct het_model *het_resid_model(const struct het_resid *r);
+
+/*
+ * het_resid_eval_problem / het_resid_eval_mev: the problem a workspace
+ * evaluates, and its model workspace as the last het_resid_prepare left
+ * it (borrowed; het_model_eval_nfree is 0 after a prepare without
+ * want_jac).  For passes that read the model's per-frame tables
+ * themselves (het_separable).
+ */
+const struct het_resid *het_resid_eval_problem(
+    const struct het_resid_eval *ev);
+const struct het_model_eval *het_resid_eval_mev(
+    const struct het_resid_eval *ev);
+
 /*
  * het_resid_model_matrix: the full N x N model matrix of angle a for the
  * prepared x, diagonal included (offset_a + contrast_a g(a, i, j)), into

@@ -1,0 +1,124 @@
+/*
+ * het_separable.h: the Gaussian log-likelihood of a fitting problem and
+ * its gradient in O(N^2) multiply-adds per angle, without the pair
+ * kernel's exp and cos per pair (fast-posterior.md §2).
+ *
+ * For the families whose shape factorises over frames (het_model.h,
+ * het_model_sep_terms > 0: every heterodyne mode and homodyne static),
+ * g(a, i, j) = sum_c A_c(i) B_c(j) for i < j with per-frame vectors A_c,
+ * B_c (heterodyne: four, the cross term split by cos(th_i - th_j) =
+ * cos th_i cos th_j + sin th_i sin th_j; homodyne static: one).  Per
+ * angle, with contrast c, offset o, data y on the problem's pairs,
+ *
+ *	f_a = 1/2 sum_k (o + c g_k - y_k)^2
+ *
+ * needs only sums over the pairs; the data, centred by their per-angle
+ * mean, are copied once when the object is made.
+ *   - Complete triangle (every i < j of the N frames present): sum g and
+ *     sum g^2 come from O(N) prefix sums of products of A_c and of B_c,
+ *     and sum y g = sum_c A_c^T (U B_c) from one pass over the packed
+ *     upper triangle U of the data: 4 multiply-
+ *     adds per pair (heterodyne), 8 with the gradient (the column sums
+ *     U^T A_c are the adjoints of B_c).
+ *   - Any other subset (a frame window of a larger grid, a CMC shard):
+ *     the angle's pairs are kept row by row, and one pass over them
+ *     forms g and the residual of each from the A_c, B_c (about 17
+ *     multiply-adds per pair with the gradient, no transcendental
+ *     function).  This is the data pass with U and a 0/1 mask M of
+ *     fast-posterior.md §2 with the absent cells skipped: a shard of 1/8
+ *     of the cells costs 1/8 of the pass, and forming each residual
+ *     avoids the cancellation of the complete form (agreement with the
+ *     pair kernel to about 1e-14 instead of 1e-11).
+ * The gradient follows by adjoints onto A_c, B_c, then onto the model's
+ * per-frame factors and through het_model_eval_sep_adjoint (the model's
+ * own per-frame -> parameter map) to the free physics; the per-angle
+ * sums d f/d contrast_a and d f/d offset_a are returned as
+ * het_resid_eval_lsq returns them, so every scaling mode maps them the
+ * same way (het_scaling_rows).
+ *
+ * Overflow: A_c carries exp(+L(i)), B_c exp(-L(j)), and L (q^2 times a
+ * transport integral) may reach thousands.  The frames are cut into
+ * blocks over which every L rises by at most 300; rows of a block use
+ * factors shifted by the L of the block's first frame, so no factor
+ * (nor a product of two in sum g^2) exceeds e^600.  Ordinary problems
+ * are one block.
+ *
+ * Agreement with the pair kernel: the same g up to rounding and the
+ * reference's floors below double precision (het_model.h; pairs inside a
+ * run of a rate floored at 0 get the model's sabs factor rho by a
+ * fix-up pass over those pairs); the sums are formed in another order,
+ * and the complete-triangle form cancels (a sum of squares from sums of
+ * products, centred per angle), so ss agrees with het_resid_eval_lsq to
+ * about 1e-11 relative, gradients likewise (t_core_separable).
+ *
+ * Eligible problems (else het_separable_alloc fails with HET_EINVAL and
+ * a message that starts "not separable:", and the caller keeps the pair
+ * kernel): a model with a separable form; no weights, or all weights
+ * equal (the plain Gaussian loss; w^2 multiplies everything); no pair
+ * listed twice.  Every scaling mode works (only the per-angle contrast
+ * and offset enter).
+ *
+ * Memory: a complete angle's triangle is N (N - 1)/2 doubles (8 bytes a
+ * pair: 0.36 MB per angle at N = 300, 92 MB for 1000 frames x 23
+ * angles), an incomplete angle's rows 16 bytes a pair plus N + 1 row
+ * starts, so never more than the caller's own pairs and data take; plus
+ * O(N n_angles) of workspace.  Time per evaluation: the data passes
+ * above plus O(N) exp per term per block, O(N) sin and cos per angle,
+ * and O(N) per angle and block for the prefix sums and the folds.
+ *
+ * Ownership: the object borrows the problem (which must outlive it and
+ * stay unchanged; its y is copied into U) and owns its workspace, so an
+ * evaluation allocates nothing.  One thread at a time per object.
+ */
+#ifndef HET_SEPARABLE_H
+#define HET_SEPARABLE_H
+
+#include <stddef.h>
+
+#include "het_error.h"
+#include "het_model.h"
+#include "het_resid.h"
+
+struct het_separable;
+
+/*
+ * het_separable_alloc: check that the problem r is eligible (above) and
+ * build its per-angle data triangles.
+ * Returns the object (free with het_separable_free) or NULL with
+ *   HET_EINVAL  not separable (message "not separable: ..." says why:
+ *               the mode, unequal weights, a repeated pair);
+ *   HET_ENOMEM.
+ * Thread: any.
+ */
+struct het_separable *het_separable_alloc(const struct het_resid *r,
+    struct het_error *err);
+void het_separable_free(struct het_separable *s);
+
+/*
+ * het_separable_eval: the sums of het_resid_eval_lsq over all the
+ * problem's pairs at the point ev was prepared on (het_resid_prepare),
+ * added to out: ss = sum r_k^2 and, with want_grad, gfree (nphys_free
+ * values), gcon and goff (n_angles values each).  want_grad with free
+ * physics needs a prepare with want_jac.
+ * Returns HET_OK, or HET_EINVAL when ev belongs to another problem or
+ * was prepared without want_jac while the gradient is wanted.
+ * Thread: one at a time per object.
+ */
+int het_separable_eval(struct het_separable *s,
+    const struct het_resid_eval *ev, int want_grad,
+    struct het_model_lsq_out *out, struct het_error *err);
+
+/*
+ * het_separable_loglik: prepare ev at x (p values, het_resid order) and
+ * give the Gaussian log-likelihood ll = -1/2 sum_k r_k^2 / sigma^2 and,
+ * when grad is not NULL, its gradient d ll/dx (p values: free physics,
+ * then free scaling parameters through het_scaling_rows).
+ * Returns HET_OK, or HET_EINVAL (sigma not positive and finite, a
+ * non-finite x, ev of another problem), or the model's error.
+ * Thread: one at a time per object and per ev.
+ */
+int het_separable_loglik(struct het_separable *s, struct het_resid_eval *ev,
+    const double *x, double sigma, double *ll, double *grad,
+    struct het_error *err);
+
+#endif /* HET_SEPARABLE_H */

@@ -1,0 +1,90 @@
+/*
+ * het_separable_impl.h: what het_separable.c (the object, its data and
+ * the evaluation's order) shares with het_separable_pass.c (the passes
+ * over frames and pairs).  Not for use outside src/core.
+ */
+#ifndef HET_SEPARABLE_IMPL_H
+#define HET_SEPARABLE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "het_model.h"
+#include "het_resid.h"
+
+#define SEP_NC		4	/* components: R, S, X cos, X sin */
+#define SEP_SHIFT_MAX	300.0	/* rise of any L within a block */
+#define SEP_EXP_MIN	(-746.0) /* exp() below this is 0 in double */
+#define SEP_NACC	6	/* sums per angle: pass, then rho fix-up */
+
+enum { TRIG_ONE = 0, TRIG_COS, TRIG_SIN };
+
+/* A pair of an incomplete angle: frame j of its row, centred datum. */
+struct sep_ent {
+	double		 u;
+	uint32_t	 j;
+};
+
+struct het_separable {
+	const struct het_resid	*r;
+	size_t		 N, na, npk, nfp;
+	double		 w2;		/* the common weight, squared */
+	double		**U;		/* na: the packed centred triangle of
+					   a complete angle, else NULL */
+	size_t		**rp;		/* na: N + 1 row starts into ent of
+					   an incomplete angle, else NULL */
+	struct sep_ent	**ent;		/* na: its pairs, by row */
+	double		*ybar, *yy;	/* na: mean, sum of centred squares */
+	size_t		*cnt;		/* na: pairs of the angle */
+	/* workspace of one evaluation */
+	size_t		 ncomp, cosc;	/* components; the X cos one */
+	int		 term[SEP_NC], trig[SEP_NC];
+	struct het_model_sep fr, ad;	/* factors and their adjoints */
+	double		*frbuf, *adbuf;
+	double		*cs, *sn;	/* na * N: cos, sin of the phase */
+	double		*EA, *EB;	/* HET_SEP_MAXTERMS * N */
+	double		*A, *B, *gA, *gB;	/* N * SEP_NC */
+	size_t		*blk;		/* N + 1 block starts */
+	size_t		*rend;		/* HET_SEP_MAXTERMS * N: last frame
+					   of the run of equal L_k */
+	int		 fix;		/* some pair needs a rho factor */
+	double		*acc;		/* na * SEP_NACC angle sums */
+	double		*gc, *go;	/* na: for het_separable_loglik */
+};
+
+/* Offset of row i in a packed triangle of N frames. */
+static inline size_t
+sep_row_off(size_t N, size_t i)
+{
+	return i * (N - 1) - i * (i - 1) / 2;	/* 0 at i = 0 */
+}
+
+/*
+ * The passes of one evaluation (het_separable_pass.c), in the order
+ * het_separable_eval calls them: the components of the model's terms
+ * (returns their count); the runs of equal L_k that need a rho factor;
+ * the blocks (returns their count); per block the shifted exponentials;
+ * per block and angle the components, the data pass (complete: sum y g,
+ * then the moments sum g, sum g^2; incomplete: residuals of its pairs), the rho
+ * fix-up, and the fold of the adjoints onto the per-frame factors.
+ * dd is the angle's offset minus its data mean, con its contrast; the
+ * adjoint factors include the common weight squared.
+ */
+size_t	sep_components(struct het_separable *s);
+void	sep_runs(struct het_separable *s);
+size_t	sep_blocks(struct het_separable *s);
+void	sep_shift(struct het_separable *s, size_t b0, size_t b1);
+void	sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
+	    int grad);
+void	sep_pass_full(struct het_separable *s, const double *U, size_t b0,
+	    size_t b1, double gY, int grad, double *acc);
+void	sep_moments(struct het_separable *s, size_t b0, size_t b1,
+	    double k1, double k2, int grad, double *acc);
+void	sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,
+	    size_t b1, double dd, double con, double ce, int grad,
+	    double *acc);
+void	sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
+	    double dd, double con, double ce, int grad, double *acc);
+void	sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1);
+
+#endif /* HET_SEPARABLE_IMPL_H */
