@@ -9,6 +9,29 @@
  * Gaussian (adjacent correlations up to 0.9, scales 0.08 to 11), Beta /
  * Gamma / reflected Gamma through the logit and log transforms, and
  * Neal's funnel centred (must diverge) and non-centred (must not).
+ *
+ * Margins (they must hold on any x86-64 CPU: libm chooses code paths at
+ * run time, and a draw that differs in its last bit sends a chain
+ * elsewhere, so every statistic below changes between machines).  Each
+ * was measured over 80 to 160 seeds; "sd" is that seed-to-seed spread:
+ *   - means and variances within 5 MCSE (largest |z| seen 4.1 of 3200);
+ *     R-hat < 1.01 with 1000 draws per chain (mean 1.001, sd 0.001,
+ *     largest 1.0065 in 1500: 8 sd);
+ *   - accept stat in the terminal window 0.827 (sd 0.003) against
+ *     0.80; sampling accept 0.911 (sd 0.008) in (0.80, 0.95): 5 sd;
+ *     with a terminal window of 400, 0.867 (sd 0.005) within 0.05 of
+ *     0.85: 6 sd; the step size at target 0.65 is 1.35 (sd 0.04) times
+ *     that at 0.85, asserted above 1.15: 5 sd;
+ *   - adapted variances / true variances 1.00 (sd 0.08 diagonal, 0.09
+ *     dense) inside (0.5, 2): 5 sd below; the dense metric's (0, 1)
+ *     correlation 0.901 (sd 0.012) within 0.06 of 0.9: 5 sd; its mean
+ *     tree depth 2.91 (sd 0.02) against the diagonal's 3.79 (sd 0.03),
+ *     asserted 0.5 shorter: 10 sd; E-BFMI 1.05 (sd 0.06) against 0.3;
+ *   - divergences: none while sampling the Gaussians and the
+ *     non-centred funnel (none in 160 seeds: their energy errors never
+ *     approach 1000); the centred funnel, 4 chains of 2000 at target
+ *     0.6, gave 10 to 390 (log-mean 4.5, log-sd 0.8: no divergence at
+ *     all would be 6 log-sd below).
  */
 #include "config.h"
 
@@ -287,7 +310,8 @@ test_gaussian(void)
 	run_chains(&r, GD, gauss_logp, NULL, &cfg, 4, 78, 2);
 	ok(fabs(r.accept_term - 0.65) < 0.05, "gaussian, target 0.65: accept "
 	    "stat %.4f at the end of warmup", r.accept_term);
-	ok(r.eps > 1.2 * eps && r.accept < acc - 0.05, "target 0.65: larger "
+	/* ratio 1.35, seed-to-seed sd 0.04: 1.15 is 5 sd below */
+	ok(r.eps > 1.15 * eps && r.accept < acc - 0.05, "target 0.65: larger "
 	    "step (%.4f vs %.4f), lower sampling accept (%.4f vs %.4f)",
 	    r.eps, eps, r.accept, acc);
 	run_free(&r);
@@ -299,13 +323,14 @@ test_dense(void)
 	struct het_nuts_config cfg;
 	struct run r, rd;
 	char	 name[64];
-	double	 a, want = 0.9 * g_sd[0] * g_sd[1];
+	double	 a, rho, want = 0.9 * g_sd[0] * g_sd[1];
 	size_t	 k;
 	int	 okm = 1;
 
 	het_nuts_config_default(&cfg);
+	/* 1000 draws per chain: with 500, R-hat < 1.01 was only 3 sd */
 	cfg.num_warmup = 1000;
-	cfg.num_samples = 500;
+	cfg.num_samples = 1000;
 	run_chains(&rd, GD, gauss_logp, NULL, &cfg, 4, 321, 2);
 	cfg.dense_metric = 1;
 	ok(run_chains(&r, GD, gauss_logp, NULL, &cfg, 4, 321, 2) == 0,
@@ -314,13 +339,23 @@ test_dense(void)
 		snprintf(name, sizeof name, "dense y%zu", k);
 		check_moments(&r, k, NULL, g_mu[k], g_sd[k] * g_sd[k], 1.01,
 		    name);
+		/* ratio 1.00, sd 0.09 between seeds: 0.5 is 5 sd below */
 		a = r.minv[k] / (g_sd[k] * g_sd[k]);
-		if (!(a > 0.7 && a < 1.4))
+		if (!(a > 0.5 && a < 2)) {
+			diag("dense metric %zu: %g vs variance %g", k,
+			    r.minv[k], g_sd[k] * g_sd[k]);
 			okm = 0;
+		}
 	}
-	ok(okm, "dense: adapted variances within 30 %% of the truth");
-	ok(fabs(r.cov01 / want - 1) < 0.3, "dense: adapted covariance (0, 1) "
-	    "%.4f ~ %.4f", r.cov01, want);
+	ok(okm, "dense: adapted variances within a factor 2 of the truth");
+	/*
+	 * The correlation, not the covariance: the covariance carries the
+	 * noise of both variances (sd 10 % between seeds), the correlation
+	 * 0.901 has sd 0.012, so 0.06 is 5 sd.
+	 */
+	rho = r.cov01 / sqrt(r.minv[0] * r.minv[1]);
+	ok(fabs(rho - 0.9) < 0.06, "dense: adapted correlation (0, 1) %.4f "
+	    "~ 0.9 (covariance %.4f ~ %.4f)", rho, r.cov01, want);
 	is_int(r.div_samp, 0, "dense: no divergences while sampling");
 	ok(r.depth < rd.depth - 0.5, "dense: shorter trajectories than "
 	    "diagonal on a correlated target (mean depth %.2f vs %.2f)",
@@ -441,13 +476,21 @@ test_funnel(void)
 	struct het_nuts_config cfg;
 	struct run r;
 
+	/*
+	 * 4 chains of 2000 at target 0.6, so that the neck is hit while
+	 * sampling on any CPU: 2 chains of 1000 at 0.85 had none in 15 %
+	 * of seeds; these had at least 10 in 100 seeds (see the header).
+	 */
 	het_nuts_config_default(&cfg);
-	ok(run_chains(&r, FD, funnel_centred, NULL, &cfg, 2, 5, 1) == 0,
-	    "centred funnel: 2 chains run");
+	cfg.target_accept = 0.6;
+	cfg.num_samples = 2000;
+	ok(run_chains(&r, FD, funnel_centred, NULL, &cfg, 4, 5, 1) == 0,
+	    "centred funnel: 4 chains run");
 	ok(r.div_samp > 0, "centred funnel: divergences are reported while "
 	    "sampling (%ld; %ld in warmup)", r.div_samp, r.div_warm);
 	run_free(&r);
 
+	het_nuts_config_default(&cfg);
 	ok(run_chains(&r, FD, funnel_noncentred, NULL, &cfg, 4, 6, 2) == 0,
 	    "non-centred funnel: 4 chains run");
 	is_int(r.div_samp, 0, "non-centred funnel: no divergences while "
