@@ -281,6 +281,20 @@ test_auto(void)
 	    "auto size: flow, 2G pairs, 500 iterations: 10000 x 2");
 
 	opts(&o, HET_SHARD_RANDOM, 0);
+	o.one_node = 1;
+	ok(het_shard_auto_count(30000000, 23, &o, &k, &err) == HET_OK &&
+	    k == 1, "one node: auto count 1 for 30M pairs (got %zu)", k);
+	o.max_points_per_shard = 7000000;
+	ok(het_shard_auto_count(30000000, 23, &o, &k, &err) == HET_OK &&
+	    k == 5, "one node, max_points_per_shard 7M: ceil(30M / 7M) = 5 "
+	    "(got %zu)", k);
+	o.max_points_per_shard = 1;
+	ok(het_shard_auto_count(3, 1, &o, &k, &err) == HET_OK && k == 3,
+	    "one node, cap 1 on 3 pairs: 3 shards, never more than pairs");
+	o.num_shards = 2;
+	ok(het_shard_auto_count(3000, 1, &o, &k, &err) == HET_OK && k == 2,
+	    "one node: num_shards 2 is used as given");
+	opts(&o, HET_SHARD_RANDOM, 0);
 	ok(het_shard_auto_count(100000, 3, &o, &k, &err) == HET_OK && k == 21,
 	    "auto count: 1e5 pairs, size 4800 -> 21 shards (got %zu)", k);
 	ok(het_shard_auto_count(30000000, 23, &o, &k, &err) == HET_OK &&

@@ -345,25 +345,38 @@ is "$RUN_RC" 0 "laplace_init false: exit 0"
 like "$RUN_OUT" "^laplace start: not used \\(optimization\\.cmc\\.per_shard_mcmc\\.laplace_init false, or its Hessian could not be taken\\)$" \
     "... and the summary says the chains did not start from it"
 
-# --- the automatic shard count of a heterodyne mode ---------------------------
-# 1225 pairs over one angle: the heterodyne rule gives max(1 angle, 2) = 2
-# shards when 14 x min_points_per_param = 420 pairs allow two; its default
-# floor (21000 pairs) and the homodyne size rule would give 1.
+# --- the automatic shard count -----------------------------------------------
+# Workers on this machine (no worker command): one shard of all the data.
+# With a worker command (workers on other nodes), the heterodyne rule:
+# 1225 pairs over one angle give max(1 angle, 2) = 2 shards when
+# 14 x min_points_per_param = 420 pairs allow two; its default floor
+# (21000 pairs) and the homodyne size rule would give 1.
 awk '/num_shards: 2$/ { print "      num_shards: auto"
 	print "      min_points_per_shard: 100"
 	print "      min_points_per_param: 30"; next }
 	/num_warmup:/ { print "      num_warmup: 60"; next }
 	/num_samples:/ { print "      num_samples: 20"; next } { print }' \
     sample_run.yaml >auto.yaml
-run_capture "$HETUI" sample -c auto.yaml --nlsq-result res -o auto \
+run_capture "$HETUI" sample -c auto.yaml --nlsq-result res -o auto_local \
     --workers 2
+like "$RUN_ERR" "^sampling 1 shard$" \
+    "num_shards auto, local workers: one shard of all the data"
+like "$RUN_OUT" "^hetui sample: 1 of 1 shards done" "... sampled"
+printf '%s\n' "      max_points_per_shard: 500" >cap.txt
+sed '/min_points_per_shard: 100$/r cap.txt' auto.yaml >auto_cap.yaml
+run_capture "$HETUI" sample -c auto_cap.yaml --nlsq-result res -o auto_cap \
+    --workers 2
+like "$RUN_ERR" "^sampling 3 shards$" \
+    "... unless max_points_per_shard 500 caps it: ceil(1225 / 500) = 3"
+run_capture "$HETUI" sample -c auto.yaml --nlsq-result res -o auto \
+    --workers 2 --worker-command "$HETUI_WORKER"
 like "$RUN_ERR" "^sampling 2 shards$" \
-    "num_shards auto, static_ref: the heterodyne rule's 2 shards"
+    "num_shards auto, a worker command: the heterodyne rule's 2 shards"
 like "$RUN_OUT" "^hetui sample: 2 of 2 shards done" "both are sampled"
 sed 's/min_points_per_param: 30$/min_points_per_param: 50/' auto.yaml \
     >auto1.yaml
 run_capture "$HETUI" sample -c auto1.yaml --nlsq-result res -o auto1 \
-    --workers 2
+    --workers 2 --worker-command "$HETUI_WORKER"
 like "$RUN_ERR" "^sampling 1 shard$" \
     "min_points_per_param 50 (700 pairs a shard): 1 shard"
 

@@ -63,6 +63,14 @@
  *   lower K); it truncates base x factor x iteration ratio in two steps
  *   (sizes may differ by 1 pair); it takes the iterations from
  *   optimization.mcmc; and it has no min_points_per_shard floor.
+ * One node (one_node set: every worker runs on the calling machine):
+ *   the automatic K is 1, one posterior of all the data whose chains run
+ *   at once on the cores, raised to ceil(n / max_points_per_shard) when
+ *   that cap is set.  On one node sharding buys no CPU (the work per
+ *   transition is the same) while the shard posteriors are wider and
+ *   more skewed and their Gaussian consensus biased (fast-posterior.md
+ *   §6, docs/PERFORMANCE.md); the rules below are for workers spread
+ *   over several nodes (a worker_command).
  * Configuration (struct het_shard_opts, from optimization.cmc):
  *   num_shards > 0 is used as given (it must not exceed n);
  *   otherwise the automatic K is raised to ceil(n / max_points_per_shard)
@@ -97,6 +105,8 @@ struct het_shard_opts {
 					   sizes, 0 static ones */
 	long		iterations;	/* warmup + samples per chain, or 0
 					   for the default 2000 */
+	int		one_node;	/* 1: the workers run on this machine:
+					   automatic K = 1 (see above) */
 	unsigned long	seed;
 };
 

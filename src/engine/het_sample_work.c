@@ -595,6 +595,8 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 	s->settings.psis_draws = cmc->psis_draws;
 	s->settings.seed = cmc->seed;
 	het_shard_opts_from_cmc(cmc, pb->spec.mode, &so);
+	/* no worker command: every worker is a local process */
+	so.one_node = s->worker_argv == NULL && cmc->worker_command == NULL;
 	if ((s->plan = het_shard_plan_alloc(pb->pairs, pb->npairs,
 	    pb->nangles, &so, err)) == NULL) {
 		rc = het_error_prefix(err, "optimization.cmc sharding");
