@@ -27,6 +27,12 @@
  *   - het_sample_free in the middle of SAMPLING returns and leaves no
  *     worker; het_sample_alloc rejects a missing config and a negative
  *     worker count.
+ *
+ * Margins (the draws differ between CPUs; measured over 61 seeds of the
+ * same run): NLSQ and posterior means at most 2.6 sd from the truth
+ * against 5 and 4; the lowest summary ESS 134 (log-sd 0.25) against 10,
+ * 10 log-sd; the largest R-hat 1.05 (sd 0.024) against 1.2, 6 sd; the
+ * gates as tests/configs/sample_run.yaml notes.
  */
 #include "config.h"
 

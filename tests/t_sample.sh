@@ -20,6 +20,13 @@
 # pass per_shard_timeout; SIGINT during sampling exits
 # 130 and leaves no process behind, SIGTERM and SIGHUP write what finished
 # and exit 143 and 129.
+#
+# Margins: the draws differ between CPUs (libm and OpenBLAS choose code
+# paths at run time), so nothing here asserts a sampled digit; the runs
+# that must pass the gates keep 6 sd (R-hat), 5.8 log-sd (ESS) and 4.7 sd
+# (BFMI) of their seed-to-seed spread, as tests/configs/sample_run.yaml
+# notes; parallel and sequential chains, and a reused fit, are compared
+# bit for bit within one run on one machine.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/sample_lib.sh"
 plan_lazy
@@ -245,7 +252,7 @@ run_capture "$HETUI" sample -c sample_run.yaml --resume ''
 like "$RUN_RC:$RUN_ERR" "^2:.*--resume is empty" "--resume '': exit 2, says so"
 
 # --- exit 4: a gate fails -------------------------------------------------------
-sed 's/min_ess: 10$/min_ess: 100000/' sample_run.yaml >gate.yaml
+sed 's/min_ess: 4$/min_ess: 100000/' sample_run.yaml >gate.yaml
 run_capture "$HETUI" sample -c gate.yaml --nlsq-result res -o gate --workers 2
 is "$RUN_RC" 4 "min_ess 100000: exit 4"
 like "$RUN_OUT" "^gates .*: FAILED" "the table says FAILED"
