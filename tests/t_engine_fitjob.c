@@ -620,31 +620,42 @@ test_outdir(const char *tmp)
 {
 	struct het_config *cfg;
 	struct het_error err;
-	char note[512], path[1024], want[1024], *d;
+	char note[512], path[1024], want[1024], *d, *d2;
+	int made = -1;
 
 	het_error_clear(&err);
 	cfg = het_config_default(HET_MODE_STATIC_REF, &err);
-	d = het_fitjob_default_outdir(cfg, "/nonexistent/dir/run7.h5", note,
-	    sizeof(note), &err);
-	is_str(d, "hetui_run7", "unwritable data folder: ./hetui_<stem>");
-	like(note, "data folder /nonexistent/dir is not writable",
-	    "the note says why");
-	free(d);
-	snprintf(path, sizeof(path), "%s/run8.hdf", tmp);
-	snprintf(want, sizeof(want), "%s/hetui_run8", tmp);
-	d = het_fitjob_default_outdir(cfg, path, note, sizeof(note), &err);
-	is_str(d, want, "writable data folder: beside the data file");
-	is_str(note, "beside the data file", "note");
-	free(d);
-	d = het_fitjob_default_outdir(cfg, "run9.h5", NULL, 0, &err);
-	is_str(d, "hetui_run9", "a relative file in the current directory");
-	free(d);
 	free(cfg->output_dir);
-	cfg->output_dir = strdup("/data/results/run9");
-	d = het_fitjob_default_outdir(cfg, path, note, sizeof(note), &err);
-	is_str(d, "/data/results/run9", "a configured output_dir wins");
+	snprintf(path, sizeof(path), "%s/runs", tmp);
+	cfg->output_dir = strdup(path);
+	d = het_fitjob_default_outdir(cfg, "/nonexistent/dir/run7.h5", "fit",
+	    &made, note, sizeof(note), &err);
+	snprintf(want, sizeof(want), "%s/runs/run7/fit-", tmp);
+	ok(d != NULL && strncmp(d, want, strlen(want)) == 0 &&
+	    strlen(d) == strlen(want) + 15, "a new folder OUTPUT_DIR/<stem>/"
+	    "fit-YYYYmmdd-HHMMSS (%s)", d != NULL ? d : err.msg);
+	is_int(made, 1, "made by the call");
+	is_str(note, "a new folder for this run", "the note says so");
+	d2 = het_fitjob_default_outdir(cfg, "/nonexistent/dir/run7.h5", "fit",
+	    NULL, NULL, 0, &err);
+	ok(d2 != NULL && d != NULL && strcmp(d, d2) != 0, "the next run gets "
+	    "another folder");
+	free(d);
+	free(d2);
+	cfg->create_subdirs = cfg->timestamp_dirs = 0;
+	d = het_fitjob_default_outdir(cfg, "run9.h5", "fit", &made, note,
+	    sizeof(note), &err);
+	is_str(d, path, "create_subdirs and timestamp_dirs false: output_dir");
 	like(note, "output.output_dir", "note names the key");
 	free(d);
+	free(cfg->output_dir);
+	snprintf(path, sizeof(path), "%s/sim.h5/sub", tmp);
+	cfg->output_dir = strdup(path);
+	het_error_clear(&err);
+	d = het_fitjob_default_outdir(cfg, "run9.h5", "fit", &made, note,
+	    sizeof(note), &err);
+	ok(d == NULL && err.code == HET_EIO, "output_dir under a file: "
+	    "HET_EIO");
 	het_config_free(cfg);
 }
 

@@ -45,10 +45,13 @@ like "$RUN_ERR" "^reading bin 1/2$" "stderr: reading bin 1/2"
 like "$RUN_ERR" "^reading bin 2/2$" "stderr: reading bin 2/2"
 like "$RUN_ERR" "^iter 0  cost [0-9.]+e[-+][0-9]+  chi2_red [0-9.e+-]+  radius [0-9.]+e[-+][0-9]+  step [0-9.]+e[-+][0-9]+" \
     "stderr: one line per iteration (not a tty)"
-ok "$([ -f fit_out/hetui_results.h5 ] && [ -f fit_out/nlsq_parameters.json ] \
-    && [ -f fit_out/nlsq_metadata.json ]; echo $?)" \
-    "hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json in output_dir"
-unlike "$(ls -a fit_out)" "tmp" "no temporary file left"
+# Without -o: a new folder for the run, OUTPUT_DIR/<data stem>/fit-<UTC time>.
+fo=$(printf '%s\n' "$RUN_OUT" | sed -n 's#^results written to \(.*\)/ (.*#\1#p')
+like "$fo" '^fit_out/fit_sim/fit-[0-9]{8}-[0-9]{6}$' "the run's own folder: output_dir/<stem>/fit-<UTC time>"
+ok "$([ -f "$fo/hetui_results.h5" ] && [ -f "$fo/nlsq_parameters.json" ] \
+    && [ -f "$fo/nlsq_metadata.json" ]; echo $?)" \
+    "hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json in the run folder"
+unlike "$(ls -a "$fo")" "tmp" "no temporary file left"
 
 if [ -z "$py" ]; then
 	skip 8 "python3 not found"
@@ -121,7 +124,7 @@ fi
 if [ -z "$h5py" ]; then
 	skip 1 "h5py not found"
 else
-	out=$("$h5py" - fit_out/hetui_results.h5 <<'PY'
+	out=$("$h5py" - "$fo/hetui_results.h5" <<'PY'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 print(f.attrs["status"], f["fit/c2_fitted/angle_001"].shape,

@@ -2,10 +2,11 @@
 # t_ui_fit.sh: the Fit panel (3) inside a private tmux server.
 #   - the demo dataset with its configuration: r runs the fit to the end
 #     and shows chi2, the parameters with uncertainties, the warnings,
-#     the heatmaps and where the results went (the config's output_dir;
-#     the files exist); [ ] changes the angle; R refits from the result;
+#     the heatmaps and where the results went (a new folder for the run,
+#     output_dir/<stem>/fit-<UTC time>; the files exist); [ ] changes the
+#     angle; R refits from the result, into another folder;
 #   - without output_dir in the config, one angle deselected: 7 angles
-#     fitted, results in hetui_<stem>/ beside the data;
+#     fitted, results in ./output/<stem>/fit-<UTC time>/;
 #   - a slow fit (multistart on a larger simulated file): live iteration
 #     and parameters, c cancels and the partial result is written; q
 #     while a fit runs asks, n keeps it running, y quits with status 0
@@ -40,12 +41,14 @@ like "$TUI_SCREEN" 'data +model +residual' "the heatmaps are labelled"
 like "$TUI_SCREEN" 'angle 1/8 +φ -157\.5°' "the heatmaps show angle 1"
 like "$TUI_SCREEN" 'Warnings +[0-9]+' "the warnings are counted"
 like "$TUI_SCREEN" 'strongly' "and given in words"
-like "$TUI_SCREEN" "results: \\./hetui_output/ +\\(the configuration's output\\.output_dir\\)" "where the results went"
+like "$TUI_SCREEN" "results: \\./hetui_output/demo_results/fit-[0-9]{8}-[0-9]{6}(-[0-9]+)?/ +\\(a new folder for this run\\)" \
+    "where the results went: the run's own folder"
 braille=$(printf '\342[\240-\243]')
 printf '%s\n' "$TUI_SCREEN" | LC_ALL=C grep -q "$braille"
 ok $? "the cost history is a braille chart"
-ok "$([ -f hetui_output/hetui_results.h5 ] && [ -f hetui_output/nlsq_parameters.json ] \
-    && [ -f hetui_output/nlsq_metadata.json ]; echo $?)" "the results files exist"
+run1=$(ls -d hetui_output/demo_results/fit-* 2>/dev/null)
+ok "$([ -f "$run1/hetui_results.h5" ] && [ -f "$run1/nlsq_parameters.json" ] \
+    && [ -f "$run1/nlsq_metadata.json" ]; echo $?)" "the results files exist"
 tui_keys ']'
 wait_for 'angle 2/8 +φ -112\.5°'; ok $? "] shows the next angle"
 tui_keys '['
@@ -61,7 +64,9 @@ wait_for 'Session log'; ok $? "0 shows the Log (the last panel)"
 wait_for '30 of 30 parameters started from the previous result' 60
 ok $? "the Log says the warm start took every parameter"
 wait_for 'fit converged: chi2_red' 10; ok $? "and converges"
-like "$TUI_SCREEN" 'fit results written to \./hetui_output' "and where the results went"
+like "$TUI_SCREEN" 'fit results written to \./hetui_output/demo_results/fit-' "and where the results went"
+is "$(ls -d hetui_output/demo_results/fit-* | wc -l | tr -d ' ')" 2 "the refit has its own folder"
+ok "$([ -f "$run1/hetui_results.h5" ]; echo $?)" "the first fit's results are still there"
 tui_keys q
 tui_wait_exit 10; ok $? "q quits when no fit runs"
 is "$TUI_STATUS" 0 "exit status 0"
@@ -76,9 +81,9 @@ tui_keys 3 r
 wait_for 'fit converged' 60; ok $? "fits"
 like "$TUI_SCREEN" 'Parameters +28 free' "7 angles: 14 + 2 x 7 free parameters (start values mapped by phi)"
 like "$TUI_SCREEN" 'angle 1/7 +φ -112\.5°' "the heatmaps start at the first selected angle"
-like "$TUI_SCREEN" "results: ($TAP_TMP/)?hetui_demo_results/ +\\(beside the data file\\)" \
-    "results go to hetui_<stem>/ beside the data file"
-ok "$([ -f hetui_demo_results/nlsq_parameters.json ]; echo $?)" "and the files are there"
+like "$TUI_SCREEN" "results: \\./output/demo_results/fit-[0-9]{8}-[0-9]{6}/" \
+    "results go to ./output/<stem>/fit-<UTC time>/ (the default output_dir)"
+ok "$([ -f output/demo_results/fit-*/nlsq_parameters.json ]; echo $?)" "and the files are there"
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
@@ -116,8 +121,8 @@ tui_keys c
 wait_for 'cancelling the fit|fit cancelled: chi2_red' 10; ok $? "c cancels (the message may already say it ended)"
 wait_for 'fit cancelled: chi2_red' 60; ok $? "the fit ends as cancelled"
 like "$TUI_SCREEN" 'cancelled \(cancelled\)' "the state line says cancelled"
-like "$TUI_SCREEN" 'results: big_out/' "the partial result is written"
-grep -q '"status": "cancelled"' big_out/nlsq_metadata.json
+like "$TUI_SCREEN" 'results: big_out/big/fit-' "the partial result is written"
+grep -q '"status": "cancelled"' big_out/big/fit-*/nlsq_metadata.json
 ok $? "its metadata says cancelled"
 
 tui_keys r

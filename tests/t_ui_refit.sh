@@ -59,15 +59,19 @@ tui_keys 0
 wait_for 'fit started from the last result'; ok $? "R starts from the previous result"
 
 tui_keys 5
-wait_for 'Fit history +2 fits this session' 60
-ok $? "the refit converges: the Results panel lists two fits"
-like "$TUI_SCREEN" 'meas01\.h5 +converged +[0-9.]+' "the first fit's row"
-like "$TUI_SCREEN" 'meas02\.h5 +converged +[0-9.]+' "the refit's row"
+wait_for 'Run history +2 runs' 60
+ok $? "the refit converges: the Results panel lists two runs"
+like "$TUI_SCREEN" 'meas01\.h5 +fit +converged +[0-9.]+' "the first fit's row"
+like "$TUI_SCREEN" 'meas02\.h5 +fit +converged +[0-9.]+' "the refit's row"
 tui_keys w
-wait_for 'fit history \(2 fits\) saved to .*hetui_fit_history\.csv'
+wait_for 'run history \(2 runs\) saved to .*hetui_fit_history\.csv'
 ok $? "w saves both"
 csv="$TAP_TMP/out/hetui_fit_history.csv"
 is "$(grep -c 'meas0[12]\.h5' "$csv" 2>/dev/null)" 2 "the CSV has a row per fit"
+d1=$(grep 'meas01\.h5' "$csv" | sed -n "s#.*,\($TAP_TMP/out/meas01/fit-[0-9-]*\),.*#\1#p")
+d2=$(grep 'meas02\.h5' "$csv" | sed -n "s#.*,\($TAP_TMP/out/meas02/fit-[0-9-]*\),.*#\1#p")
+ok "$([ -f "$d1/hetui_results.h5" ] && [ -f "$d2/hetui_results.h5" ]; echo $?)" \
+    "each row points at its own run folder, output_dir/<stem>/fit-<time>, with its results"
 
 pid=$(tui_pid)
 tui_keys q

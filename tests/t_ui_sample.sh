@@ -71,6 +71,8 @@ optimization:
       nlsq_prior_width_factor: 50
 output:
   output_dir: $dir/out
+  create_subdirs: false
+  timestamp_dirs: false
 EOF
 }
 mkrun run.yaml 100
@@ -182,12 +184,12 @@ like "$TUI_SCREEN" 'alpha_ref +0\.[23][0-9]*' "alpha_ref near the truth 0.3"
 like "$TUI_SCREEN" 'contrast\[0\] +0\.[23]' "contrast row"
 like "$TUI_SCREEN" 'D0_ref: marginal +trace of the 200 combined draws' "histogram and trace of the selected parameter"
 like "$TUI_SCREEN" 'written: .*/out/ \(hetui_results\.h5, nlsq_parameters\.json, nlsq_metadata\.json' "the files written"
-like "$TUI_SCREEN" 'No fit yet' "no fit in the history yet"
+like "$TUI_SCREEN" "Run history +1 run +picked: [^ ]*/out/" "the sampling run is in the history, pointing at its folder"
 ok "$([ -s "$dir/out/cmc_summary.json" ]; echo $?)" "cmc_summary.json is on disk"
 tui_keys Down
 wait_for 'alpha_ref: marginal'; ok $? "Down selects the next parameter"
 tui_keys w
-wait_for 'no fit in this session yet: nothing to save'; ok $? "w without fits says so"
+wait_for 'run history \(1 run\) saved to'; ok $? "w saves the sampling run's row"
 
 tui_keys 0
 wait_for 'shard [01] failed, retrying on a fresh worker'; ok $? "the Log has the retry with its reason"
@@ -196,14 +198,16 @@ like "$TUI_SCREEN" 'sampling results written to .*/out/' "the Log says where the
 tui_keys 3 r
 wait_for 'converged \(' 60; ok $? "a fit in the Fit panel"
 tui_keys 5
-wait_for 'Fit history +1 fit this session'; ok $? "the Results list it"
-like "$TUI_SCREEN" '[0-9]{2}:[0-9]{2}:[0-9]{2} +sim\.h5 +converged +[0-9.]+ +[0-9.]+' "history row: time, file, status, chi2, parameters"
+wait_for 'Run history +2 runs'; ok $? "the Results list it"
+like "$TUI_SCREEN" '[0-9]{2}:[0-9]{2}:[0-9]{2} +sim\.h5 +fit +converged +[0-9.]+ +[0-9.]+' "history row: time, file, fit, status, chi2, parameters"
+like "$TUI_SCREEN" '[0-9]{2}:[0-9]{2}:[0-9]{2} +sim\.h5 +sample +passed +[0-9.]+' "the sampling run's row: posterior means"
 tui_keys w
-wait_for 'fit history \(1 fit\) saved to .*hetui_fit_history\.csv'; ok $? "w saves the history as CSV"
+wait_for 'run history \(2 runs\) saved to .*hetui_fit_history\.csv'; ok $? "w saves the history as CSV"
 csv=$(cat "$dir/out/hetui_fit_history.csv" 2>/dev/null)
-like "$csv" '^time,file,status,mode,chi2_red,iterations,seconds,outdir,D0_ref,D0_ref_sd,alpha_ref,alpha_ref_sd' "CSV header"
-like "$(printf '%s\n' "$csv" | sed -n 2p)" "^[0-9-]+T[0-9:]+[-+][0-9]{4},$dir/sim\\.h5,converged,static_ref,[0-9.e-]+,[0-9]+,[0-9.e-]+,$dir/out,[0-9.e+]+,[0-9.e-]+," "CSV row"
-is "$(printf '%s\n' "$csv" | wc -l | tr -d ' ')" 2 "CSV: header and one fit"
+like "$csv" '^time,file,analysis,status,mode,chi2_red,iterations,seconds,outdir,D0_ref,D0_ref_sd,alpha_ref,alpha_ref_sd' "CSV header"
+like "$(printf '%s\n' "$csv" | sed -n 2p)" "^[0-9-]+T[0-9:]+[-+][0-9]{4},$dir/sim\\.h5,sample,passed,static_ref,,0,[0-9.e-]+,$dir/out,[0-9.e+]+,[0-9.e-]+," "CSV row of the sampling run"
+like "$(printf '%s\n' "$csv" | sed -n 3p)" "^[0-9-]+T[0-9:]+[-+][0-9]{4},$dir/sim\\.h5,fit,converged,static_ref,[0-9.e-]+,[0-9]+,[0-9.e-]+,$dir/out,[0-9.e+]+,[0-9.e-]+," "CSV row of the fit"
+is "$(printf '%s\n' "$csv" | wc -l | tr -d ' ')" 3 "CSV: header and two runs"
 is "$(ls -a "$dir/out" | grep -c tmp)" 0 "no temporary file left"
 
 tui_keys q

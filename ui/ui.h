@@ -108,18 +108,21 @@ extern const struct ui_panel_ops ui_panel_log;
  * record; names, x and unc hold the fit's physics parameters.
  */
 struct ui_fit_record {
-	time_t		 when;		/* wall-clock end of the fit */
+	time_t		 when;		/* wall-clock end of the run */
+	const char	*analysis;	/* "fit" or "sample" (static) */
 	char		*file;		/* the data file fitted */
 	char		*outdir;	/* where the results went, or NULL */
-	char		*status;	/* "converged", "not_converged",
-					   "cancelled" */
+	char		*status;	/* fit: "converged", "not_converged",
+					   "cancelled"; sample: the verdict
+					   (het_sample_verdict_name) */
 	char		*mode;		/* analysis mode name */
 	double		 chi2_red;
 	long		 iterations;
 	double		 seconds;	/* wall time of the job */
 	size_t		 np;
 	char		**names;	/* np physics parameter names */
-	double		*x, *unc;	/* np values and 1-sigma (NaN ok) */
+	double		*x, *unc;	/* np values and 1-sigma (NaN ok); a
+					   sampling run: posterior mean, sd */
 };
 
 #define UI_FIT_HISTORY_MAX 500	/* the oldest record is dropped beyond */
@@ -245,6 +248,12 @@ int	ui_model_nyquist(const struct ui *, struct het_nyquist *out);
 
 /* ui_p_fit.c: release the session's fit history. */
 void	ui_fit_history_free(struct ui *);
+/*
+ * ui_history_append: a new, zeroed record at the end of the session's run
+ * history (ui->fit_hist; the oldest is dropped beyond UI_FIT_HISTORY_MAX)
+ * with `when` set to now; the caller fills it.  Loop thread.
+ */
+struct ui_fit_record *ui_history_append(struct ui *);
 
 /*
  * ui_p_sample.c: the sampling run in the poll loop.  ui_sample_pollfds

@@ -16,8 +16,9 @@
  * count.  `c` sets the job's cancel flag; the DONE that follows holds
  * the partial result.  Quitting while a fit runs is confirmed by the
  * loop; the panel's free hook then cancels and joins the job.
- * Every finished fit is appended to ui->fit_hist (file, time, chi2 and
- * the physics parameters), which the Results panel lists.
+ * Every finished fit is appended to ui->fit_hist (file, time, chi2, the
+ * physics parameters and the run's own results folder), which the
+ * Results panel lists; the Sampling panel appends its runs there too.
  */
 #include "config.h"
 
@@ -59,10 +60,9 @@ static const char fit_help[] =
     "\tthe data | model | residual heatmaps of one angle\n"
     "\t(data and model share one colour scale; the\n"
     "\tresidual, data - model, is centred on zero) and\n"
-    "\twhere the results were written: the config's\n"
-    "\toutput_dir when set, else hetui_<file stem>/ beside\n"
-    "\tthe data file, else in the current directory when\n"
-    "\tthe data folder is not writable.\n";
+    "\twhere the results were written: a new folder for\n"
+    "\teach fit, OUTPUT_DIR/<file stem>/fit-<UTC time>/\n"
+    "\t(the config's output section decides; see hetui(1)).\n";
 
 /* ---- the session's fit history ------------------------------------- */
 
@@ -95,14 +95,10 @@ ui_fit_history_free(struct ui *ui)
 	ui->nfit_hist = 0;
 }
 
-static void
-history_add(struct ui *ui, const struct het_fitjob_result *res)
+struct ui_fit_record *
+ui_history_append(struct ui *ui)
 {
-	const struct het_fit_result *fr = res->fits[0];
-	const struct het_problem *pb = res->pb;
 	struct ui_fit_record *r;
-	size_t k, n = 0;
-	long col;
 
 	if (ui->nfit_hist == UI_FIT_HISTORY_MAX) {
 		rec_free(&ui->fit_hist[0]);
@@ -116,6 +112,20 @@ history_add(struct ui *ui, const struct het_fitjob_result *res)
 	r = &ui->fit_hist[ui->nfit_hist++];
 	memset(r, 0, sizeof(*r));
 	r->when = time(NULL);
+	return r;
+}
+
+static void
+history_add(struct ui *ui, const struct het_fitjob_result *res)
+{
+	const struct het_fit_result *fr = res->fits[0];
+	const struct het_problem *pb = res->pb;
+	struct ui_fit_record *r;
+	size_t k, n = 0;
+	long col;
+
+	r = ui_history_append(ui);
+	r->analysis = "fit";
 	r->file = ui_xstrdup(res->data_path);
 	r->outdir = res->written ? ui_xstrdup(res->outdir) : NULL;
 	r->status = ui_xstrdup(res->status_name);

@@ -1,20 +1,22 @@
 /*
  * ui_p_results.c: the Results panel: the consensus posterior of the last
- * sampling run and the session's fit history.
+ * sampling run and the session's run history.
  *
  * Design: pure view of two things other panels own: the sampling run
- * (ui->sample, the Sampling panel's) and the fit history (ui->fit_hist,
- * the Fit panel's).  The top part shows, once the run has combined its
+ * (ui->sample, the Sampling panel's) and the run history (ui->fit_hist,
+ * filled by the Fit and Sampling panels).  The top part shows, once the run has combined its
  * shards, the gates in words, the posterior table (mean, sd, 5/50/95 %,
  * R-hat, ESS, the NLSQ value beside them and the contraction against the
  * prior), the marginal histogram and the trace of the combined draws of
  * the parameter under the cursor (the NLSQ value is marked under the
  * histogram), and where the results were written.  The bottom part lists
- * the fits of the session, newest first (time, file, status, reduced
- * chi-square and the first physics parameters, matched by name), and `w`
- * writes them all as CSV beside the newest results, atomically (a
- * temporary file renamed over the old one).  Keys move the cursor and
- * scroll; nothing here computes a statistic.
+ * the runs of the session, newest first (time, file, fit or sample,
+ * status, reduced chi-square and the first physics parameters, matched
+ * by name), and `w` writes them all as CSV into the configuration's
+ * output_dir, atomically (a temporary file renamed over the old one).
+ * `[` `]` pick a run and Enter shows it as its own folder's files say
+ * (ui_p_results_run.c) in place of the posterior.  Keys move the cursor
+ * and scroll; nothing here computes a statistic.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 
 #include "het_util.h"
 #include "ui.h"
+#include "ui_p_results.h"
 #include "ui_p_sample.h"
 
 #define CSV_NAME	"hetui_fit_history.csv"
@@ -38,20 +41,28 @@ struct results_state {
 	size_t		 htop;		/* first history row */
 	int		 trows;		/* table rows drawn */
 	int		 hrows;		/* history rows drawn */
+	size_t		 hsel;		/* history row picked, 0: newest */
+	struct results_run run;		/* the picked run, when loaded */
 };
 
 static const struct ui_hint results_hints[] = {
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Parameter" },
 	{ "PgUp/PgDn", "PgUp/PgDn", "History" },
+	{ "[]", "[]", "Pick run" },
+	{ "Enter", "Enter", "Load run" },
 	{ "w", "w", "Save history CSV" },
 	{ NULL, NULL, NULL }
 };
 
 static const char results_help[] =
     "Up Down  j k\tchoose the parameter of the histogram and trace\n"
-    "PgUp PgDn\tscroll the fit history (Home: newest)\n"
-    "w\twrite the fit history as CSV (hetui_fit_history.csv)\n"
-    "\tbeside the newest results, atomically\n"
+    "PgUp PgDn\tscroll the run history (Home: newest)\n"
+    "[  ]\tpick the previous / next run of the history\n"
+    "Enter\tload the picked run from its folder: its fit\n"
+    "\t(and a sampling run's posterior mean and sd) as its\n"
+    "\tfiles say; x returns to the posterior\n"
+    "w\twrite the run history as CSV (hetui_fit_history.csv)\n"
+    "\tin the configuration's output_dir, atomically\n"
     "\tPosterior: the consensus of the last sampling run\n"
     "\t(Sampling, 4): mean, sd, the 5/50/95 % quantiles\n"
     "\tof the combined draws, R-hat (largest over the\n"
@@ -62,9 +73,11 @@ static const char results_help[] =
     "\t(^ marks the NLSQ value) and the trace of the\n"
     "\tcombined draws of the parameter under the cursor;\n"
     "\tthe gates in words and the files written.\n"
-    "\tFit history: every fit of this session, newest\n"
-    "\tfirst: time, file, status, reduced chi-square and\n"
-    "\tthe first physics parameters.\n";
+    "\tRun history: every fit and sampling run of this\n"
+    "\tsession, newest first: time, file, fit or sample,\n"
+    "\tstatus, reduced chi-square and the first physics\n"
+    "\tparameters; each run has its own folder (shown for\n"
+    "\tthe picked one).\n";
 
 /* v in at most w characters, losing digits before width. */
 static void
@@ -308,14 +321,21 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	attr_t ta = ui_color_attr(UI_C_TITLE);
 	int fw = 18 + (s->cols - 80) / 3, x, i, np, k, cw = 10;
 	char tm[32], v[32], *base;
+	attr_t pick;
 	size_t idx;
 
 	if (fw > 40)
 		fw = 40;
 	ui_fill(w, y, 0, s->cols, ta);
-	ui_putf(w, y, 1, s->cols - 2, ta, "Fit history  %zu fit%s this "
-	    "session%s", ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s",
-	    ui->nfit_hist > 0 ? "   w saves it as CSV" : "");
+	if (s->hsel >= ui->nfit_hist)
+		s->hsel = ui->nfit_hist > 0 ? ui->nfit_hist - 1 : 0;
+	r = ui->nfit_hist > 0 ? &ui->fit_hist[ui->nfit_hist - 1 - s->hsel] :
+	    NULL;
+	ui_putf(w, y, 1, s->cols - 2, ta, "Run history  %zu run%s%s%s%s",
+	    ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s", r != NULL ?
+	    "   picked: " : "", r == NULL ? "" : r->outdir != NULL ?
+	    r->outdir : "(nothing written)", r != NULL && r->outdir != NULL ?
+	    "/  Enter loads it" : "");
 	y++;
 	rows--;
 	s->hrows = rows - 1;
@@ -323,17 +343,17 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		return;
 	if (ui->nfit_hist == 0) {
 		ui_put_trunc(w, y, 1, s->cols - 2, ui_color_attr(UI_C_DIM),
-		    "No fit yet: the Fit panel (3) fits with r; each fit is "
-		    "listed here, newest first.");
+		    "No run yet: the Fit panel (3) fits with r; each fit and "
+		    "sampling run is listed here, newest first.");
 		return;
 	}
 	last = &ui->fit_hist[ui->nfit_hist - 1];
-	x = 1 + 8 + 1 + fw + 1 + 9 + 1 + 9;
+	x = 1 + 8 + 1 + fw + 1 + 6 + 1 + 9 + 1 + 9;
 	np = (s->cols - x - 1) / (cw + 1);
 	if (np > (int)last->np)
 		np = (int)last->np;
 	ui_putf(w, y, 1, x, ui_color_attr(UI_C_LABEL) | A_BOLD,
-	    "%-8s %-*s %-9s %9s", "time", fw, "file", "status",
+	    "%-8s %-*s %-6s %-9s %9s", "time", fw, "file", "run", "status",
 	    ui->term.utf8 ? "\xcf\x87\xc2\xb2_red" : "chi2_red");
 	for (k = 0; k < np; k++)
 		ui_putf(w, y, x + k * (cw + 1), cw + 1, ui_color_attr(
@@ -343,6 +363,11 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	if (s->htop + (size_t)rows > ui->nfit_hist)
 		s->htop = ui->nfit_hist > (size_t)rows ? ui->nfit_hist -
 		    (size_t)rows : 0;
+	/* Keep the picked row in view. */
+	if (s->hsel < s->htop)
+		s->htop = s->hsel;
+	else if (rows > 0 && s->hsel >= s->htop + (size_t)rows)
+		s->htop = s->hsel - (size_t)rows + 1;
 	for (i = 0; i < rows && s->htop + (size_t)i < ui->nfit_hist; i++) {
 		idx = ui->nfit_hist - 1 - (s->htop + (size_t)i);
 		r = &ui->fit_hist[idx];
@@ -350,13 +375,15 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		base = strrchr(r->file, '/') != NULL ? strrchr(r->file, '/') +
 		    1 : r->file;
 		fmt_w(v, sizeof(v), r->chi2_red, 9);
-		ui_putf(w, y + i, 1, 9, A_NORMAL, "%-8s", tm);
-		ui_put_trunc(w, y + i, 10, fw, A_NORMAL, base);
-		ui_putf(w, y + i, 11 + fw, 10, ui_color_attr(strcmp(r->status,
-		    "converged") == 0 ? UI_C_INFO : UI_C_WARN), "%-9.9s",
-		    r->status);
-		ui_putf(w, y + i, 21 + fw, 10, ui_color_attr(UI_C_VALUE),
-		    "%9s", v);
+		pick = s->htop + (size_t)i == s->hsel ? A_REVERSE : A_NORMAL;
+		ui_putf(w, y + i, 1, 9, pick, "%-8s", tm);
+		ui_put_trunc(w, y + i, 10, fw, pick, base);
+		ui_putf(w, y + i, 11 + fw, 7, pick, "%-6s", r->analysis);
+		ui_putf(w, y + i, 18 + fw, 10, ui_color_attr(strcmp(r->status,
+		    "converged") == 0 || strcmp(r->status, "passed") == 0 ?
+		    UI_C_INFO : UI_C_WARN), "%-9.9s", r->status);
+		ui_putf(w, y + i, 28 + fw, 10, ui_color_attr(UI_C_VALUE),
+		    "%9s", r->chi2_red == r->chi2_red ? v : "");
 		for (k = 0; k < np; k++) {
 			fmt_w(v, sizeof(v), rec_value(r, last->names[k]), cw);
 			ui_putf(w, y + i, x + k * (cw + 1), cw + 1, A_NORMAL,
@@ -385,6 +412,13 @@ results_draw(struct ui *ui, void *state, WINDOW *w)
 	    sm != NULL ? "posterior" : "", sm != NULL && f != NULL ? " of " :
 	    "", sm != NULL && f != NULL ? (strrchr(f, '/') != NULL ?
 	    strrchr(f, '/') + 1 : f) : "");
+	if (ui_results_run_active(&s->run)) {
+		y = ui_results_run_draw(ui, &s->run, w, y, s->rows - y - 2 -
+		    (ui->nfit_hist < 5 ? (int)ui->nfit_hist : 5), s->cols) + 1;
+		s->trows = 0;
+		draw_history(ui, s, w, y, s->rows - y);
+		return;
+	}
 	if (sm == NULL || sm->p == 0) {
 		y = draw_none(ui, s, w, y) + 1;
 		s->trows = 0;
@@ -446,17 +480,13 @@ csv_num(FILE *fp, double v)
 		fputs(",", fp);
 }
 
-/* The directory of the newest results, or "." */
+/* Where the history goes: the configuration's output_dir, or ".". */
 static const char *
 csv_dir(struct ui *ui)
 {
-	size_t i;
-
-	for (i = ui->nfit_hist; i > 0; i--)
-		if (ui->fit_hist[i - 1].outdir != NULL)
-			return ui->fit_hist[i - 1].outdir;
-	if (ui->sample != NULL && het_sample_files(ui->sample)[0] != NULL)
-		return het_sample_out_dir(ui->sample);
+	if (ui->cfg != NULL && ui->cfg->output_dir != NULL &&
+	    ui->cfg->output_dir[0] != '\0')
+		return ui->cfg->output_dir;
 	return ".";
 }
 
@@ -472,8 +502,13 @@ csv_save(struct ui *ui)
 	int bad;
 
 	if (ui->nfit_hist == 0) {
-		ui_msg(ui, UI_LOG_INFO, "no fit in this session yet: nothing "
+		ui_msg(ui, UI_LOG_INFO, "no run in this session yet: nothing "
 		    "to save (the Fit panel, 3, fits with r)");
+		return;
+	}
+	het_error_clear(&err);
+	if (het_mkdirs(csv_dir(ui), "output directory", &err) != HET_OK) {
+		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/%s", csv_dir(ui), CSV_NAME);
@@ -504,7 +539,8 @@ csv_save(struct ui *ui)
 		free(names);
 		return;
 	}
-	fputs("time,file,status,mode,chi2_red,iterations,seconds,outdir", fp);
+	fputs("time,file,analysis,status,mode,chi2_red,iterations,seconds,"
+	    "outdir", fp);
 	for (j = 0; j < nn; j++) {
 		fputc(',', fp);
 		csv_str(fp, names[j]);
@@ -519,6 +555,8 @@ csv_save(struct ui *ui)
 		fputs(tm, fp);
 		fputc(',', fp);
 		csv_str(fp, r->file);
+		fputc(',', fp);
+		csv_str(fp, r->analysis);
 		fputc(',', fp);
 		csv_str(fp, r->status);
 		fputc(',', fp);
@@ -549,13 +587,34 @@ csv_save(struct ui *ui)
 	if (het_commit_tmp(tmp, path, &err) != HET_OK)
 		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
 	else
-		ui_msg(ui, UI_LOG_INFO, "fit history (%zu fit%s) saved to %s",
+		ui_msg(ui, UI_LOG_INFO, "run history (%zu run%s) saved to %s",
 		    ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s", path);
 	free(tmp);
 	free(names);
 }
 
 /* ---- keys and the panel table ------------------------------------------ */
+
+/* Load the picked run of the history from its folder. */
+static void
+results_pick(struct ui *ui, struct results_state *s)
+{
+	const struct ui_fit_record *r;
+
+	if (ui->nfit_hist == 0) {
+		ui_msg(ui, UI_LOG_INFO, "no run in this session yet");
+		return;
+	}
+	if (s->hsel >= ui->nfit_hist)
+		s->hsel = ui->nfit_hist - 1;
+	r = &ui->fit_hist[ui->nfit_hist - 1 - s->hsel];
+	if (r->outdir == NULL) {
+		ui_msg(ui, UI_LOG_WARN, "that run wrote no results: nothing "
+		    "to load");
+		return;
+	}
+	ui_results_run_pick(ui, &s->run, r->outdir);
+}
 
 static int
 results_key(struct ui *ui, void *state, int key)
@@ -584,7 +643,23 @@ results_key(struct ui *ui, void *state, int key)
 		s->htop += (size_t)step;	/* clamped when drawn */
 		break;
 	case UI_K_HOME:
-		s->htop = 0;
+		s->htop = s->hsel = 0;
+		break;
+	case '[':
+		if (s->hsel > 0)
+			s->hsel--;
+		break;
+	case ']':
+		if (s->hsel + 1 < ui->nfit_hist)
+			s->hsel++;
+		break;
+	case '\r':
+	case '\n':
+	case UI_K_ENTER:
+		results_pick(ui, s);
+		break;
+	case 'x':
+		ui_results_run_clear(&s->run);
 		break;
 	case 'w':
 		csv_save(ui);
@@ -606,7 +681,16 @@ results_init(struct ui *ui)
 static void
 results_free(void *state)
 {
+	struct results_state *s = state;
+
+	ui_results_run_clear(&s->run);
 	free(state);
+}
+
+static void
+results_event(struct ui *ui, void *state, struct het_event *ev)
+{
+	ui_results_run_event(ui, &((struct results_state *)state)->run, ev);
 }
 
 static void
@@ -626,6 +710,7 @@ const struct ui_panel_ops ui_panel_results = {
 	.init = results_init,
 	.free = results_free,
 	.draw = results_draw,
+	.event = results_event,
 	.key = results_key,
 	.resize = results_resize,
 };

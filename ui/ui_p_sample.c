@@ -123,6 +123,10 @@ run_clear(struct ui *ui, struct sample_state *s)
 	s->seen = NULL;
 	s->nseen = 0;
 	s->nwarn_seen = 0;
+	/* A run that wrote nothing leaves no empty folder behind. */
+	if (s->outdir_made && s->outdir != NULL)
+		rmdir(s->outdir);
+	s->outdir_made = 0;
 	free(s->file);
 	free(s->outdir);
 	s->file = s->outdir = NULL;
@@ -207,6 +211,36 @@ ui_sample_timeout(struct ui *ui, int timeout)
 	return timeout < 0 || ms < timeout ? ms : timeout;
 }
 
+/* The written run in the session's history, beside the fits. */
+static void
+history_add(struct ui *ui, struct sample_state *s,
+    const struct het_sample_summary *sm, enum het_sample_verdict v)
+{
+	const struct het_problem *pb = het_sample_problem(ui->sample);
+	struct ui_fit_record *r = ui_history_append(ui);
+	size_t k, n = sm != NULL ? sm->p : 0;
+
+	r->analysis = "sample";
+	r->file = ui_xstrdup(s->file != NULL ? s->file : pb != NULL ?
+	    pb->data_path : "");
+	r->outdir = ui_xstrdup(het_sample_out_dir(ui->sample));
+	r->status = ui_xstrdup(het_sample_verdict_name(v));
+	r->mode = ui_xstrdup(het_mode_name(pb != NULL ? pb->spec.mode :
+	    ui->cfg->mode));
+	r->chi2_red = NAN;
+	r->iterations = 0;
+	r->seconds = sm != NULL ? sm->wall_time : s->t_end - s->t0;
+	r->names = ui_xcalloc(n + 1, sizeof(char *));
+	r->x = ui_xcalloc(n + 1, sizeof(double));
+	r->unc = ui_xcalloc(n + 1, sizeof(double));
+	for (k = 0; k < n; k++) {
+		r->names[k] = ui_xstrdup(sm->param[k].name);
+		r->x[k] = sm->param[k].mean;
+		r->unc[k] = sm->param[k].sd;
+	}
+	r->np = n;
+}
+
 /* The run ended: say how, once. */
 static void
 run_ended(struct ui *ui, struct sample_state *s)
@@ -225,9 +259,11 @@ run_ended(struct ui *ui, struct sample_state *s)
 	for (k = 0; files[k] != NULL && used + 2 < sizeof(list); k++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used,
 		    "%s%s", k > 0 ? ", " : "", files[k]);
-	if (files[0] != NULL)
+	if (files[0] != NULL) {
 		ui_log(ui, UI_LOG_INFO, "sampling results written to %s/ (%s)",
 		    het_sample_out_dir(ui->sample), list);
+		history_add(ui, s, sm, v);
+	}
 	switch (v) {
 	case HET_VERDICT_PASSED:
 		ui_msg(ui, UI_LOG_INFO, "sampling done: %zu of %zu shards, "
@@ -478,14 +514,15 @@ run_start(struct ui *ui, struct sample_state *s)
 	run_clear(ui, s);
 	het_error_clear(&err);
 	note[0] = '\0';
-	if ((s->outdir = het_fitjob_default_outdir(cfg, ui->meta->path, note,
-	    sizeof(note), &err)) == NULL) {
+	if ((s->outdir = het_fitjob_default_outdir(cfg, ui->meta->path,
+	    "sample", &s->outdir_made, note, sizeof(note), &err)) == NULL) {
 		het_config_free(cfg);
 		ui_msg(ui, UI_LOG_ERROR, "sampling not started: %s", err.msg);
 		return;
 	}
-	if (note[0] != '\0')
-		ui_log(ui, UI_LOG_INFO, "sampling: %s", note);
+	ui_log(ui, UI_LOG_INFO, "sampling: results go to %s/%s%s%s",
+	    s->outdir, note[0] != '\0' ? " (" : "", note,
+	    note[0] != '\0' ? ")" : "");
 	memset(&o, 0, sizeof(o));
 	o.cfg = cfg;
 	o.data_path = ui->meta->path;

@@ -41,6 +41,7 @@ struct sample_state {
 	/* The run (ui->sample) and what the panel keeps about it. */
 	char		*file;		/* data file sampled */
 	char		*outdir;	/* results directory */
+	int		 outdir_made;	/* made for this run (rmdir if empty) */
 	double		 t0, t_end;	/* ui_now(): start, end */
 	long		 chains;	/* per shard */
 	long		 total;		/* per chain: warmup + samples */

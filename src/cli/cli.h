@@ -82,6 +82,20 @@ void cli_cancel_begin(cli_cancel_fn fn, void *arg);
 int cli_cancel_end(void);
 int cli_cancel_status(int sig, int status);
 
+/*
+ * cli_run_dir: the results folder of a fit or sampling run.  With out
+ * (-o DIR) that folder exactly, refused (message naming --force) when it
+ * holds another run's results and force is 0; without, a new run folder
+ * made by het_rundir_make for analysis ("fit", "sample") of data_path
+ * (NULL: the config's data file).  *made is 1 when the folder was
+ * created here (remove it with rmdir if nothing was written).  Returns
+ * the path (malloc'd) or NULL after printing the error; *rc is then the
+ * exit status.
+ */
+char *cli_run_dir(const struct cli_cmd *cmd, const struct het_config *cfg,
+    const char *out, const char *data_path, const char *analysis, int force,
+    int *made, int *rc);
+
 /* cli_library_init: quiet GSL and HDF5, register the LZF filter. */
 int cli_library_init(struct het_error *err);
 

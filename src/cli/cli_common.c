@@ -12,12 +12,16 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
 #include "het_config.h"
 #include "het_h5.h"
+#include "het_rundir.h"
+#include "het_util.h"
 
 int
 cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
@@ -32,6 +36,38 @@ cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	fprintf(stderr, "Try 'hetui help %s' for more information.\n",
 	    cmd->name);
 	return CLI_EXIT_USAGE;
+}
+
+char *
+cli_run_dir(const struct cli_cmd *cmd, const struct het_config *cfg,
+    const char *out, const char *data_path, const char *analysis, int force,
+    int *made, int *rc)
+{
+	struct het_error err;
+	char *dir;
+
+	het_error_clear(&err);
+	*made = 0;
+	if (out != NULL) {
+		if (het_rundir_check(out, force, &err) != HET_OK) {
+			if (err.code == HET_EINVAL)
+				fprintf(stderr, "hetui %s: error: %s: give "
+				    "--force to replace them, or leave -o out "
+				    "for a new run folder\n", cmd->name,
+				    err.msg);
+			else
+				cli_report(cmd, &err);
+			*rc = CLI_EXIT_ERROR;
+			return NULL;
+		}
+		if ((dir = het_strdup(out, &err)) == NULL)
+			*rc = cli_report(cmd, &err);
+		return dir;
+	}
+	if ((dir = het_rundir_make(cfg, data_path != NULL ? data_path :
+	    cfg->data_file, analysis, time(NULL), made, &err)) == NULL)
+		*rc = cli_report(cmd, &err);
+	return dir;
 }
 
 int

@@ -50,6 +50,7 @@ struct fit_opts {
 	long		 threads;	/* 0: one per core */
 	long		 multistart;	/* 0: the config's */
 	int		 per_angle;
+	int		 force;		/* --force: -o DIR may hold results */
 	int		 seed_set;
 	unsigned long	 seed;
 	double		 dt;
@@ -86,6 +87,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "per-angle", no_argument, NULL, 'a' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "dt", required_argument, NULL, 'd' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -120,6 +122,9 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case 'a':
 			o->per_angle = 1;
+			break;
+		case 'F':
+			o->force = 1;
 			break;
 		case 'S':
 			rc = het_parse_long(optarg, "--seed", 0, 4294967295L,
@@ -381,9 +386,11 @@ fit_now(void)
 	return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
+/* The fit itself, its table or JSON, into outdir. */
 static int
-fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
-    struct het_config *cfg)
+fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
+    struct het_config *cfg, struct fit_run *runp, const char *outdir,
+    double t0)
 {
 	struct het_fitjob_spec spec;
 	struct het_fitjob_hooks hooks;
@@ -391,19 +398,10 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 	struct het_fit_result **fr;
 	const struct het_problem *pb;
 	struct het_error err;
-	struct fit_run run;
-	double t0 = fit_now();
-	const char *outdir;
 	size_t nfr, k, w;
 	int rc, st;
 
-	memset(&run, 0, sizeof(run));
-	run.cmd = cmd;
-	run.cfg = cfg;
-	run.tty = isatty(STDERR_FILENO);
 	het_error_clear(&err);
-	outdir = o->out != NULL ? o->out : cfg->output_dir != NULL ?
-	    cfg->output_dir : "output";
 	memset(&spec, 0, sizeof(spec));
 	spec.cfg = cfg;
 	spec.data_path = o->file;
@@ -417,7 +415,7 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 	hooks.built = fit_built;
 	hooks.iter = fit_progress;
 	hooks.writing = fit_writing;
-	hooks.ctx = &run;
+	hooks.ctx = runp;
 	het_pool_blas_single_threaded();
 	st = het_fitjob_execute(&spec, &hooks, &fit_cancel, &res, &err);
 	if (res == NULL) {
@@ -426,7 +424,7 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 			    "nothing was fitted or written\n", cmd->name);
 			return FIT_EXIT_CANCELLED;
 		}
-		if (run.tty)
+		if (runp->tty)
 			fputc('\n', stderr);
 		return cli_report(cmd, &err);
 	}
@@ -472,6 +470,30 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 }
 
 static int
+fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
+    struct het_config *cfg)
+{
+	struct fit_run run;
+	double t0 = fit_now();
+	char *outdir;
+	int rc, made;
+
+	memset(&run, 0, sizeof(run));
+	run.cmd = cmd;
+	run.cfg = cfg;
+	run.tty = isatty(STDERR_FILENO);
+	if ((outdir = cli_run_dir(cmd, cfg, o->out, o->file, "fit", o->force,
+	    &made, &rc)) == NULL)
+		return rc;
+	rc = fit_job(cmd, o, cfg, &run, outdir, t0);
+	/* A run that wrote nothing leaves no empty folder behind. */
+	if (made)
+		rmdir(outdir);
+	free(outdir);
+	return rc;
+}
+
+static int
 fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct het_config *cfg;
@@ -503,16 +525,19 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_fit = {
 	"fit",
 	"fit the configured model to a result file (NLSQ)",
-	"hetui fit -c CONFIG [FILE] [-o DIR] [--json] [--threads N] "
+	"hetui fit -c CONFIG [FILE] [-o DIR [--force]] [--json] [--threads N] "
 	    "[--multistart N] [--per-angle] [--seed N] [--dt S]",
 	"Reads the q ring, angles and frame window that CONFIG selects from\n"
 	"FILE (default: experimental_data.file_path), fits the model to the\n"
 	"upper-triangle pairs of every selected angle jointly with a bounded\n"
 	"trust-region solver, and writes hetui_results.h5,\n"
-	"nlsq_parameters.json and nlsq_metadata.json into the output\n"
-	"directory.  Progress goes to stderr, a summary table to stdout.\n"
+	"nlsq_parameters.json and nlsq_metadata.json into a new\n"
+	"run folder: OUTPUT_DIR/<file stem>/fit-<UTC time>/ (config:\n"
+	"output.output_dir, create_subdirs, timestamp_dirs).  Progress goes\n"
+	"to stderr, a summary table to stdout.\n"
 	"  -c, --config FILE   the analysis configuration (required)\n"
-	"  -o, --output DIR    output directory (config: output.output_dir)\n"
+	"  -o, --output DIR    write into DIR itself instead of a run folder\n"
+	"      --force         let -o DIR replace the results of another run\n"
 	"      --json          print a machine-readable summary instead\n"
 	"      --threads N     threads of the pool (default: one per core);\n"
 	"                      results are identical for every N\n"

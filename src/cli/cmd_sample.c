@@ -49,6 +49,7 @@ struct sample_opts {
 	const char	*resume;	/* --resume DIR */
 	const char	*wcmd;
 	int		 json;
+	int		 force;		/* --force: -o DIR may hold results */
 	long		 workers;
 	int		 seed_set;
 	unsigned long	 seed;
@@ -112,6 +113,7 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "seed", required_argument, NULL, 'S' },
 		{ "worker-command", required_argument, NULL, 'W' },
 		{ "progress", required_argument, NULL, 'P' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -136,6 +138,9 @@ sample_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'F':
+			o->force = 1;
 			break;
 		case 'w':
 			rc = het_parse_long(optarg, "--workers", 1, 4096,
@@ -723,9 +728,9 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	struct sample_opts o;
 	struct sample_ui ui;
 	enum het_sample_verdict v;
-	char **wargv = NULL;
+	char **wargv = NULL, *out = NULL;
 	size_t w;
-	int rc, sig;
+	int rc, sig, made = 0;
 
 	rc = sample_parse(cmd, argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
@@ -739,6 +744,14 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_report(cmd, &err);
 	}
 	cli_config_warnings(cmd, o.config, cfg);
+	/* --resume alone writes into its folder; else a folder per run. */
+	if ((o.resume == NULL || o.out != NULL) && (o.resume == NULL ||
+	    strcmp(o.out, o.resume) != 0) && (out = cli_run_dir(cmd, cfg,
+	    o.out, o.file, "sample", o.force, &made, &rc)) == NULL) {
+		free(wargv);
+		het_config_free(cfg);
+		return rc;
+	}
 	memset(&ui, 0, sizeof(ui));
 	ui.cmd = cmd;
 	ui.tty = isatty(STDERR_FILENO);
@@ -751,7 +764,7 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	memset(&so, 0, sizeof(so));
 	so.cfg = cfg;
 	so.data_path = o.file;
-	so.out_dir = o.out;
+	so.out_dir = out != NULL ? out : o.out;
 	so.nlsq_dir = o.nlsq;
 	so.resume_dir = o.resume;
 	so.workers = o.workers;
@@ -770,8 +783,10 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	s = het_sample_alloc(&so, &err);
 	free(wargv);
 	het_config_free(cfg);
-	if (s == NULL)
-		return cli_report(cmd, &err);
+	if (s == NULL) {
+		rc = cli_report(cmd, &err);
+		goto done;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
@@ -791,6 +806,11 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	rc = sample_exit(cmd, s, v, sig);
 	het_sample_free(s);
 	sigaction(SIGPIPE, &old_pipe, NULL);
+done:
+	/* A run that wrote nothing leaves no empty folder behind. */
+	if (made)
+		rmdir(out);
+	free(out);
 	free(ui.seen);
 	free(ui.seen_att);
 	return rc;
@@ -799,7 +819,8 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_sample = {
 	"sample",
 	"sample the posterior with Consensus Monte Carlo (NUTS in workers)",
-	"hetui sample -c CONFIG [FILE] [-o DIR] [--json] [--workers N] "
+	"hetui sample -c CONFIG [FILE] [-o DIR [--force]] [--json] "
+	    "[--workers N] "
 	    "[--nlsq-result DIR] [--resume DIR] [--seed N] "
 	    "[--worker-command CMD] [--progress SEC]",
 	"Builds the fit problem as 'hetui fit' does, fits it with NLSQ (or\n"
@@ -808,12 +829,15 @@ const struct cli_cmd cli_cmd_sample = {
 	"in hetui-worker processes, combines the shard posteriors and checks\n"
 	"the convergence gates.  Writes hetui_results.h5 (with a /cmc group),\n"
 	"cmc_summary.json, cmc_diagnostics.json and, after a fit,\n"
-	"nlsq_parameters.json and nlsq_metadata.json into the output\n"
-	"directory.  Progress per shard goes to stderr, a summary to stdout;\n"
+	"nlsq_parameters.json and nlsq_metadata.json into a new run folder,\n"
+	"OUTPUT_DIR/<file stem>/sample-<UTC time>/ (config: output_dir,\n"
+	"create_subdirs, timestamp_dirs).  Progress per shard goes to\n"
+	"stderr, a summary to stdout;\n"
 	"each worker's stderr to DIR/worker-logs/worker-N.log (kept only\n"
 	"when not empty).\n"
 	"  -c, --config FILE      the analysis configuration (required)\n"
-	"  -o, --output DIR       output directory (config: output_dir)\n"
+	"  -o, --output DIR       write into DIR itself instead of a run folder\n"
+	"      --force            let -o DIR replace another run's results\n"
 	"      --json             print a machine-readable summary instead\n"
 	"      --workers N        worker processes at once (default: one per\n"
 	"                         core)\n"

@@ -176,6 +176,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.nlsq_priors = 1;
 	cfg->cmc.nlsq_prior_width_factor = 2.0;
 
+	cfg->create_subdirs = cfg->timestamp_dirs = 1;
 	free(cfg->output_dir);
 	cfg->output_dir = het_strdup(hom ? "./results" : "./output", err);
 	return cfg->output_dir != NULL ? HET_OK : HET_ENOMEM;
@@ -683,6 +684,8 @@ het_config_equal(const struct het_config *a, const struct het_config *b,
 		    "optimization.cmc.worker_command");
 	}
 	CHK(eq_str(a->output_dir, b->output_dir), "output.output_dir");
+	CHK(a->create_subdirs == b->create_subdirs, "output.create_subdirs");
+	CHK(a->timestamp_dirs == b->timestamp_dirs, "output.timestamp_dirs");
 #undef CHK
 	if (diff != NULL && what != NULL && whatlen > 0)
 		snprintf(what, whatlen, "%s", diff);

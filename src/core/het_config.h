@@ -260,6 +260,11 @@ struct het_config {
 
 	char		*output_dir; /* heterodyne ./output, homodyne
 				   ./results */
+	int		 create_subdirs; /* output.create_subdirs, 1: each
+				   run under output_dir/<data stem>/ */
+	int		 timestamp_dirs; /* output.timestamp_dirs, 1: each
+				   run in <analysis>-<UTC time>/ (see
+				   het_rundir.h) */
 
 	struct het_config_warning *warnings; /* in line order */
 	size_t		 nwarnings;

@@ -431,7 +431,18 @@ cl_read_output(struct cl_load *ld)
 	v = cl_alias(ld, out, "output", keys, path);
 	if (ld->err != NULL && ld->err->code != HET_OK)
 		return ld->err->code;
-	if (!cl_is_null(v))
-		return cl_str(ld, v, path, &ld->cfg->output_dir);
+	if (!cl_is_null(v) && (rc = cl_str(ld, v, path,
+	    &ld->cfg->output_dir)) != HET_OK)
+		return rc;
+	v = cl_get(out, "create_subdirs");
+	cl_path(path, "output", "create_subdirs");
+	if (!cl_is_null(v) && (rc = cl_bool(ld, v, path,
+	    &ld->cfg->create_subdirs)) != HET_OK)
+		return rc;
+	v = cl_get(out, "timestamp_dirs");
+	cl_path(path, "output", "timestamp_dirs");
+	if (!cl_is_null(v) && (rc = cl_bool(ld, v, path,
+	    &ld->cfg->timestamp_dirs)) != HET_OK)
+		return rc;
 	return HET_OK;
 }

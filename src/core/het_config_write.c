@@ -642,6 +642,10 @@ het_config_format(const struct het_config *cfg, int flags,
 	w_cmt(&w, 2, "Directory results are written to.");
 	w_ks(&w, 2, cfg->family == HET_FAMILY_HETERODYNE ? "output_dir" :
 	    "directory", cfg->output_dir != NULL ? cfg->output_dir : "");
+	w_cmt(&w, 2, "Each run in its own folder OUTPUT_DIR/<data file stem>/"
+	    "<fit|sample>-<UTC time>/; both false: straight into OUTPUT_DIR.");
+	w_kb(&w, 2, "create_subdirs", cfg->create_subdirs);
+	w_kb(&w, 2, "timestamp_dirs", cfg->timestamp_dirs);
 	if (w.oom || w.s == NULL) {
 		free(w.s);
 		het_error_set(err, HET_ENOMEM, "out of memory formatting a "

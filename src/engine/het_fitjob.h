@@ -34,12 +34,10 @@
  * reading reports HET_ECANCEL without a result and writes nothing.
  *
  * Output directory (het_fitjob_default_outdir) when the caller names
- * none: the configuration's output.output_dir when it was set to
- * something other than the family default ("./output", "./results");
- * else hetui_<data file stem>/ beside the data file when that folder is
- * writable; else hetui_<stem>/ in the current directory (a beamline
- * user over SSH often may not write into the data folder), and the
- * result's note says so.
+ * none: a new folder for this run, made by het_rundir_make from the
+ * configuration's output section (OUTPUT_DIR/<data file stem>/
+ * fit-<UTC time>/ by default), only once the fit has ended and is about
+ * to be written, and removed again if nothing could be written.
  */
 #ifndef HET_FITJOB_H
 #define HET_FITJOB_H
@@ -229,16 +227,18 @@ void het_fitjob_free(struct het_fitjob *job);
 void het_fitjob_result_free(void *result);
 
 /*
- * het_fitjob_default_outdir: the output directory for a fit of data_path
- * with cfg when none is given (rule at the top of this file).
- *   note  out: "" or a sentence on why this directory (e.g. the data
- *         folder is not writable); may be NULL.
- * Returns a malloc'd path (caller frees) or NULL with HET_ENOMEM.
- * Thread: any.
+ * het_fitjob_default_outdir: make the folder of a new `analysis` run
+ * ("fit", "sample") of data_path with cfg (het_rundir_make, at the time
+ * of the call).
+ *   made  out, may be NULL: 1 when the folder was created by this call.
+ *   note  out: "" or a few words on the choice ("a new folder for this
+ *         run"); may be NULL.
+ * Returns a malloc'd path (caller frees) or NULL with err set (HET_ENOMEM,
+ * HET_EIO: a folder cannot be created).  Thread: any; blocks on mkdir.
  */
 char *het_fitjob_default_outdir(const struct het_config *cfg,
-    const char *data_path, char *note, size_t notelen,
-    struct het_error *err);
+    const char *data_path, const char *analysis, int *made, char *note,
+    size_t notelen, struct het_error *err);
 
 /*
  * het_fitjob_flag: a parameter's flags in words: "at lower bound", "at

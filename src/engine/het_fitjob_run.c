@@ -28,6 +28,7 @@
 #include "het_model.h"
 #include "het_params.h"
 #include "het_pool.h"
+#include "het_rundir.h"
 #include "het_util.h"
 
 /* What the wrapped callbacks see. */
@@ -366,7 +367,7 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	struct fj_run run;
 	double *xs = NULL, *sig = NULL, *x0 = NULL, t0 = fj_now();
 	size_t k, conv = 0;
-	int rc, st;
+	int rc, st, made = 0;
 
 	*out = NULL;
 	memset(&run, 0, sizeof(run));
@@ -400,14 +401,13 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	ds = NULL;
 	if (hooks != NULL && hooks->built != NULL)
 		hooks->built(hooks->ctx, res->pb);
-	if (spec->outdir != NULL)
-		res->outdir = het_strdup(spec->outdir, err);
-	else
-		res->outdir = het_fitjob_default_outdir(spec->cfg,
-		    res->data_path, res->outdir_note,
-		    sizeof(res->outdir_note), err);
-	if (res->outdir == NULL ||
-	    fj_options(spec->cfg, res->pb, &opt, &xs, &sig, err) != HET_OK ||
+	/* The run's own folder is made only when there is a fit to write. */
+	if (spec->outdir != NULL &&
+	    (res->outdir = het_strdup(spec->outdir, err)) == NULL) {
+		rc = err->code;
+		goto fail;
+	}
+	if (fj_options(spec->cfg, res->pb, &opt, &xs, &sig, err) != HET_OK ||
 	    (x0 = fj_start(spec, res->pb, &res->nwarm, err)) == NULL) {
 		rc = err->code;
 		goto fail;
@@ -455,7 +455,12 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	res->nhist = run.nhist;
 	res->hist_incomplete = run.oom;
 	run.hist = NULL;
-	if (hooks != NULL && hooks->writing != NULL)
+	het_error_clear(&res->write_err);
+	if (res->outdir == NULL)
+		res->outdir = het_fitjob_default_outdir(spec->cfg,
+		    res->data_path, "fit", &made, res->outdir_note,
+		    sizeof(res->outdir_note), &res->write_err);
+	if (hooks != NULL && hooks->writing != NULL && res->outdir != NULL)
 		hooks->writing(hooks->ctx, res->outdir);
 	/* Grids are a convenience: without memory the fit still stands. */
 	if (!spec->no_grids && !spec->per_angle && res->nfits == 1) {
@@ -464,8 +469,10 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 		    spec->grid : HET_FITJOB_GRID, &gerr);
 	}
 	res->wall_time = fj_now() - t0;
-	het_error_clear(&res->write_err);
-	res->written = fj_write(spec->cfg, res, &res->write_err) == HET_OK;
+	res->written = res->outdir != NULL &&
+	    fj_write(spec->cfg, res, &res->write_err) == HET_OK;
+	if (!res->written && made)
+		rmdir(res->outdir);
 	free(xs);
 	free(sig);
 	free(x0);
@@ -484,68 +491,21 @@ fail:
 
 /* ---- output directory, flags, units ---------------------------------- */
 
-/* 1 when dir is an existing directory this process may create files in. */
-static int
-fj_writable(const char *dir)
-{
-	struct stat sb;
-
-	if (stat(dir, &sb) == 0)
-		return S_ISDIR(sb.st_mode) && access(dir, W_OK | X_OK) == 0;
-	return 0;
-}
-
 char *
 het_fitjob_default_outdir(const struct het_config *cfg,
-    const char *data_path, char *note, size_t notelen,
-    struct het_error *err)
+    const char *data_path, const char *analysis, int *made, char *note,
+    size_t notelen, struct het_error *err)
 {
-	const char *base, *dot, *def;
-	char stem[256], folder[4096], path[4600];
-	size_t len;
+	char *dir;
 
 	if (note != NULL && notelen > 0)
 		note[0] = '\0';
-	def = cfg != NULL && cfg->family == HET_FAMILY_HOMODYNE ?
-	    "./results" : "./output";
-	if (cfg != NULL && cfg->output_dir != NULL &&
-	    cfg->output_dir[0] != '\0' && strcmp(cfg->output_dir, def) != 0) {
-		if (note != NULL)
-			snprintf(note, notelen, "the configuration's "
-			    "output.output_dir");
-		return het_strdup(cfg->output_dir, err);
-	}
-	if (data_path == NULL || data_path[0] == '\0')
-		data_path = "fit";
-	base = strrchr(data_path, '/');
-	base = base != NULL ? base + 1 : data_path;
-	dot = strrchr(base, '.');
-	len = dot != NULL && dot != base ? (size_t)(dot - base) : strlen(base);
-	if (len >= sizeof(stem))
-		len = sizeof(stem) - 1;
-	memcpy(stem, base, len);
-	stem[len] = '\0';
-	if (base == data_path)
-		snprintf(folder, sizeof(folder), ".");
-	else if (base == data_path + 1)
-		snprintf(folder, sizeof(folder), "/");
-	else
-		snprintf(folder, sizeof(folder), "%.*s",
-		    (int)(base - data_path - 1), data_path);
-	if (fj_writable(folder)) {
-		snprintf(path, sizeof(path), "%s%shetui_%s",
-		    strcmp(folder, "/") == 0 ? "" : folder,
-		    strcmp(folder, "/") == 0 ? "/" : "/", stem);
-		if (note != NULL)
-			snprintf(note, notelen, "beside the data file");
-		return het_strdup(strcmp(folder, ".") == 0 ? path + 2 : path,
-		    err);
-	}
-	snprintf(path, sizeof(path), "hetui_%s", stem);
-	if (note != NULL)
-		snprintf(note, notelen, "in the current directory, because the "
-		    "data folder %s is not writable", folder);
-	return het_strdup(path, err);
+	dir = het_rundir_make(cfg, data_path, analysis, time(NULL), made, err);
+	if (dir != NULL && note != NULL && notelen > 0)
+		snprintf(note, notelen, "%s", cfg == NULL ||
+		    cfg->timestamp_dirs ? "a new folder for this run" :
+		    "the configuration's output.output_dir");
+	return dir;
 }
 
 const char *
