@@ -253,6 +253,11 @@ test_check(const char *tmp)
 	touch(d, "worker-7.log");
 	is_int(het_rundir_check(d, 0, &err), HET_OK, "check: other files "
 	    "do not count");
+	snprintf(f, sizeof(f), "%s/hetui_results.h5", d);
+	mkdir(f, 0777);
+	is_int(het_rundir_check(d, 0, &err), HET_OK, "check: a folder "
+	    "named hetui_results.h5 is no result");
+	rmdir(f);
 	touch(d, "nlsq_phi10_parameters.json");
 	is_int(het_rundir_check(d, 0, &err), HET_EINVAL, "check: an nlsq_*"
 	    ".json refuses");

@@ -119,8 +119,8 @@ ok $? "... and removes the stale checkpoint"
 cp stale_ckpt.h5 stale/hetui_checkpoint.h5
 touch -d '2020-01-01 00:00' stale/hetui_checkpoint.h5
 run_capture "$HETUI" sample -c three.yaml -o stale --nlsq-result full \
-    --workers 2
-is "$RUN_RC" 0 "a fresh run into it is not refused"
+    --workers 2 --force
+is "$RUN_RC" 0 "a fresh run into it (--force: it holds results) is not refused"
 
 # --- a checkpoint that cannot be written ----------------------------------------
 # a directory where the file would be: no checkpoint of another run (the

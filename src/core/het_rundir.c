@@ -177,6 +177,7 @@ het_rundir_check(const char *dir, int force, struct het_error *err)
 {
 	char found[256];
 	struct dirent *de;
+	struct stat st;
 	size_t used = 0;
 	int n = 0;
 	DIR *d;
@@ -194,7 +195,10 @@ het_rundir_check(const char *dir, int force, struct het_error *err)
 	}
 	found[0] = '\0';
 	while ((de = readdir(d)) != NULL) {
-		if (!rd_is_result(de->d_name))
+		/* A folder under a result's name holds no result. */
+		if (!rd_is_result(de->d_name) || (de->d_type == DT_UNKNOWN ?
+		    fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+		    S_ISDIR(st.st_mode) : de->d_type == DT_DIR))
 			continue;
 		if (n++ < 3)
 			used += (size_t)snprintf(found + used,
