@@ -320,7 +320,7 @@ check_h5(const char *out, const struct het_config *cfg,
 	ok(f >= 0, "hetui_results.h5 opens");
 	is_str(rd_attr_str(f, "/", "format"), "hetui-nlsq-results",
 	    "/ format");
-	is_int(rd_attr_i64(f, "/", "format_version"), 1, "/ format_version");
+	is_int(rd_attr_i64(f, "/", "format_version"), 2, "/ format_version");
 	is_str(rd_attr_str(f, "/", "creator"), "hetui test", "/ creator");
 	is_str(rd_attr_str(f, "/", "created"), STAMP, "/ created");
 	is_str(rd_attr_str(f, "/", "status"), "converged", "/ status");
@@ -470,12 +470,32 @@ check_h5(const char *out, const struct het_config *cfg,
 		het_resid_model_matrix(ev, k, c2);
 		snprintf(p1, sizeof(p1), "/fit/c2_fitted/angle_%03zu", k);
 		v = rd_f64(f, p1, &n);
-		ok(n == 100 && fx_diff(v, c2, 100) == 0, "%s: N x N, equal to "
-		    "the model", p1);
+		bad = 0;
+		for (i = 0, m = 0; v != NULL && i < 10; i++)
+			for (j = i; j < 10; j++)
+				bad += v[m++] != c2[i * 10 + j];
+		ok(n == 55 && bad == 0, "%s: the upper triangle with the "
+		    "diagonal, row by row, equal to the model (float64 data: "
+		    "float64)", p1);
+		is_str(rd_attr_str(f, p1, "storage"),
+		    "upper_triangle_with_diagonal", "%s storage", p1);
+		is_int(rd_attr_i64(f, p1, "n_frames"), 10, "%s n_frames", p1);
 		is_double(rd_attr_f64(f, p1, "phi"), k ? 80 : 10, 0,
 		    "%s phi", p1);
+		free(v);
+		v = NULL;
+		ok(het_results_load_matrix(path, "fit", "c2_fitted", k, &v, &m,
+		    &err) == HET_OK && m == 10 && fx_diff(v, c2, 100) == 0,
+		    "het_results_load_matrix: the full N x N model back");
+		free(v);
 		snprintf(p1, sizeof(p1), "/fit/residuals/angle_%03zu", k);
-		rm = rd_f64(f, p1, &m);
+		v = rd_f64(f, p1, &n);
+		is_int(n, 45, "%s: the upper triangle without the diagonal", p1);
+		is_str(rd_attr_str(f, p1, "storage"), "upper_triangle",
+		    "%s storage", p1);
+		rm = NULL;
+		het_results_load_matrix(path, "fit", "residuals", k, &rm, &m,
+		    &err);
 		bad = 0;
 		for (i = 0; rm != NULL && i < 10; i++)
 			for (j = 0; j < 10; j++) {
@@ -489,8 +509,8 @@ check_h5(const char *out, const struct het_config *cfg,
 				want = a == b ? 0 : c2[a * 10 + b] - y;
 				bad += rm[i * 10 + j] != want;
 			}
-		ok(m == 100 && bad == 0, "%s = model - data, symmetric, "
-		    "diagonal 0", p1);
+		ok(m == 10 && bad == 0, "%s = model - data, symmetric, "
+		    "diagonal 0 (het_results_load_matrix)", p1);
 		free(v);
 		free(rm);
 	}

@@ -71,7 +71,7 @@ sim_fill(void *arg, size_t k, double *c2, struct het_error *err)
 }
 
 static int
-simulate(const char *path)
+simulate_as(const char *path, enum het_dtype dtype)
 {
 	struct het_model_spec ms;
 	struct het_apsu_spec sp;
@@ -116,7 +116,7 @@ simulate(const char *path)
 	sp.frames = NF;
 	sp.fill = sim_fill;
 	sp.fill_arg = &s;
-	sp.dtype = HET_DTYPE_F64;
+	sp.dtype = dtype;
 	sp.frame_time = 0.1;
 	rc = het_apsu_write(path, &sp, &err);
 	if (rc != HET_OK)
@@ -125,6 +125,12 @@ simulate(const char *path)
 	het_model_eval_free(s.ev);
 	het_model_free(m);
 	return rc;
+}
+
+static int
+simulate(const char *path)
+{
+	return simulate_as(path, HET_DTYPE_F64);
 }
 
 static struct het_config *
@@ -615,6 +621,84 @@ test_async(const char *tmp, const char *data)
 	like(err.msg, "event queue", "... says what is missing");
 }
 
+/*
+ * A fit of float32 data: hetui_results.h5 stores its matrices as float32
+ * upper triangles, and they read back (het_results_load_matrix) to the
+ * model and to model - data within float32 rounding.
+ */
+static void
+test_matrices(const char *tmp)
+{
+	struct het_fitjob_spec spec;
+	struct het_fitjob_result *res = NULL;
+	struct het_resid_eval *ev;
+	struct het_config *cfg;
+	struct het_error err;
+	const struct het_problem *pb;
+	char data[512], out[512], file[600];
+	double *c2 = NULL, *m = NULL, worst = 0, rworst = 0, d;
+	size_t a, i, j, k, n, bad = 0;
+
+	snprintf(data, sizeof(data), "%s/sim32.h5", tmp);
+	is_int(simulate_as(data, HET_DTYPE_F32), HET_OK, "a float32 file");
+	cfg = config(data, NULL);
+	snprintf(out, sizeof(out), "%s/out32", tmp);
+	memset(&spec, 0, sizeof(spec));
+	spec.cfg = cfg;
+	spec.outdir = out;
+	het_error_clear(&err);
+	het_fitjob_execute(&spec, NULL, NULL, &res, &err);
+	ok(res != NULL && res->written, "its fit is written");
+	if (res == NULL || !res->written) {
+		het_fitjob_result_free(res);
+		het_config_free(cfg);
+		return;
+	}
+	pb = res->pb;
+	is_int(pb->dtype, HET_DTYPE_F32, "the problem knows the data are "
+	    "float32");
+	snprintf(file, sizeof(file), "%s/hetui_results.h5", out);
+	ev = het_resid_eval_alloc(pb->resid, &err);
+	het_resid_prepare(ev, res->fits[0]->x, 0, &err);
+	c2 = malloc(NF * NF * sizeof(double));
+	for (a = 0; a < pb->nangles; a++) {
+		het_resid_model_matrix(ev, a, c2);
+		if (het_results_load_matrix(file, "fit", "c2_fitted", a, &m, &n,
+		    &err) != HET_OK || n != NF) {
+			bad++;
+			continue;
+		}
+		for (k = 0; k < NF * NF; k++) {
+			d = fabs(m[k] - c2[k]) / fabs(c2[k]);
+			worst = d > worst ? d : worst;
+		}
+		free(m);
+		if (het_results_load_matrix(file, "fit", "residuals", a, &m, &n,
+		    &err) != HET_OK || n != NF) {
+			bad++;
+			continue;
+		}
+		for (k = pb->pair_first[a]; k < pb->pair_first[a + 1]; k++) {
+			i = pb->pairs[k].i;
+			j = pb->pairs[k].j;
+			d = c2[i * NF + j] - pb->y[k];
+			d = fabs(m[i * NF + j] - d) / (fabs(d) + 1e-300);
+			rworst = d > rworst ? d : rworst;
+			bad += m[i * NF + j] != m[j * NF + i];
+		}
+		free(m);
+	}
+	is_int(bad, 0, "every angle's matrices read back, symmetric");
+	ok(worst > 0 && worst <= 6e-8, "fitted c2 = the model within float32 "
+	    "rounding (largest relative difference %.2g)", worst);
+	ok(rworst <= 6e-8, "residual = model - data within float32 rounding "
+	    "(%.2g)", rworst);
+	free(c2);
+	het_resid_eval_free(ev);
+	het_fitjob_result_free(res);
+	het_config_free(cfg);
+}
+
 static void
 test_outdir(const char *tmp)
 {
@@ -705,6 +789,7 @@ main(void)
 	test_cancel(tmp, data);
 	test_async(tmp, data);
 	test_outdir(tmp);
+	test_matrices(tmp);
 	test_flags();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)

@@ -133,8 +133,8 @@ print(f.attrs["status"], f["fit/c2_fitted/angle_001"].shape,
       "config" in f and "yaml" in f["config"])
 PY
 )
-	is "$out" "converged (60, 60) (60, 60) (6, 6) 18 True True" \
-	    "hetui_results.h5: status, N x N fitted and residual matrices, covariance, 18-row table (14 physics + 4 scaling), history, config"
+	is "$out" "converged (1830,) (1770,) (6, 6) 18 True True" \
+	    "hetui_results.h5: status, packed upper-triangle fitted (with diagonal) and residual (without) matrices, covariance, 18-row table (14 physics + 4 scaling), history, config"
 fi
 
 # --- options --------------------------------------------------------------------

@@ -140,6 +140,51 @@ ok "$([ ! -e res/missing ] || [ -z "$(ls -A res/missing)" ]; echo $?)" \
     "... no run folder left for it"
 is "$(ls res/sim | wc -l | tr -d ' ')" "$before" "... and none for the data file"
 
+# --- a compact results file ------------------------------------------------------
+# 300 frames x 8 angles of float32 data (LZF, as beamline files): the
+# fitted and residual matrices as float32 upper triangles, shuffled and
+# gzip-compressed (they read back to the model within float32 rounding:
+# t_engine_fitjob, t_core_results_mat).
+cat >big.yaml <<'YAML'
+analysis_mode: static_ref
+experimental_data:
+  file_path: big.h5
+analyzer_parameters:
+  dt: 0.1
+  end_frame: 300
+  scattering: {wavevector_q: 0.01, phi_angles: [0.0, 22.5, 45.0, 67.5, 90.0, 112.5, 135.0, 157.5]}
+parameters:
+  reference:
+    D0_ref: {value: 5000.0}
+    alpha_ref: {value: 0.3}
+    D_offset_ref: {value: 0.0, vary: false}
+output:
+  output_dir: big_out
+YAML
+run_capture "$HETUI" simulate -q -c big.yaml -o big.h5 --noise 0.003 --seed 3 --float32 --lzf
+is "$RUN_RC" 0 "simulate 300 frames x 8 angles, float32, LZF"
+run_capture "$HETUI" fit -c big.yaml
+is "$RUN_RC" 0 "fit it: exit 0"
+bd=$(written_dir)
+dsz=$(wc -c <big.h5 | tr -d ' ')
+rsz=$(wc -c <"$bd/hetui_results.h5" | tr -d ' ')
+ok "$([ "$rsz" -lt $((3 * dsz)) ]; echo $?)" \
+    "hetui_results.h5 ($rsz bytes) is below 3x the data file ($dsz bytes)"
+if command -v h5dump >/dev/null 2>&1; then
+	hd=$(h5dump -p -H -d /fit/c2_fitted/angle_007 "$bd/hetui_results.h5")
+	like "$hd" "H5T_IEEE_F32LE" "fitted matrix: float32 like the data"
+	like "$hd" "SIMPLE \\{ \\( 45150 \\)" "... the upper triangle with the diagonal (300 x 301 / 2)"
+	like "$hd" "PREPROCESSING SHUFFLE" "... shuffled"
+	like "$hd" "COMPRESSION DEFLATE \\{ LEVEL 4 \\}" "... gzip-compressed"
+	like "$(h5dump -a /fit/c2_fitted/angle_007/storage "$bd/hetui_results.h5")" \
+	    '"upper_triangle_with_diagonal"' "... its storage attribute says so"
+	like "$(h5dump -p -H -d /fit/residuals/angle_000 "$bd/hetui_results.h5")" \
+	    "SIMPLE \\{ \\( 44850 \\)" "residual: the upper triangle without the diagonal"
+	like "$(h5dump -a /format_version "$bd/hetui_results.h5")" "\\(0\\): 2" "format_version 2"
+else
+	skip 7 "h5dump not found"
+fi
+
 # --- the output keys ------------------------------------------------------------------
 printf '  create_subdirs: false\n  timestamp_dirs: false\n' >>runs.yaml
 sed -i 's/output_dir: res$/output_dir: flat/' runs.yaml

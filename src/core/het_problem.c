@@ -318,8 +318,11 @@ pb_select(struct het_problem *pb, const struct het_config *cfg,
 		rc = HET_ENOMEM;
 		goto out;
 	}
+	pb->dtype = HET_DTYPE_F32;
 	for (a = 0; a < pb->nangles; a++) {
 		b = het_dataset_bin(ds, pick.bins[a]);
+		if (b->dtype != HET_DTYPE_F32)
+			pb->dtype = HET_DTYPE_F64;
 		pb->bins[a] = b->index;
 		pb->labels[a] = b->label;
 		pb->phi[a] = b->phi;

@@ -132,6 +132,8 @@ struct het_problem {
 	size_t		*bins;		/* nangles file bin indices */
 	long		*labels;	/* nangles 1-based bin labels */
 	double		*phi;		/* nangles phi of the bins (deg) */
+	enum het_dtype	 dtype;		/* HET_DTYPE_F32 when every selected
+					   matrix is float32, else F64 */
 	enum het_problem_angle_rule angle_rule;
 	long		 first_frame, last_frame; /* 1-based inclusive */
 	size_t		 n_frames;	/* N */

@@ -10,7 +10,8 @@
  *                          flags, covariance and correlation, the
  *                          iteration history, every multistart start,
  *                          the fitted c2 and the residual matrix of each
- *                          angle (N x N float64), all warnings;
+ *                          angle (packed upper triangles, gzip, float32
+ *                          for float32 data), all warnings;
  *   nlsq_parameters.json   and
  *   nlsq_metadata.json     the files of the heterodyne package
  *                          (heterodyne-spec.md §5.9), with its keys in
@@ -54,7 +55,10 @@
 
 #define HET_RESULTS_H5		"hetui_results.h5"
 #define HET_RESULTS_FORMAT	"hetui-nlsq-results"
-#define HET_RESULTS_VERSION	1
+#define HET_RESULTS_VERSION	2	/* 2: packed matrices */
+/* "storage" attribute of the packed fitted and residual matrices. */
+#define HET_RESULTS_UPPER_DIAG	"upper_triangle_with_diagonal"
+#define HET_RESULTS_UPPER	"upper_triangle"
 #define HET_RESULTS_CHECKPOINT	"hetui_checkpoint.h5"
 #define HET_RESULTS_CMC_SUMMARY		"cmc_summary.json"
 #define HET_RESULTS_CMC_DIAGNOSTICS	"cmc_diagnostics.json"
@@ -301,6 +305,25 @@ int het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
 int het_results_load_nlsq_h5(const char *dir, struct het_results_nlsq *out,
     struct het_error *err);
 void het_results_nlsq_clear(struct het_results_nlsq *n);
+
+/*
+ * het_results_load_matrix: one fitted or residual matrix of a results
+ * file, rebuilt as the full symmetric N x N matrix (row-major doubles).
+ *   file   a hetui_results.h5
+ *   group  "fit", or "fit_angle_NNN" of a per-angle fit
+ *   what   "c2_fitted" or "residuals"
+ *   angle  the problem's angle index (the NNN of angle_NNN)
+ *   out    *out: N * N values (malloc'd, the caller frees); *n: N
+ * Reads the packed upper triangles of format_version 2 (float32 or
+ * float64; the residual's diagonal is 0) and the full N x N matrices of
+ * version 1.  Returns HET_OK; HET_ENOTFOUND (no such file or matrix);
+ * HET_EFORMAT (a shape that does not match its n_frames or storage
+ * attributes; the message names the file and path); HET_EIO; HET_ENOMEM.
+ * Thread: any.
+ */
+int het_results_load_matrix(const char *file, const char *group,
+    const char *what, size_t angle, double **out, size_t *n,
+    struct het_error *err);
 
 /* Length of a shard input digest with its NUL (16 hex digits). */
 #define HET_RESULTS_DIGEST_LEN	17

@@ -8,7 +8,9 @@
  * the file.  Groups are created on demand through a link-creation
  * property list with intermediate groups.  Only one N x N matrix is held
  * at a time: fitted and residual matrices are produced angle by angle
- * from the problem's pairs.  The caller writes to a temporary name and
+ * from the problem's pairs, and stored as their packed upper triangles,
+ * chunked, byte-shuffled and gzip-compressed, in float32 when the data
+ * were float32 (a result file is then about the size of the data).  The caller writes to a temporary name and
  * renames it (het_results.c), so this file never worries about partial
  * output.
  */
@@ -446,48 +448,115 @@ rs_starts(struct rs_w *w, const char *g, const struct het_results_fit *f,
 	return rc;
 }
 
-/* Fitted c2 and residual (model - data, diagonal 0) of each angle. */
+/*
+ * The upper triangle of an N x N matrix, row by row (i <= j, or i < j
+ * without the diagonal): a 1-D dataset of len values, chunked, shuffled
+ * and deflated when HDF5 has zlib, float32 in the file when f32.
+ */
+static int
+rs_packed(struct rs_w *w, const char *path, size_t len, const double *v,
+    int f32, struct het_error *err)
+{
+	hsize_t dims[1] = { len }, chunk[1];
+	hid_t sp = -1, dcpl = -1, ds = -1;
+	int rc = HET_OK;
+
+	chunk[0] = len < RS_CHUNK ? (len > 0 ? len : 1) : RS_CHUNK;
+	if ((sp = H5Screate_simple(1, dims, NULL)) < 0 ||
+	    (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+	    (len > 0 && (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
+	    (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 &&
+	    (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, RS_GZIP) < 0)))) ||
+	    (ds = H5Dcreate2(w->fid, path, f32 ? H5T_IEEE_F32LE :
+	    H5T_IEEE_F64LE, sp, w->lcpl, dcpl, H5P_DEFAULT)) < 0 ||
+	    (len > 0 && H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+	    H5P_DEFAULT, v) < 0))
+		rc = rs_fail(w, path, err);
+	if (ds >= 0)
+		H5Dclose(ds);
+	if (dcpl >= 0)
+		H5Pclose(dcpl);
+	if (sp >= 0)
+		H5Sclose(sp);
+	return rc;
+}
+
+/* The attributes that say how to unpack a packed matrix. */
+static int
+rs_packed_attrs(struct rs_w *w, const char *path, double phi, size_t n,
+    int diag, struct het_error *err)
+{
+	int rc;
+
+	if ((rc = rs_af64(w, path, "phi", phi, err)) != HET_OK ||
+	    (rc = rs_astr(w, path, "storage", diag ? HET_RESULTS_UPPER_DIAG :
+	    HET_RESULTS_UPPER, err)) != HET_OK)
+		return rc;
+	return rs_ai64(w, path, "n_frames", (long)n, err);
+}
+
+/*
+ * Fitted c2 (upper triangle with the diagonal) and residual (model -
+ * data, upper triangle without the diagonal; 0 where a pair is not a
+ * datum) of each angle.
+ */
 static int
 rs_matrices(struct rs_w *w, const char *g, const struct het_results *res,
     const struct rs_view *v, struct het_error *err)
 {
 	const struct het_problem *pb = res->pb;
 	struct het_resid_eval *ev;
-	size_t n = pb->n_frames, a, k;
-	double *c2 = NULL, *rm = NULL;
+	size_t n = pb->n_frames, a, k, i, j, m, nu = n * (n + 1) / 2;
+	double *c2 = NULL, *up = NULL, *rm = NULL;
+	int f32 = pb->dtype == HET_DTYPE_F32, rc;
 	char path[RS_PATH_MAX];
-	int rc;
 
 	if ((ev = het_resid_eval_alloc(pb->resid, err)) == NULL)
 		return HET_ENOMEM;
 	if ((rc = het_resid_prepare(ev, v->xj, 0, err)) != HET_OK)
 		goto out;
 	c2 = het_alloc_array(n * n, sizeof(double), "fitted c2", err);
-	rm = het_alloc_array(n * n, sizeof(double), "residual matrix", err);
-	if (c2 == NULL || rm == NULL) {
+	up = het_alloc_array(nu, sizeof(double), "fitted c2", err);
+	rm = het_alloc_array(nu, sizeof(double), "residual matrix", err);
+	if (c2 == NULL || up == NULL || rm == NULL) {
 		rc = HET_ENOMEM;
 		goto out;
 	}
 	for (a = v->first_angle; a < v->first_angle + v->nangles; a++) {
 		het_resid_model_matrix(ev, a, c2);
-		memset(rm, 0, n * n * sizeof(double));
+		for (i = 0, m = 0; i < n; i++)
+			for (j = i; j < n; j++)
+				up[m++] = c2[i * n + j];
+		/* Pair (i, j), i < j, sits at i (2n - i - 1) / 2 + j - i - 1
+		 * of the packed triangle without the diagonal. */
+		memset(rm, 0, nu * sizeof(double));
 		for (k = pb->pair_first[a]; k < pb->pair_first[a + 1]; k++) {
-			size_t i = pb->pairs[k].i, j = pb->pairs[k].j;
-
-			rm[i * n + j] = c2[i * n + j] - pb->y[k];
-			rm[j * n + i] = rm[i * n + j];
+			i = pb->pairs[k].i;
+			j = pb->pairs[k].j;
+			if (i > j) {
+				m = i;
+				i = j;
+				j = m;
+			}
+			if (i == j)
+				continue;
+			rm[i * (2 * n - i - 1) / 2 + j - i - 1] =
+			    c2[i * n + j] - pb->y[k];
 		}
 		snprintf(path, sizeof(path), "%s/c2_fitted/angle_%03zu", g, a);
-		if ((rc = rs_mat(w, path, n, n, c2, err)) != HET_OK ||
-		    (rc = rs_af64(w, path, "phi", pb->phi[a], err)) != HET_OK)
+		if ((rc = rs_packed(w, path, nu, up, f32, err)) != HET_OK ||
+		    (rc = rs_packed_attrs(w, path, pb->phi[a], n, 1, err)) !=
+		    HET_OK)
 			goto out;
 		snprintf(path, sizeof(path), "%s/residuals/angle_%03zu", g, a);
-		if ((rc = rs_mat(w, path, n, n, rm, err)) != HET_OK ||
-		    (rc = rs_af64(w, path, "phi", pb->phi[a], err)) != HET_OK)
+		if ((rc = rs_packed(w, path, n * (n - 1) / 2, rm, f32, err)) !=
+		    HET_OK || (rc = rs_packed_attrs(w, path, pb->phi[a], n, 0,
+		    err)) != HET_OK)
 			goto out;
 	}
 out:
 	free(c2);
+	free(up);
 	free(rm);
 	het_resid_eval_free(ev);
 	return rc;

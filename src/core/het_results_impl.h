@@ -81,6 +81,8 @@ struct rs_w {
 };
 
 #define RS_PATH_MAX 256
+#define RS_CHUNK	65536	/* values per chunk of a packed matrix */
+#define RS_GZIP		4	/* deflate level of the packed matrices */
 
 int rs_fail(struct rs_w *w, const char *path, struct het_error *err);
 int rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype,
