@@ -6,6 +6,8 @@
 # Modes:
 #   ok          hello; per shard: heartbeat, progress, result; exit 0 on EOF
 #   exit-early  hello; exit 3 when the shard arrives
+#   badresult   hello; per shard a result record marked "unusable" (for
+#               the coordinator's check_result)
 #   hang        hello; on the shard, sleep without heartbeats
 #   hang-noterm like hang, but SIGTERM is ignored (needs SIGKILL)
 #   beat        hello; heartbeats every 0.1 s, never a result
@@ -97,6 +99,8 @@ while read -r line; do
 		echo "heartbeat {\"shard\":$id}"
 		echo "progress {\"shard\":$id,\"phase\":\"sampling\",\"chain\":1,\"iteration\":10,\"step_size\":0.25,\"accept\":0.875,\"divergences\":2,\"rhat\":1.015625}"
 		echo "result {\"shard\":$id,\"note\":\"fake\"}" ;;
+	badresult)
+		echo "result {\"shard\":$id,\"note\":\"unusable\"}" ;;
 	exit-early)
 		exit 3 ;;
 	hang|hang-noterm)

@@ -95,6 +95,24 @@ on_change(struct het_cmc *c, size_t i, void *arg)
 	}
 }
 
+static int	 check_on;	/* mk sets check_result */
+static int	 nchecked;
+
+/* The coordinator's check of a result: the fake marks bad ones. */
+static int
+check_note(const json_t *result, long shard, void *arg,
+    struct het_error *err)
+{
+	const char *note = json_string_value(json_object_get(result, "note"));
+
+	(void)arg;
+	nchecked++;
+	if (note != NULL && strcmp(note, "unusable") == 0)
+		return het_error_set(err, HET_EPROTO, "the result of shard %ld "
+		    "is marked unusable", shard);
+	return HET_OK;
+}
+
 /* A coordinator on the fake worker in script mode, K shards queued. */
 static struct het_cmc *
 mk(size_t K, size_t W, double hb, double rate, const char *state)
@@ -116,6 +134,7 @@ mk(size_t K, size_t W, double hb, double rate, const char *state)
 	o.kill_grace = 0.3;
 	o.min_success_rate = rate;
 	o.on_change = on_change;
+	o.check_result = check_on ? check_note : NULL;
 	if ((c = het_cmc_alloc(&o, &err)) == NULL) {
 		diag("alloc: %s", err.msg);
 		return NULL;
@@ -338,6 +357,54 @@ test_retries(void)
 	like(err.msg, "Shard 2 attempt 2: worker", "message lists attempt 2");
 	het_cmc_free(c);
 	no_leftovers("min_success_rate");
+}
+
+/*
+ * A result the check refuses is a failed attempt: the shard is retried
+ * on a fresh worker and done, never DONE with the unusable payload; a
+ * shard whose every result is unusable fails with the check's reason.
+ */
+static void
+test_bad_result(void)
+{
+	struct het_cmc			*c;
+	const struct het_cmc_shard	*s;
+	char				 st[300];
+	size_t				 k;
+
+	snprintf(st, sizeof st, "%s/badresult", tmpdir);
+	clearenv_shards();
+	setenv("FAKE_SHARD_1", "once:badresult", 1);
+	setenv("FAKE_SHARD_2", "badresult", 1);
+	check_on = 1;
+	nchecked = 0;
+	c = mk(4, 2, 5, 0.5, st);
+	check_on = 0;
+	ok(drive(c, 20, 0), "run with unusable results finished");
+	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 3, "3 of 4 done");
+	ok(nchecked == 6, "every result was checked on receipt (%d: shards 0 "
+	    "and 3 once, 1 and 2 twice)", nchecked);
+	for (k = 0; k < het_cmc_nshards(c); k++) {
+		s = het_cmc_shard(c, k);
+		if (s->id == 1) {
+			ok(s->state == HET_CMC_DONE && s->attempts == 2 &&
+			    s->result != NULL && json_object_get(s->result,
+			    "note") != NULL && strcmp(json_string_value(
+			    json_object_get(s->result, "note")), "fake") == 0,
+			    "an unusable result: retried, done with the good "
+			    "one");
+			like(s->reason[0], "sent an unusable result (line ",
+			    "the reason says the result was unusable");
+			like(s->reason[0], "): the result of shard 1 is marked "
+			    "unusable", "... with the check's verdict");
+		}
+		if (s->id == 2)
+			ok(s->state == HET_CMC_FAILED && s->result == NULL &&
+			    s->nreasons == 2, "unusable twice: failed, no "
+			    "result kept");
+	}
+	het_cmc_free(c);
+	no_leftovers("bad results");
 }
 
 static void
@@ -689,6 +756,7 @@ main(void)
 	test_errors();
 	test_all_ok();
 	test_retries();
+	test_bad_result();
 	test_abort();
 	test_cancel();
 	test_done_some();

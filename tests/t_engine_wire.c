@@ -361,6 +361,34 @@ test_arrays(void)
 	is_int(het_wire_get_u32(o, "junk", &u, &n, &err), HET_EPROTO,
 	    "bad base64 in an array");
 	like(err.msg, "array 'junk': base64 character 3", "names the array");
+	/*
+	 * "==" where "=" belongs: the right length for n = 1 f64 (12
+	 * characters) but 7 decoded bytes; the 8th would be left unset.
+	 */
+	json_object_set_new(o, "pad", json_pack("{s:s, s:i, s:s}", "dtype",
+	    "f64le", "n", 1, "b64", "AAAAAAAA8A=="));
+	d = NULL;
+	is_int(het_wire_get_f64(o, "pad", &d, &n, &err), HET_EPROTO,
+	    "'==' where '=' belongs is refused");
+	like(err.msg, "array 'pad' says n = 1 (8 bytes) but its base64 text "
+	    "decodes to 7 bytes", "names the array and both byte counts");
+	ok(d == NULL && n == 0, "and returns no array");
+	json_object_set_new(o, "pad", json_pack("{s:s, s:i, s:s}", "dtype",
+	    "f64le", "n", 1, "b64", "AAAAAAAA8D8="));
+	is_int(het_wire_get_f64(o, "pad", &d, &n, &err), HET_OK,
+	    "the same value with '=' decodes");
+	ok(n == 1 && d != NULL && d[0] == 1.0, "to 1.0");
+	free(d);
+	json_object_set_new(o, "upad", json_pack("{s:s, s:i, s:s}", "dtype",
+	    "u32le", "n", 2, "b64", "AQAAAAIA===="));
+	is_int(het_wire_get_u32(o, "upad", &u, &n, &err), HET_EPROTO,
+	    "u32: padding where data belongs is refused");
+	json_object_set_new(o, "upad", json_pack("{s:s, s:i, s:s}", "dtype",
+	    "u32le", "n", 2, "b64", "AQAAAAIAAA=="));
+	is_int(het_wire_get_u32(o, "upad", &u, &n, &err), HET_EPROTO,
+	    "u32: '==' where '=' belongs is refused");
+	like(err.msg, "says n = 2 (8 bytes) but its base64 text decodes to 7",
+	    "with both byte counts");
 	json_object_set_new(o, "notobj", json_integer(3));
 	is_int(het_wire_get_u32(o, "notobj", &u, &n, &err), HET_EPROTO,
 	    "array that is not an object");
@@ -452,6 +480,13 @@ test_errors(void)
 	    "malformed hello");
 	like(err.msg, "malformed hello record 'hello hetui-wire x'",
 	    "quotes it");
+	is_int(feed_err("hello hetui-wire 01\n", 0, &err), HET_EPROTO,
+	    "a version with a leading zero is not version 1");
+	like(err.msg, "malformed hello record 'hello hetui-wire 01'",
+	    "quotes it");
+	is_int(feed_err("hello hetui-wire 10\n", 0, &err), HET_EPROTO,
+	    "version 10 is a version mismatch");
+	like(err.msg, "speaks wire protocol version 10", "names it");
 	is_int(feed_err("hello hetui-wire 1\nhello hetui-wire 1\n", 0, &err),
 	    HET_EPROTO, "second hello");
 	like(err.msg, "line 2: a second hello", "says so");

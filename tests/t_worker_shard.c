@@ -318,6 +318,186 @@ test_roundtrip(void)
 	het_shard_result_clear(&res);
 }
 
+/*
+ * Hostile shard payloads: arrays of the wrong length (each refused with
+ * the array freed: the ASan build reports a leak otherwise), flags that
+ * are not 0/1, and a frame count no window has.
+ */
+static void
+test_unpack_hostile(void)
+{
+	static const double two[2] = { 1.5, 2.5 }, five[5] = { 1, 2, 3, 4,
+	    5 };
+	static const uint32_t f7[3] = { 1, 7, 0 }, f2[2] = { 2, 1 };
+	struct het_wire_shard	 ws, back;
+	struct het_error	 err;
+	json_t			*o;
+
+	make_shard(&ws, 5);
+	o = het_wire_shard_pack(&ws, &err);
+	ok(o != NULL && het_wire_shard_unpack(o, &back, &err) == HET_OK,
+	    "the shard to corrupt unpacks");
+	het_wire_shard_clear(&back);
+	het_wire_put_f64(o, "theta", two, 2, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "theta of 2 values for a 3-parameter mode refused");
+	like(err.msg, "field theta has 2 values, expected 3", "message");
+	ok(back.theta == NULL, "... and no theta is kept");
+	het_wire_shard_clear(&back);
+	het_wire_put_f64(o, "theta", theta, 3, &err);
+	het_wire_put_f64(o, "s", five, 5, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "s of 5 values for 2 scaling parameters refused");
+	like(err.msg, "field s has 5 values, expected 2", "message");
+	het_wire_shard_clear(&back);
+	het_wire_put_f64(o, "s", s0, 2, &err);
+	het_wire_put_f64(o, "x0", five, 5, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "x0 of 5 values for 4 free parameters refused");
+	like(err.msg, "field x0 has 5 values, expected 4", "message");
+	het_wire_shard_clear(&back);
+	json_object_del(o, "x0");
+	het_wire_put_u32(o, "pair_j", f7, 3, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "pair_j of 3 values for %zu pairs refused", npairs);
+	like(err.msg, "field pair_j has 3 values", "message");
+	het_wire_shard_clear(&back);
+	json_decref(o);
+	o = het_wire_shard_pack(&ws, &err);
+	het_wire_put_u32(o, "free", f7, 3, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "a free flag of 7 refused");
+	like(err.msg, "field free value 1 is 7; a flag is 0 (fixed) or 1 "
+	    "(free)", "message names the field, the index and the value");
+	het_wire_shard_clear(&back);
+	json_object_del(o, "free");
+	het_wire_put_u32(o, "s_free", f2, 2, &err);
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "an s_free flag of 2 refused");
+	like(err.msg, "field s_free value 0 is 2", "message");
+	het_wire_shard_clear(&back);
+	json_object_del(o, "s_free");
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_OK &&
+	    back.free == NULL && back.s_free == NULL, "without the flags: all "
+	    "free, decodes");
+	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(o, "model"), "n_frames",
+	    json_integer(2147483647));
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_EPROTO,
+	    "n_frames 2^31-1 refused before anything is sized by it");
+	like(err.msg, "shard.model.n_frames is 2147483647, more than the "
+	    "100000 frames a shard may span", "message");
+	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(o, "model"), "n_frames",
+	    json_integer(HET_WIRE_MAX_FRAMES));
+	ok(het_wire_shard_unpack(o, &back, &err) == HET_OK &&
+	    back.model.n_frames == HET_WIRE_MAX_FRAMES, "n_frames %d (the "
+	    "maximum) decodes", HET_WIRE_MAX_FRAMES);
+	het_wire_shard_clear(&back);
+	json_decref(o);
+}
+
+/*
+ * Results that parse but do not add up: each refused by the decoder the
+ * coordinator runs on receipt (het_wire_result_check), naming the field.
+ */
+static void
+test_result_hostile(void)
+{
+	struct het_shard_result	 res, r2;
+	struct het_error	 err;
+	json_t			*o, *ch;
+	size_t			 k;
+	long			 id;
+
+	if (het_shard_result_alloc(&res, 2, 3, 4, &err) != HET_OK) {
+		ok(0, "result");
+		return;
+	}
+	for (k = 0; k < 24; k++)
+		res.draws[k] = 0.375 * (double)k - 1.25;
+	res.names[0] = strdup("D0");
+	res.names[1] = strdup("alpha");
+	for (k = 0; k < 3; k++)
+		res.step_size[k] = 0.125;
+	o = het_wire_result_pack(9, &res, &err);
+	ok(o != NULL && het_wire_result_check(o, 9, 2, &err) == HET_OK,
+	    "a complete result passes the check");
+	ok(het_wire_result_check(o, 9, 3, &err) == HET_EPROTO,
+	    "2 parameters where the shard samples 3: refused");
+	like(err.msg, "the result of shard 9 has 2 parameters, but the shard "
+	    "samples 3", "message");
+	ok(het_wire_result_check(o, 8, 2, &err) == HET_EPROTO,
+	    "a result of shard 9 where shard 8's was due: refused");
+	like(err.msg, "a result for shard 9 arrived where shard 8's was due",
+	    "message");
+	/* 1 x 2 x 12 = 24 values too, but the chain arrays have 3 */
+	json_object_set_new(o, "chains", json_integer(1));
+	json_object_set_new(o, "draws_per_chain", json_integer(12));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "chains 1 x draws_per_chain 12 with 3 chains' arrays refused");
+	like(err.msg, "chain.divergences must be an array of 1 values, one "
+	    "per chain, but has 3", "message");
+	json_object_set_new(o, "chains", json_integer(3));
+	json_object_set_new(o, "draws_per_chain", json_integer(5));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "draws_per_chain 5 for 4 draws per chain refused");
+	like(err.msg, "draws has 24 values, expected 3 chains x 2 parameters "
+	    "x 5 draws", "message");
+	json_object_set_new(o, "draws_per_chain", json_integer(
+	    (json_int_t)1 << 62));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "draws_per_chain 2^62 refused (3 x 2 x 2^62 does not wrap)");
+	like(err.msg, "draws has 24 values, expected 3 chains x 2 parameters "
+	    "x 4611686018427387904 draws", "message");
+	json_object_set_new(o, "draws_per_chain", json_integer(4));
+	ch = json_object_get(o, "chain");
+	json_array_append_new(json_object_get(ch, "accept"), json_real(0.5));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "a fourth accept value for 3 chains refused");
+	like(err.msg, "chain.accept must be an array of 3 values", "message");
+	json_array_remove(json_object_get(ch, "accept"), 3);
+	json_array_append_new(json_object_get(ch, "leapfrog"), json_real(7));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "a fourth leapfrog count for 3 chains refused");
+	like(err.msg, "chain.leapfrog must be an array of 3 values", "message");
+	json_object_del(ch, "leapfrog");
+	json_object_del(ch, "leapfrog_warmup");
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_OK, "without the "
+	    "leapfrog counts (an older worker's result) it passes");
+	json_array_set_new(json_object_get(ch, "divergences"), 1,
+	    json_integer(-3));
+	ok(het_wire_result_check(o, 9, 2, &err) == HET_EPROTO,
+	    "negative divergences refused");
+	like(err.msg, "chain.divergences[1] is -3, not a count", "message");
+	json_array_set_new(json_object_get(ch, "divergences"), 1,
+	    json_integer(0));
+	json_array_remove(json_object_get(o, "summary"), 1);
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO &&
+	    r2.draws == NULL, "a summary shorter than params refused, nothing "
+	    "returned");
+	like(err.msg, "params, summary, chain, chains or draws_per_chain",
+	    "message");
+	json_object_set_new(o, "params", json_array());
+	json_object_set_new(o, "summary", json_array());
+	ok(het_wire_result_check(o, 9, 0, &err) == HET_EPROTO,
+	    "no parameters refused");
+	like(err.msg, "params is empty", "message");
+	json_decref(o);
+	/* a non-finite draw smuggled into the base64 */
+	res.draws[5] = 1.0;
+	o = het_wire_result_pack(9, &res, &err);
+	json_object_set_new(o, "draws", json_pack("{s:s, s:i, s:s}", "dtype",
+	    "f64le", "n", 1, "b64", "AAAAAAAA8H8="));
+	json_object_set_new(o, "chains", json_integer(1));
+	json_object_set_new(o, "draws_per_chain", json_integer(1));
+	ok(het_wire_result_check(o, 9, 0, &err) == HET_EPROTO,
+	    "an infinite draw refused");
+	like(err.msg, "not finite", "message");
+	json_decref(o);
+	het_shard_result_clear(&res);
+}
+
 static void
 on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 {
@@ -641,6 +821,78 @@ test_worker_at_once(void)
 	het_procset_free(set);
 }
 
+/*
+ * Records behind a long shard in the same write: the worker must act on
+ * them while the shard runs (they wait in its reader, not on the pipe,
+ * so a poll of stdin alone does not see them).  With num_samples 10^6
+ * the shard would run for hours; each case must end within 20 s.
+ */
+static void
+behind(long id, const char *tail, const char *what, int status,
+    const char *msg)
+{
+	struct het_wire_shard	 ws;
+	struct het_procset	*set;
+	struct het_proc		*p;
+	struct het_error	 err;
+	struct seen		 s;
+	json_t			*o;
+	char			*line, *buf;
+	size_t			 len, hl, tl = strlen(tail);
+	int			 done;
+
+	memset(&s, 0, sizeof s);
+	make_shard(&ws, id);
+	ws.settings.num_samples = 1000000;
+	o = het_wire_shard_pack(&ws, &err);
+	if ((set = mkset()) == NULL || o == NULL || het_wire_encode(
+	    HET_WIRE_SHARD, o, &line, &len, &err) != HET_OK ||
+	    (p = het_proc_spawn(set, (int)id, het_proc_now(), &err)) ==
+	    NULL) {
+		ok(0, "%s: spawn a worker", what);
+		json_decref(o);
+		het_procset_free(set);
+		return;
+	}
+	json_decref(o);
+	het_proc_set_tag(p, &s);
+	/* one buffer, so the shard and what follows arrive together */
+	hl = strlen(het_wire_hello_line());
+	buf = malloc(hl + len + tl);
+	memcpy(buf, het_wire_hello_line(), hl);
+	memcpy(buf + hl, line, len);
+	memcpy(buf + hl + len, tail, tl);
+	het_proc_send(p, buf, hl + len + tl, &err);
+	free(buf);
+	free(line);
+	done = run_until(set, &s, -1, 20);
+	ok(done && s.ex.exited && s.ex.status == status, "%s behind a long "
+	    "shard in the same write: exit %d within 20 s (%s, status %d)",
+	    what, status, done ? "ended" : "still running", s.ex.status);
+	ok(s.nrec[HET_WIRE_RESULT] == 0, "... no result (the shard was "
+	    "stopped, not run to its end)");
+	if (status == 0)
+		ok(s.nrec[HET_WIRE_BYE] == 1 && s.nrec[HET_WIRE_ERROR] == 0,
+		    "... the worker answers bye");
+	else {
+		ok(s.nrec[HET_WIRE_ERROR] == 1 && s.errinfo.code == HET_EPROTO &&
+		    s.errinfo.shard == -1, "... one protocol error record");
+		like(s.errinfo.msg, msg, "... naming what arrived");
+	}
+	json_decref(s.result);
+	het_procset_free(set);
+}
+
+static void
+test_worker_behind(void)
+{
+	behind(14, "bye {}\n", "bye", 0, NULL);
+	behind(15, "shard {\"shard\":16}\n", "a second shard", 2,
+	    "shard 16 arrived while shard 15 is still running");
+	behind(17, "garbage here\n", "garbage", 2, "unknown record type in "
+	    "'garbage here'");
+}
+
 int
 main(void)
 {
@@ -653,11 +905,14 @@ main(void)
 		return exit_status();
 	}
 	test_roundtrip();
+	test_unpack_hostile();
+	test_result_hostile();
 	if (getenv("HETUI_WORKER") == NULL)
 		skip(1, "HETUI_WORKER not set");
 	else {
 		test_worker();
 		test_worker_at_once();
+		test_worker_behind();
 	}
 	json_decref(seq_result);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

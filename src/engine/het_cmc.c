@@ -125,6 +125,7 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 	struct het_cmc_shard	*s;
 	struct het_wire_progress pr;
 	struct het_wire_errinfo	 ei;
+	struct het_error	 err;
 	char			 msg[HET_ERROR_MSG_MAX + 64];
 	double			 now = het_proc_now();
 	long			 id;
@@ -149,6 +150,22 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 			    "shard %ld while running shard %ld", rec->lineno,
 			    id, s->id);
 			w->closed = 1;
+			het_proc_kill(p, now, HET_EPROTO, msg);
+			return;
+		}
+		if (c->o.check_result != NULL && c->o.check_result(
+		    rec->payload, s->id, c->o.arg, &err) != HET_OK) {
+			/*
+			 * A result that cannot be used is a failed attempt
+			 * (retried on a fresh worker), never a done shard
+			 * that breaks the checkpoint and the combination.
+			 */
+			snprintf(msg, sizeof msg, "worker %d (pid %ld) sent "
+			    "an unusable result (line %zu): %s", het_proc_id(p),
+			    (long)het_proc_pid(p), rec->lineno, err.msg);
+			w->cur = -1;
+			w->closed = 1;
+			attempt_failed(c, (size_t)(s - c->sh), msg, now);
 			het_proc_kill(p, now, HET_EPROTO, msg);
 			return;
 		}

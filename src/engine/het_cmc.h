@@ -95,6 +95,15 @@ struct het_cmc_opts {
 	double		 kill_grace;	/* s between SIGTERM and SIGKILL */
 	double		 min_success_rate; /* in [0, 1] (config 0.90) */
 	het_cmc_change_fn on_change;	/* a shard changed; may be NULL */
+	/*
+	 * check_result: called on the loop thread with each result payload
+	 * as it arrives (shard: its id; arg: the arg below).  Not HET_OK
+	 * (with err filled) makes the attempt fail: the worker is killed
+	 * and the shard retried as after an error record.  NULL: results
+	 * are opaque and kept as they come.
+	 */
+	int		(*check_result)(const json_t *result, long shard,
+			    void *arg, struct het_error *err);
 	void		*arg;
 };
 

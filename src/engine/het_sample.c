@@ -30,6 +30,7 @@
 #include "het_proc.h"
 #include "het_sample_impl.h"
 #include "het_util.h"
+#include "het_wire_shard.h"
 
 static const char *const phase_names[] = { "idle", "reading", "nlsq",
     "preparing", "sampling", "combining", "writing", "done", "failed",
@@ -503,6 +504,16 @@ hs_worker_logs(struct het_sample *s)
 	s->logs_made = 1;
 }
 
+/* het_cmc's check of each result on receipt: complete, p parameters. */
+static int
+hs_check_result(const json_t *result, long shard, void *arg,
+    struct het_error *err)
+{
+	const struct het_sample *s = arg;
+
+	return het_wire_result_check(result, shard, s->pb->p, err);
+}
+
 static int
 hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 {
@@ -533,6 +544,7 @@ hs_start_sampling(struct het_sample *s, double now, struct het_error *err)
 	co.max_workers = (size_t)s->o.workers;
 	co.kill_grace = s->o.kill_grace;
 	co.on_change = hs_cmc_change;
+	co.check_result = hs_check_result;
 	co.arg = s;
 	/* het_cmc copies argv and worker_path into its procset */
 	if ((s->cmc = het_cmc_alloc(&co, err)) == NULL) {

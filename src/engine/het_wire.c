@@ -132,6 +132,9 @@ het_wire_decode_hello(const char *p, size_t n, size_t lineno,
 	if (n <= mlen + 1 || memcmp(p, HET_WIRE_MAGIC, mlen) != 0 ||
 	    p[mlen] != ' ')
 		goto bad;
+	/* The version is an exact token: "01" or "1 " is not "1". */
+	if (p[mlen + 1] == '0' && n > mlen + 2)
+		goto bad;
 	for (i = mlen + 1; i < n; i++) {
 		if (!isdigit((unsigned char)p[i]) || v > 100000)
 			goto bad;
@@ -614,6 +617,19 @@ het_wire_get_bytes(const json_t *obj, const char *key, const char *dtype,
 		free(buf);
 		return het_error_set(err, HET_EPROTO, "array '%s': %s", key,
 		    e.msg);
+	}
+	/*
+	 * The length check above admits one or two '=' either way: "=="
+	 * where "=" belongs decodes one byte short, which would leave the
+	 * last value partly uninitialised.
+	 */
+	if (got != (size_t)cnt * width) {
+		free(buf);
+		return het_error_set(err, HET_EPROTO, "array '%s' says n = %lld "
+		    "(%zu bytes) but its base64 text decodes to %zu bytes; the "
+		    "padding at its end is wrong (use '=' for 2 bytes left "
+		    "over, '==' for 1)", key, (long long)cnt,
+		    (size_t)cnt * width, got);
 	}
 	*out = buf;
 	*n = (size_t)cnt;

@@ -1,10 +1,10 @@
 #include "config.h"
 
 /*
- * het_wire_shard.c: shard and result payloads of the wire protocol (see
- * het_wire_shard.h and docs/wire-protocol.md §3); the objects a worker
- * builds from a shard and the digest of a shard payload are in
- * het_wire_shard_build.c.
+ * het_wire_shard.c: shard payloads of the wire protocol (see
+ * het_wire_shard.h and docs/wire-protocol.md §3.1); result payloads are
+ * in het_wire_result.c, the objects a worker builds from a shard and the
+ * digest of a shard payload in het_wire_shard_build.c.
  *
  * Design: scalars and short lists (angles, names, priors, per-parameter
  * diagnostics) are plain JSON; bulk data (pairs, y, theta, draws) are the
@@ -22,37 +22,8 @@
 
 #include "het_util.h"
 #include "het_wire.h"
+#include "het_wire_priv.h"
 #include "het_wire_shard.h"
-
-/* A real, or null when not finite. */
-static json_t *
-ws_real(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-static int
-ws_set(json_t *obj, const char *key, json_t *v, struct het_error *err)
-{
-	if (v == NULL || json_object_set_new(obj, key, v) != 0)
-		return het_error_set(err, HET_ENOMEM, "out of memory while "
-		    "encoding field %s of a wire record", key);
-	return HET_OK;
-}
-
-static json_t *
-ws_real_array(const double *v, size_t n)
-{
-	json_t	*a = json_array();
-	size_t	 k;
-
-	for (k = 0; a != NULL && k < n; k++)
-		if (json_array_append_new(a, ws_real(v[k])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
 
 static int
 ws_put_flags(json_t *obj, const char *key, const unsigned char *f, size_t n,
@@ -100,7 +71,7 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	    "mode", het_mode_name(ms->mode), "q", ms->q, "dt", ms->dt,
 	    "start_frame", (json_int_t)ms->start_frame,
 	    "n_frames", (json_int_t)ms->n_frames,
-	    "phi", ws_real_array(ms->phi, ms->n_angles), "gap", ms->gap);
+	    "phi", het_wire_jreals(ms->phi, ms->n_angles), "gap", ms->gap);
 	s = json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
 	    "s:f, s:f, s:f, s:f}",
 	    "mode", het_scaling_mode_name(ss->mode),
@@ -114,9 +85,9 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	if (s != NULL && ws->const_contrast != NULL &&
 	    ws->const_offset != NULL) {
 		json_object_set_new(s, "const_contrast",
-		    ws_real_array(ws->const_contrast, ms->n_angles));
+		    het_wire_jreals(ws->const_contrast, ms->n_angles));
 		json_object_set_new(s, "const_offset",
-		    ws_real_array(ws->const_offset, ms->n_angles));
+		    het_wire_jreals(ws->const_offset, ms->n_angles));
 	}
 	nu = json_pack("{s:I, s:I, s:I, s:f, s:i, s:b, s:I, s:f, s:b, s:I}",
 	    "num_warmup", (json_int_t)ws->settings.num_warmup,
@@ -133,26 +104,26 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	for (k = 0; pr != NULL && k < ws->np; k++) {
 		e = json_pack("{s:s, s:o, s:o, s:o, s:o}",
 		    "kind", het_prior_name(ws->priors[k].kind),
-		    "a", ws_real(ws->priors[k].a),
-		    "b", ws_real(ws->priors[k].b),
-		    "lo", ws_real(ws->priors[k].lo),
-		    "hi", ws_real(ws->priors[k].hi));
+		    "a", het_wire_jreal(ws->priors[k].a),
+		    "b", het_wire_jreal(ws->priors[k].b),
+		    "lo", het_wire_jreal(ws->priors[k].lo),
+		    "hi", het_wire_jreal(ws->priors[k].hi));
 		if (e == NULL || json_array_append_new(pr, e) != 0) {
 			json_decref(pr);
 			pr = NULL;
 		}
 	}
-	if ((rc = ws_set(o, "shard", json_integer(ws->shard), err)) ||
-	    (rc = ws_set(o, "model", m, err)) ||
-	    (rc = ws_set(o, "scaling", s, err)) ||
-	    (rc = ws_set(o, "nuts", nu, err)) ||
-	    (rc = ws_set(o, "priors", pr, err)) ||
-	    (rc = ws_set(o, "sigma", json_real(ws->sigma), err)) ||
-	    (rc = ws_set(o, "nshards", json_integer(ws->nshards), err)) ||
-	    (rc = ws_set(o, "reparam", json_boolean(ws->reparam), err)) ||
-	    (ws->chain_threads > 1 && (rc = ws_set(o, "chain_threads",
+	if ((rc = het_wire_jset(o, "shard", json_integer(ws->shard), err)) ||
+	    (rc = het_wire_jset(o, "model", m, err)) ||
+	    (rc = het_wire_jset(o, "scaling", s, err)) ||
+	    (rc = het_wire_jset(o, "nuts", nu, err)) ||
+	    (rc = het_wire_jset(o, "priors", pr, err)) ||
+	    (rc = het_wire_jset(o, "sigma", json_real(ws->sigma), err)) ||
+	    (rc = het_wire_jset(o, "nshards", json_integer(ws->nshards), err)) ||
+	    (rc = het_wire_jset(o, "reparam", json_boolean(ws->reparam), err)) ||
+	    (ws->chain_threads > 1 && (rc = het_wire_jset(o, "chain_threads",
 	    json_integer(ws->chain_threads), err))) ||
-	    (rc = ws_set(o, "nscal", json_integer((json_int_t)ws->nscal),
+	    (rc = het_wire_jset(o, "nscal", json_integer((json_int_t)ws->nscal),
 	    err)) ||
 	    (rc = het_wire_put_f64(o, "theta", ws->theta, nphys, err)) ||
 	    (rc = ws_put_flags(o, "free", ws->free, nphys, err)) ||
@@ -271,9 +242,12 @@ ws_f64(const json_t *o, const char *key, size_t n, int optional,
 	if ((rc = het_wire_get_f64(o, key, out, &got, err)) != HET_OK)
 		return het_error_prefix(err, "shard record: field %s", key) ==
 		    HET_ENOTFOUND ? (err->code = HET_EPROTO) : rc;
-	if (got != n)
+	if (got != n) {
+		free(*out);
+		*out = NULL;
 		return het_error_set(err, HET_EPROTO, "shard record: field "
 		    "%s has %zu values, expected %zu", key, got, n);
+	}
 	return HET_OK;
 }
 
@@ -290,25 +264,43 @@ ws_u32(const json_t *o, const char *key, size_t n, int optional,
 	if ((rc = het_wire_get_u32(o, key, out, &got, err)) != HET_OK)
 		return het_error_prefix(err, "shard record: field %s", key) ==
 		    HET_ENOTFOUND ? (err->code = HET_EPROTO) : rc;
-	if (got != n)
+	if (got != n) {
+		free(*out);
+		*out = NULL;
 		return het_error_set(err, HET_EPROTO, "shard record: field "
 		    "%s has %zu values, expected %zu", key, got, n);
+	}
 	return HET_OK;
 }
 
-static unsigned char *
-ws_flags(uint32_t *v, size_t n, struct het_error *err)
+/*
+ * The 0/1 flags of field key (v: n values, taken and freed) into *out;
+ * any other value is refused, so a corrupted flag never reads as "free".
+ */
+static int
+ws_flags(const char *key, uint32_t *v, size_t n, unsigned char **out,
+    struct het_error *err)
 {
 	unsigned char	*f;
 	size_t		 k;
 
+	*out = NULL;
 	if (v == NULL)
-		return NULL;
+		return HET_OK;
+	for (k = 0; k < n; k++)
+		if (v[k] > 1) {
+			het_error_set(err, HET_EPROTO, "shard record: field %s "
+			    "value %zu is %lu; a flag is 0 (fixed) or 1 "
+			    "(free)", key, k, (unsigned long)v[k]);
+			free(v);
+			return HET_EPROTO;
+		}
 	if ((f = het_alloc_array(n, 1, "flags", err)) != NULL)
 		for (k = 0; k < n; k++)
-			f[k] = v[k] != 0;
+			f[k] = (unsigned char)v[k];
 	free(v);
-	return f;
+	*out = f;
+	return f != NULL ? HET_OK : HET_ENOMEM;
 }
 
 static int
@@ -336,6 +328,12 @@ ws_unpack_model(const json_t *o, struct het_wire_shard *ws,
 	    &ms->start_frame, err)) ||
 	    (rc = ws_int(m, "n_frames", "shard.model.n_frames", 1, &v, err)))
 		return rc;
+	/* Refused before the worker sizes its per-frame tables by it. */
+	if (v > HET_WIRE_MAX_FRAMES)
+		return het_error_set(err, HET_EPROTO, "shard record: field "
+		    "shard.model.n_frames is %ld, more than the %d frames a "
+		    "shard may span; choose a shorter frame window",
+		    v, HET_WIRE_MAX_FRAMES);
 	ms->n_frames = (size_t)v;
 	phi = json_object_get(m, "phi");
 	if (!json_is_array(phi) || json_array_size(phi) == 0)
@@ -408,6 +406,7 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 	struct het_post_prior	*pri;
 	struct het_pair		*pairs;
 	uint32_t		*pi = NULL, *pj = NULL, *pa = NULL, *fl;
+	unsigned char		*f;
 	double			*d;
 	char			 path[64];
 	size_t			 k, nphys = het_mode_nphys(ws->model.mode);
@@ -493,18 +492,17 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 	if ((rc = ws_f64(o, "theta", nphys, 0, &d, err)) != HET_OK)
 		return rc;
 	ws->theta = d;
-	if ((rc = ws_u32(o, "free", nphys, 1, &fl, err)) != HET_OK)
+	if ((rc = ws_u32(o, "free", nphys, 1, &fl, err)) != HET_OK ||
+	    (rc = ws_flags("free", fl, nphys, &f, err)) != HET_OK)
 		return rc;
-	if (fl != NULL && (ws->free = ws_flags(fl, nphys, err)) == NULL)
-		return HET_ENOMEM;
+	ws->free = f;
 	if ((rc = ws_f64(o, "s", ws->nscal, 1, &d, err)) != HET_OK)
 		return rc;
 	ws->s = d;
-	if ((rc = ws_u32(o, "s_free", ws->nscal, 1, &fl, err)) != HET_OK)
+	if ((rc = ws_u32(o, "s_free", ws->nscal, 1, &fl, err)) != HET_OK ||
+	    (rc = ws_flags("s_free", fl, ws->nscal, &f, err)) != HET_OK)
 		return rc;
-	if (fl != NULL && (ws->s_free = ws_flags(fl, ws->nscal, err)) ==
-	    NULL)
-		return HET_ENOMEM;
+	ws->s_free = f;
 	if ((rc = ws_f64(o, "x0", ws->np, 1, &d, err)) != HET_OK)
 		return rc;
 	ws->x0 = d;
@@ -570,225 +568,4 @@ het_wire_shard_clear(struct het_wire_shard *ws)
 	free((void *)ws->priors);
 	free((void *)ws->x0);
 	memset(ws, 0, sizeof *ws);
-}
-
-json_t *
-het_wire_result_pack(long shard, const struct het_shard_result *res,
-    struct het_error *err)
-{
-	const struct het_diag_summary *d;
-	json_t	*o, *names, *sum, *e, *ch, *div;
-	size_t	 k, c;
-	int	 rc;
-
-	o = json_object();
-	names = json_array();
-	sum = json_array();
-	div = json_array();
-	for (k = 0; k < res->p && names && sum; k++) {
-		d = &res->summary[k];
-		json_array_append_new(names, json_string(res->names[k]));
-		e = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-		    "s:o, s:o}", "mean", ws_real(d->mean), "sd",
-		    ws_real(d->sd), "q5", ws_real(d->q5), "q50",
-		    ws_real(d->q50), "q95", ws_real(d->q95), "mcse_mean",
-		    ws_real(d->mcse_mean), "ess_bulk", ws_real(d->ess_bulk),
-		    "ess_tail", ws_real(d->ess_tail), "rhat_bulk",
-		    ws_real(d->rhat_bulk), "rhat_tail", ws_real(d->rhat_tail),
-		    "rhat", ws_real(d->rhat));
-		json_array_append_new(sum, e);
-	}
-	for (c = 0; c < res->nchain && div != NULL; c++)
-		json_array_append_new(div, json_integer(res->divergences[c]));
-	ch = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "divergences", div,
-	    "step_size", ws_real_array(res->step_size, res->nchain),
-	    "bfmi", ws_real_array(res->bfmi, res->nchain),
-	    "accept", ws_real_array(res->accept, res->nchain),
-	    "leapfrog", ws_real_array(res->leapfrog, res->nchain),
-	    "leapfrog_warmup", ws_real_array(res->leapfrog_warmup,
-	    res->nchain));
-	if (o == NULL || ws_set(o, "shard", json_integer(shard), err) ||
-	    ws_set(o, "params", names, err) || ws_set(o, "summary", sum,
-	    err) || ws_set(o, "chain", ch, err) || ws_set(o, "chains",
-	    json_integer((json_int_t)res->nchain), err) || ws_set(o,
-	    "draws_per_chain", json_integer((json_int_t)res->ndraw), err) ||
-	    ws_set(o, "wall_time", ws_real(res->wall_time), err) ||
-	    ws_set(o, "laplace", json_pack("{s:b, s:o, s:o}", "used",
-	    res->laplace, "khat", ws_real(res->laplace_khat), "ess",
-	    ws_real(res->laplace_ess)), err)) {
-		json_decref(o);
-		return NULL;
-	}
-	if ((rc = het_wire_put_f64(o, "draws", res->draws,
-	    res->nchain * res->p * res->ndraw, err)) != HET_OK) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* A per-chain or per-summary real: number, or null = NaN. */
-static int
-rs_real(const json_t *v, const char *path, double *out,
-    struct het_error *err)
-{
-	if (json_is_null(v)) {
-		*out = NAN;
-		return HET_OK;
-	}
-	if (!json_is_number(v))
-		return het_error_set(err, HET_EPROTO, "result record: %s is "
-		    "not a number or null", path);
-	*out = json_number_value(v);
-	return HET_OK;
-}
-
-/*
- * Entry c of the optional per-chain array key of ch (absent in results
- * of older versions: 0).
- */
-static int
-rs_opt_real(const json_t *ch, const char *key, size_t c, const char *path,
-    double *out, struct het_error *err)
-{
-	*out = 0;
-	if (json_object_get(ch, key) == NULL)
-		return HET_OK;
-	return rs_real(json_array_get(json_object_get(ch, key), c), path, out,
-	    err);
-}
-
-/*
- * The optional laplace object of a result (absent in results of hetui
- * before the Laplace start: not used, NaN).
- */
-static int
-rs_laplace(const json_t *l, struct het_shard_result *res,
-    struct het_error *err)
-{
-	int	rc;
-
-	res->laplace = 0;
-	res->laplace_khat = res->laplace_ess = NAN;
-	if (l == NULL)
-		return HET_OK;
-	if (!json_is_object(l) || !json_is_boolean(json_object_get(l, "used")))
-		return het_error_set(err, HET_EPROTO, "result record: laplace "
-		    "must be an object with a boolean used");
-	res->laplace = json_is_true(json_object_get(l, "used"));
-	if ((rc = rs_real(json_object_get(l, "khat"), "laplace.khat",
-	    &res->laplace_khat, err)) != HET_OK)
-		return rc;
-	return rs_real(json_object_get(l, "ess"), "laplace.ess",
-	    &res->laplace_ess, err);
-}
-
-int
-het_wire_result_unpack(const json_t *obj, long *shard,
-    struct het_shard_result *res, struct het_error *err)
-{
-	static const char *const keys[] = { "mean", "sd", "q5", "q50", "q95",
-	    "mcse_mean", "ess_bulk", "ess_tail", "rhat_bulk", "rhat_tail",
-	    "rhat" };
-	const json_t	*names, *sum, *ch, *e;
-	double		*draws, *dst[11];
-	char		 path[64];
-	size_t		 p, nc, nd, k, c, nv;
-	int		 rc;
-
-	memset(res, 0, sizeof *res);
-	if ((rc = het_wire_get_shard_id(obj, shard, err)) != HET_OK)
-		return rc;
-	names = json_object_get(obj, "params");
-	sum = json_object_get(obj, "summary");
-	ch = json_object_get(obj, "chain");
-	if (!json_is_array(names) || !json_is_array(sum) ||
-	    json_array_size(sum) != json_array_size(names) ||
-	    !json_is_object(ch) ||
-	    !json_is_integer(json_object_get(obj, "chains")) ||
-	    !json_is_integer(json_object_get(obj, "draws_per_chain")) ||
-	    json_integer_value(json_object_get(obj, "chains")) < 1 ||
-	    json_integer_value(json_object_get(obj, "draws_per_chain")) < 1)
-		return het_error_set(err, HET_EPROTO, "result record of shard "
-		    "%ld: params, summary, chain, chains or draws_per_chain "
-		    "is missing or malformed", *shard);
-	p = json_array_size(names);
-	nc = (size_t)json_integer_value(json_object_get(obj, "chains"));
-	nd = (size_t)json_integer_value(json_object_get(obj,
-	    "draws_per_chain"));
-	if ((rc = het_wire_get_f64(obj, "draws", &draws, &nv, err)) != HET_OK)
-		return het_error_prefix(err, "result record of shard %ld",
-		    *shard) == HET_ENOTFOUND ? (err->code = HET_EPROTO) : rc;
-	if (nv != nc * p * nd) {
-		free(draws);
-		return het_error_set(err, HET_EPROTO, "result record of shard "
-		    "%ld: draws has %zu values, expected %zu chains x %zu "
-		    "parameters x %zu draws", *shard, nv, nc, p, nd);
-	}
-	if ((rc = het_shard_result_alloc(res, p, nc, nd, err)) != HET_OK) {
-		free(draws);
-		return rc;
-	}
-	free(res->draws);
-	res->draws = draws;
-	for (k = 0; k < p; k++) {
-		e = json_array_get(sum, k);
-		if (!json_is_string(json_array_get(names, k)) ||
-		    !json_is_object(e)) {
-			rc = het_error_set(err, HET_EPROTO, "result record: "
-			    "params[%zu] or summary[%zu] is malformed", k, k);
-			goto fail;
-		}
-		if ((res->names[k] = het_strdup(json_string_value(
-		    json_array_get(names, k)), err)) == NULL) {
-			rc = HET_ENOMEM;
-			goto fail;
-		}
-		dst[0] = &res->summary[k].mean; dst[1] = &res->summary[k].sd;
-		dst[2] = &res->summary[k].q5; dst[3] = &res->summary[k].q50;
-		dst[4] = &res->summary[k].q95;
-		dst[5] = &res->summary[k].mcse_mean;
-		dst[6] = &res->summary[k].ess_bulk;
-		dst[7] = &res->summary[k].ess_tail;
-		dst[8] = &res->summary[k].rhat_bulk;
-		dst[9] = &res->summary[k].rhat_tail;
-		dst[10] = &res->summary[k].rhat;
-		for (c = 0; c < 11; c++) {
-			snprintf(path, sizeof path, "summary[%zu].%s", k,
-			    keys[c]);
-			if ((rc = rs_real(json_object_get(e, keys[c]), path,
-			    dst[c], err)) != HET_OK)
-				goto fail;
-		}
-	}
-	for (c = 0; c < nc; c++) {
-		e = json_array_get(json_object_get(ch, "divergences"), c);
-		if (!json_is_integer(e)) {
-			rc = het_error_set(err, HET_EPROTO, "result record: "
-			    "chain.divergences[%zu] is not an integer", c);
-			goto fail;
-		}
-		res->divergences[c] = (long)json_integer_value(e);
-		snprintf(path, sizeof path, "chain[%zu]", c);
-		if ((rc = rs_real(json_array_get(json_object_get(ch,
-		    "step_size"), c), path, &res->step_size[c], err)) ||
-		    (rc = rs_real(json_array_get(json_object_get(ch, "bfmi"),
-		    c), path, &res->bfmi[c], err)) ||
-		    (rc = rs_real(json_array_get(json_object_get(ch,
-		    "accept"), c), path, &res->accept[c], err)) ||
-		    (rc = rs_opt_real(ch, "leapfrog", c, path,
-		    &res->leapfrog[c], err)) ||
-		    (rc = rs_opt_real(ch, "leapfrog_warmup", c, path,
-		    &res->leapfrog_warmup[c], err)))
-			goto fail;
-	}
-	if ((rc = rs_real(json_object_get(obj, "wall_time"), "wall_time",
-	    &res->wall_time, err)) != HET_OK ||
-	    (rc = rs_laplace(json_object_get(obj, "laplace"), res, err)) !=
-	    HET_OK)
-		goto fail;
-	return HET_OK;
-fail:
-	het_shard_result_clear(res);
-	return rc;
 }

@@ -31,6 +31,15 @@
 #include "het_shard_run.h"
 #include "het_wire.h"
 
+/*
+ * The most frames a shard's window may span (model.n_frames).  A window
+ * of more frames is a c2 matrix of over 40 GB per angle in float32, which
+ * no beamline writes; the worker's per-frame model tables for 100,000
+ * frames take about 20 MB per chain thread.  A larger n_frames in a shard
+ * record is refused (HET_EPROTO) before anything is allocated by it.
+ */
+#define HET_WIRE_MAX_FRAMES	100000
+
 struct het_wire_shard {
 	long			 shard;		/* >= 0 */
 	struct het_model_spec	 model;		/* model.phi: n_angles */
@@ -108,9 +117,19 @@ void het_wire_shard_objs_free(struct het_wire_shard_objs *o);
  * Returns a new object or NULL with HET_EINVAL/HET_ENOMEM.
  * het_wire_result_unpack: decode into a zeroed *res (release with
  * het_shard_result_clear); returns HET_OK, HET_EPROTO naming the field,
- * HET_ENOMEM.  *shard receives the shard id.
+ * HET_ENOMEM.  *shard receives the shard id.  Everything is checked:
+ * at least one parameter, one summary per parameter, chains x params x
+ * draws_per_chain finite draws, per-chain arrays of exactly `chains`
+ * values, divergences >= 0; on any error nothing is
+ * returned.
+ * het_wire_result_check: the same decoding as a verdict only (the
+ * coordinator's check on receipt): HET_OK when obj is a complete result
+ * for shard with p parameters (p 0: any), else HET_EPROTO saying what is
+ * wrong (or HET_ENOMEM).  Nothing is kept.
  */
 json_t *het_wire_result_pack(long shard, const struct het_shard_result *res,
+    struct het_error *err);
+int het_wire_result_check(const json_t *obj, long shard, size_t p,
     struct het_error *err);
 int het_wire_result_unpack(const json_t *obj, long *shard,
     struct het_shard_result *res, struct het_error *err);

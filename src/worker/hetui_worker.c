@@ -22,9 +22,11 @@
  * shows the chain furthest behind with the share done).  After every transition the
  * progress callback sends a progress record (at most one per
  * HET_WORKER_PROGRESS seconds, plus the first and last transition of
- * each chain), a heartbeat when one is due, and polls standard input
- * without blocking: EOF or a bye stops the run and the worker exits 0; a
- * second shard while one runs is a protocol error.  The shard ends in a
+ * each chain), a heartbeat when one is due, and reads its input without
+ * blocking (first the records already in the reader, which came in the
+ * same read as the shard, then standard input): EOF or a bye stops the
+ * run and the worker exits 0; a second shard while one runs, or garbage,
+ * is a protocol error.  The shard ends in a
  * result record, or an error record with the shard id (a shard that
  * cannot be decoded or built, or a sampler failure); either way the
  * worker stays ready for the next shard.
@@ -107,16 +109,51 @@ static int worker_record(struct worker *, const struct het_wire_rec *);
  * Returns 0 to go on, non-zero when the run must stop (w->stop says how
  * the worker ends).
  */
+/*
+ * Act on every complete record the reader holds (rc: the status of the
+ * feed before, HET_OK when there was none).  Returns 0 to go on, non-zero
+ * when the run must stop (w->stop says how the worker ends).
+ */
+static int
+worker_drain(struct worker *w, int rc, struct het_error *err)
+{
+	struct het_wire_rec	rec;
+	int			act;
+
+	while (rc == HET_OK) {
+		if ((rc = het_wire_reader_next(w->rd, &rec, err)) != HET_OK)
+			break;
+		act = worker_record(w, &rec);
+		het_wire_rec_clear(&rec);
+		if (act != 0) {
+			w->stop = act > 0 ? 1 : -1;
+			return 1;
+		}
+	}
+	if (rc != HET_CONTINUE) {
+		worker_send_error(-1, rc, err->msg);
+		w->stop = -1;
+		return 1;
+	}
+	return 0;
+}
+
 static int
 worker_poll_input(struct worker *w)
 {
-	struct het_wire_rec	rec;
 	struct het_error	err;
 	struct pollfd		pfd;
 	char			buf[65536];
 	ssize_t			n;
-	int			rc, act;
 
+	/*
+	 * Records that came in the same read as the running shard (a bye,
+	 * a second shard, garbage) wait in the reader, where poll() cannot
+	 * see them: act on them first.
+	 */
+	if (het_wire_reader_pending(w->rd) > 0 && worker_drain(w, HET_OK,
+	    &err) != 0)
+		return 1;
 	pfd.fd = STDIN_FILENO;
 	pfd.events = POLLIN;
 	pfd.revents = 0;
@@ -129,23 +166,8 @@ worker_poll_input(struct worker *w)
 		w->stop = 1;	/* EOF: shut down now */
 		return 1;
 	}
-	rc = het_wire_reader_feed(w->rd, buf, (size_t)n, &err);
-	while (rc == HET_OK) {
-		if ((rc = het_wire_reader_next(w->rd, &rec, &err)) != HET_OK)
-			break;
-		act = worker_record(w, &rec);
-		het_wire_rec_clear(&rec);
-		if (act != 0) {
-			w->stop = act > 0 ? 1 : -1;
-			return 1;
-		}
-	}
-	if (rc != HET_CONTINUE) {
-		worker_send_error(-1, rc, err.msg);
-		w->stop = -1;
-		return 1;
-	}
-	return 0;
+	return worker_drain(w, het_wire_reader_feed(w->rd, buf, (size_t)n,
+	    &err), &err);
 }
 
 /* A progress record from a chain's latest state. */
@@ -460,12 +482,11 @@ static int
 worker_loop(void)
 {
 	struct worker		 w;
-	struct het_wire_rec	 rec;
 	struct het_error	 err;
 	struct pollfd		 pfd;
 	char			 buf[65536];
 	ssize_t			 n;
-	int			 rc, act;
+	int			 rc;
 
 	memset(&w, 0, sizeof w);
 	w.shard = -1;
@@ -488,22 +509,10 @@ worker_loop(void)
 			het_wire_reader_free(w.rd);
 			return rc;
 		}
-		rc = het_wire_reader_feed(w.rd, buf, (size_t)n, &err);
-		while (rc == HET_OK) {
-			if ((rc = het_wire_reader_next(w.rd, &rec, &err)) !=
-			    HET_OK)
-				break;
-			act = worker_record(&w, &rec);
-			het_wire_rec_clear(&rec);
-			if (act != 0) {
-				het_wire_reader_free(w.rd);
-				return act > 0 ? 0 : 2;
-			}
-		}
-		if (rc != HET_CONTINUE) {
-			worker_send_error(-1, rc, err.msg);
+		if (worker_drain(&w, het_wire_reader_feed(w.rd, buf,
+		    (size_t)n, &err), &err) != 0) {
 			het_wire_reader_free(w.rd);
-			return 2;
+			return w.stop > 0 ? 0 : 2;
 		}
 	}
 	het_wire_reader_free(w.rd);
