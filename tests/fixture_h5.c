@@ -489,6 +489,57 @@ fx_corrupt_chunk(const char *path, const char *dset, size_t offset,
 }
 
 int
+fx_corrupt_header(const char *path, const char *obj)
+{
+	H5O_info_t info;
+	hid_t fid;
+	FILE *fp;
+	herr_t hr;
+	int i;
+
+	if ((fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+		FX_FAIL("cannot open %s", path);
+		return -1;
+	}
+	hr = H5Oget_info_by_name2(fid, obj, &info, H5O_INFO_BASIC,
+	    H5P_DEFAULT);
+	H5Fclose(fid);
+	if (hr < 0 || info.addr == HADDR_UNDEF) {
+		FX_FAIL("no object header for %s", obj);
+		return -1;
+	}
+	/* the version byte (v1) or the "OHDR" signature (v2) and more */
+	if ((fp = fopen(path, "r+b")) == NULL ||
+	    fseek(fp, (long)info.addr, SEEK_SET) != 0) {
+		if (fp != NULL)
+			fclose(fp);
+		FX_FAIL("cannot seek in %s", path);
+		return -1;
+	}
+	for (i = 0; i < 8; i++)
+		fputc(0xA5 ^ (i * 37), fp);
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+int
+fx_soft_link(const char *path, const char *link, const char *target)
+{
+	hid_t fid;
+	int rc;
+
+	if ((fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
+		FX_FAIL("cannot open %s", path);
+		return -1;
+	}
+	rc = H5Lcreate_soft(target, fid, link, H5P_DEFAULT, H5P_DEFAULT) < 0 ?
+	    -1 : 0;
+	H5Fclose(fid);
+	if (rc != 0)
+		FX_FAIL("cannot link %s to %s", link, target);
+	return rc;
+}
+
+int
 fx_new_file(const char *path, const char *group)
 {
 	hid_t fid, g, l = fx_lcpl();

@@ -94,6 +94,13 @@ int fx_write_text(const char *path, const char *text);
 /* Overwrite `len` bytes of the first chunk of a chunked dataset. */
 int fx_corrupt_chunk(const char *path, const char *dset, size_t offset,
     size_t len);
+/*
+ * Overwrite the first 8 bytes of obj's object header (found with
+ * H5Oget_info): the link stays, the object can no longer be opened.
+ */
+int fx_corrupt_header(const char *path, const char *obj);
+/* Create a soft link (target need not exist). */
+int fx_soft_link(const char *path, const char *link, const char *target);
 /* Create a new HDF5 file holding only the given group. */
 int fx_new_file(const char *path, const char *group);
 

@@ -246,6 +246,94 @@ test_apsu_labels(void)
 	    "processed_bins[2] = 3.5 is not a bin label", NULL);
 }
 
+/*
+ * A damaged object header (the object linked but unreadable) is an error
+ * that names the object, never "absent": not stride_frame "taken as 1"
+ * (a dt 10 times wrong), not the identity for dynamic_index_mapping
+ * (wrong phi per bin).  A soft link to nothing is still absent.
+ */
+static void
+test_damaged_headers(void)
+{
+	static const long map[4] = { 3, 2, 1, 0 };
+	struct het_apsu_spec spec;
+	struct het_dataset *ds;
+	const struct het_dataset_info *in;
+	struct het_error err;
+	const char *src;
+	double **mats, dt;
+
+	fx_apsu_basic(&spec, 2, 2, 6, &mats);
+	spec.frame_time = 2.5e-3;
+	spec.stride_frame = 10;
+	spec.avg_frame = 0;
+	spec.index_mapping = map;
+	spec.n_mapping = 4;
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "damaged headers: a "
+	    "file with stride_frame 10 and a mapping");
+	ds = het_dataset_open(path, &err);
+	in = ds != NULL ? het_dataset_info(ds) : NULL;
+	ok(in != NULL && fabs(in->dt - 0.025) < 1e-15, "intact: dt = "
+	    "frame_time x stride_frame = 0.025 s");
+	het_dataset_close(ds);
+	ok(fx_corrupt_header(path, "/xpcs/twotime/config/stride_frame") == 0,
+	    "corrupt the object header of stride_frame");
+	ds = het_dataset_open(path, &err);
+	in = ds != NULL ? het_dataset_info(ds) : NULL;
+	ok(in != NULL && isnan(in->dt), "dt is not taken as frame_time "
+	    "alone (0.0025 s, 10 times wrong): unknown");
+	like(in != NULL ? in->dt_source : "", "none: "
+	    "/xpcs/twotime/config/stride_frame is in the file but cannot be "
+	    "read", "dt_source names stride_frame");
+	ok(ds != NULL && het_dataset_dt(ds, NULL, &dt, &src, &err) ==
+	    HET_ENOTFOUND, "het_dataset_dt fails without an override");
+	like(err.msg, "/xpcs/twotime/config/stride_frame is in the file but "
+	    "cannot be read", "... naming stride_frame");
+	like(err.msg, "the object is damaged; copy the file again", "... and "
+	    "saying what to do");
+	het_dataset_close(ds);
+
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "rewrite");
+	ok(fx_corrupt_header(path, "/xpcs/qmap/dynamic_index_mapping") == 0,
+	    "corrupt the object header of dynamic_index_mapping");
+	open_fails(HET_EFORMAT, "damaged mapping",
+	    "/xpcs/qmap/dynamic_index_mapping is in the file but cannot be "
+	    "read", "the object is damaged");
+
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "rewrite");
+	ok(fx_corrupt_header(path, "/xpcs/qmap/dynamic_v_list_dim1") == 0,
+	    "corrupt the object header of dynamic_phi_list");
+	open_fails(HET_EFORMAT, "damaged phi list",
+	    "/xpcs/qmap/dynamic_v_list_dim1 is in the file but cannot be read",
+	    NULL);
+
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "rewrite");
+	ok(fx_corrupt_header(path, C2 "c2_00001") == 0, "corrupt the object "
+	    "header of a matrix");
+	open_fails(HET_EFORMAT, "damaged matrix", C2 "c2_00001 is in the "
+	    "file but cannot be read", NULL);
+
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "rewrite");
+	ok(fx_corrupt_header(path, "/xpcs/qmap/dynamic_v_list_dim0") == 0,
+	    "corrupt the object header of dynamic_q_list");
+	open_fails(HET_EFORMAT, "damaged q list", "/xpcs/qmap/dynamic_v_list_dim0 "
+	    "is in the file but cannot be read", NULL);
+
+	/* a dangling soft link is absent, as before */
+	spec.index_mapping = NULL;
+	spec.n_mapping = 0;
+	ok(het_apsu_write(path, &spec, &err) == HET_OK, "rewrite with the "
+	    "identity mapping");
+	ok(fx_delete(path, "/xpcs/qmap/dynamic_index_mapping") == 0 &&
+	    fx_soft_link(path, "/xpcs/qmap/dynamic_index_mapping",
+	    "/nowhere/at/all") == 0, "a soft link to nothing in its place");
+	ds = het_dataset_open(path, &err);
+	ok(ds != NULL, "opens: the dangling link is an absent mapping "
+	    "(identity)");
+	het_dataset_close(ds);
+	fx_apsu_free(&spec, mats);
+}
+
 static void
 test_shapes(void)
 {
@@ -470,6 +558,7 @@ main(void)
 	test_layouts();
 	test_apsu_counts();
 	test_apsu_labels();
+	test_damaged_headers();
 	test_shapes();
 	test_values();
 	test_thread_quiet();

@@ -185,6 +185,7 @@ het_ds_list_keys(hid_t fid, const char *group, const char *const *prefixes,
     struct het_ds_key **keys, size_t *n, struct het_error *err)
 {
 	struct het_ds_iter it;
+	enum het_h5_kind kind;
 	char full[1024];
 	hsize_t idx = 0;
 	hid_t gid;
@@ -233,7 +234,11 @@ het_ds_list_keys(hid_t fid, const char *group, const char *const *prefixes,
 			    prefixes[0]);
 			goto fail;
 		}
-		if (het_h5_kind(fid, full) != HET_H5_DATASET) {
+		if ((kind = het_h5_kind(fid, full)) == HET_H5_BROKEN) {
+			rc = het_h5_broken(full, err);
+			goto fail;
+		}
+		if (kind != HET_H5_DATASET) {
 			rc = het_error_set(err, HET_EFORMAT,
 			    "%s is not a dataset; expected one N x N matrix "
 			    "per bin", full);
@@ -469,6 +474,12 @@ het_ds_detect(struct het_dataset *ds, struct het_error *err)
 	lq = het_h5_kind(ds->fid, HET_LEG_QLIST);
 	lp = het_h5_kind(ds->fid, HET_LEG_PHILIST);
 	lc = het_h5_kind(ds->fid, HET_LEG_C2);
+	if (aq == HET_H5_BROKEN || ac == HET_H5_BROKEN || lq == HET_H5_BROKEN ||
+	    lp == HET_H5_BROKEN || lc == HET_H5_BROKEN)
+		return het_h5_broken(aq == HET_H5_BROKEN ? HET_APSU_QLIST :
+		    ac == HET_H5_BROKEN ? HET_APSU_C2 : lq == HET_H5_BROKEN ?
+		    HET_LEG_QLIST : lp == HET_H5_BROKEN ? HET_LEG_PHILIST :
+		    HET_LEG_C2, err);
 	if (aq == HET_H5_DATASET && ac == HET_H5_GROUP) {
 		ds->info.layout = HET_LAYOUT_APSU;
 		return HET_OK;

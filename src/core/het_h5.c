@@ -75,6 +75,29 @@ het_h5_detail(char *buf, size_t len)
 	(void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, het_h5_walk_cb, &w);
 }
 
+/* What the group containing `prefix` is: GROUP when it opens as one. */
+static enum het_h5_kind
+het_h5_parent_kind(hid_t loc, const char *prefix)
+{
+	char parent[1024];
+	char *slash;
+	H5I_type_t t;
+	hid_t obj;
+
+	snprintf(parent, sizeof(parent), "%s", prefix);
+	if ((slash = strrchr(parent, '/')) == NULL)
+		return HET_H5_BROKEN;
+	if (slash == parent)
+		slash[1] = '\0';	/* the root group */
+	else
+		*slash = '\0';
+	if ((obj = H5Oopen(loc, parent, H5P_DEFAULT)) < 0)
+		return HET_H5_BROKEN;
+	t = H5Iget_type(obj);
+	H5Oclose(obj);
+	return t == H5I_GROUP ? HET_H5_GROUP : HET_H5_OTHER;
+}
+
 enum het_h5_kind
 het_h5_kind(hid_t loc, const char *path)
 {
@@ -82,26 +105,44 @@ het_h5_kind(hid_t loc, const char *path)
 	enum het_h5_kind kind;
 	const char *p;
 	H5I_type_t t;
+	H5L_info_t li;
+	htri_t ex;
 	hid_t obj;
 	size_t len;
 
 	len = strlen(path);
 	if (len == 0 || len >= sizeof(prefix))
 		return HET_H5_MISSING;
-	/* H5Lexists fails, not answers "no", when a parent is missing. */
+	/*
+	 * H5Lexists fails, not answers "no", when a parent is missing, so
+	 * walk down.  It also fails when the group it looks in cannot be
+	 * read; that is damage, unless the parent is simply not a group.
+	 */
 	for (p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
 		memcpy(prefix, path, (size_t)(p - path));
 		prefix[p - path] = '\0';
-		if (H5Lexists(loc, prefix, H5P_DEFAULT) <= 0)
+		if ((ex = H5Lexists(loc, prefix, H5P_DEFAULT)) == 0)
 			return HET_H5_MISSING;
+		if (ex < 0)
+			return het_h5_parent_kind(loc, prefix) == HET_H5_GROUP ?
+			    HET_H5_BROKEN : HET_H5_MISSING;
 		if (*p == '\0')
 			break;
 	}
 	obj = H5Oopen(loc, path, H5P_DEFAULT);
-	if (obj < 0)
-		return HET_H5_MISSING;	/* a dangling soft or external link */
+	if (obj < 0) {
+		/*
+		 * A soft or external link that leads nowhere is absent; a
+		 * hard link names an object that exists, so failing to open
+		 * it means its header is damaged.
+		 */
+		if (H5Lget_info(loc, path, &li, H5P_DEFAULT) >= 0 &&
+		    li.type != H5L_TYPE_HARD)
+			return HET_H5_MISSING;
+		return HET_H5_BROKEN;
+	}
 	t = H5Iget_type(obj);
 	kind = t == H5I_GROUP ? HET_H5_GROUP :
 	    t == H5I_DATASET ? HET_H5_DATASET : HET_H5_OTHER;
@@ -203,6 +244,18 @@ het_h5_shape_str(const struct het_h5_dsinfo *info, char *buf, size_t len)
 }
 
 int
+het_h5_broken(const char *path, struct het_error *err)
+{
+	char detail[256];
+
+	het_h5_detail(detail, sizeof(detail));
+	return het_error_set(err, HET_EFORMAT, "%s is in the file but cannot "
+	    "be read%s%s: the object is damaged; copy the file again from "
+	    "where it was written, or recover it with h5repack or h5clear",
+	    path, detail[0] ? ": " : "", detail);
+}
+
+int
 het_h5_read_vector(hid_t file, const char *path, size_t max_n,
     double **out, size_t *n, struct het_error *err)
 {
@@ -221,6 +274,8 @@ het_h5_read_vector(hid_t file, const char *path, size_t max_n,
 	case HET_H5_MISSING:
 		return het_error_set(err, HET_ENOTFOUND, "%s is missing",
 		    path);
+	case HET_H5_BROKEN:
+		return het_h5_broken(path, err);
 	default:
 		return het_error_set(err, HET_EFORMAT,
 		    "%s is not a dataset", path);

@@ -18,10 +18,13 @@
 
 /* What a path names in a file. */
 enum het_h5_kind {
-	HET_H5_MISSING = 0,	/* no such link, or a dangling one */
+	HET_H5_MISSING = 0,	/* no such link, or a dangling soft or
+				   external one */
 	HET_H5_GROUP,
 	HET_H5_DATASET,
-	HET_H5_OTHER		/* a named datatype */
+	HET_H5_OTHER,		/* a named datatype */
+	HET_H5_BROKEN		/* linked, but it (or the group it is
+				   in) cannot be opened: damaged */
 };
 
 /* Facts about one dataset, read from its metadata only. */
@@ -52,8 +55,20 @@ int het_h5_prepare(struct het_error *err);
  */
 void het_h5_detail(char *buf, size_t len);
 
-/* het_h5_kind: what `path` (absolute, "/a/b") names under loc. */
+/*
+ * het_h5_kind: what `path` (absolute, "/a/b") names under loc.  Only a
+ * path that is not linked, or a soft/external link to nothing, is
+ * MISSING; a hard-linked object whose header cannot be read is BROKEN,
+ * and a caller must report it (het_h5_broken), never take it as absent.
+ */
 enum het_h5_kind het_h5_kind(hid_t loc, const char *path);
+
+/*
+ * het_h5_broken: set err (HET_EFORMAT) to "PATH is in the file but
+ * cannot be read: DETAIL: the object is damaged; ..." with this
+ * thread's HDF5 error detail.  Returns HET_EFORMAT.
+ */
+int het_h5_broken(const char *path, struct het_error *err);
 
 /*
  * het_h5_describe: fill *info for an open dataset (shape, type class and
