@@ -209,7 +209,7 @@ test_apsu_counts(void)
 	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 1,
 	    (unsigned long long[]){ 2 }, (double[]){ 0.003, NAN }, FX_F64);
 	open_fails(HET_EFORMAT, "NaN q", "/xpcs/qmap/dynamic_v_list_dim0[1] "
-	    "is nan; bin centres must be finite", NULL);
+	    "= nan 1/A is not a plausible wavevector", NULL);
 	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 2,
 	    (unsigned long long[]){ 2, 3 }, (double[]){ 1, 2, 3, 4, 5, 6 },
 	    FX_F64);
@@ -332,6 +332,117 @@ test_damaged_headers(void)
 	    "(identity)");
 	het_dataset_close(ds);
 	fx_apsu_free(&spec, mats);
+}
+
+/*
+ * Values that decode but cannot be physics (a flipped bit in an LZF
+ * chunk, which has no checksum, or a damaged q map): refused with the
+ * value, where it is and what to do; a merely unusual c2 is counted.
+ */
+static void
+test_plausible(void)
+{
+	struct het_selection sel;
+	struct het_c2_info ci;
+	struct het_dataset *ds;
+	const struct het_dataset_info *in;
+	struct het_error err;
+	const char *src;
+	double out[36], dt;
+
+	base(HET_COMPRESS_NONE);
+	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 1,
+	    (unsigned long long[]){ 2 }, (double[]){ 0.003, 3.8e-211 },
+	    FX_F64);
+	open_fails(HET_EFORMAT, "q = 3.8e-211", "/xpcs/qmap/dynamic_v_list_"
+	    "dim0[1] = 3.8e-211 1/A is not a plausible wavevector: q must be "
+	    "finite and between 1e-06 and 10 1/A", "rewrite its q map");
+	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 1,
+	    (unsigned long long[]){ 2 }, (double[]){ 12.5, 0.003 }, FX_F64);
+	open_fails(HET_EFORMAT, "q = 12.5", "dynamic_v_list_dim0[0] = 12.5 "
+	    "1/A is not a plausible wavevector", NULL);
+	base(HET_COMPRESS_NONE);
+	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim1", 1,
+	    (unsigned long long[]){ 2 }, (double[]){ 0, 1e300 }, FX_F64);
+	open_fails(HET_EFORMAT, "phi = 1e300", "/xpcs/qmap/dynamic_v_list_"
+	    "dim1[1] = 1e+300 degrees is not a plausible angle: phi must be "
+	    "finite and within +-720 degrees", "rewrite its phi list");
+	fx_put(path, "/xpcs/qmap/dynamic_v_list_dim1", 1,
+	    (unsigned long long[]){ 2 }, (double[]){ -720, 719.5 }, FX_F64);
+	ds = het_dataset_open(path, &err);
+	ok(ds != NULL, "phi of -720 and 719.5 degrees (two turns) open");
+	het_dataset_close(ds);
+
+	/* frame time: 1e-300 s, 5e6 s; the product over 1e6 s */
+	base(HET_COMPRESS_NONE);
+	fx_put(path, "/entry/instrument/detector_1/frame_time", 0, NULL,
+	    (double[]){ 1e-300 }, FX_F64);
+	ds = het_dataset_open(path, &err);
+	in = ds != NULL ? het_dataset_info(ds) : NULL;
+	ok(in != NULL && isnan(in->dt), "frame_time 1e-300 s: dt unknown");
+	like(in != NULL ? in->dt_source : "", "none: frame_time "
+	    "(/entry/instrument/detector_1/frame_time) is 1e-300 s, outside "
+	    "the plausible 1e-09 to 1e+06 s of a frame time", "dt_source says "
+	    "why");
+	ok(ds != NULL && het_dataset_dt(ds, NULL, &dt, &src, &err) ==
+	    HET_ENOTFOUND, "het_dataset_dt refuses it");
+	like(err.msg, "is 1e-300 s, outside the plausible", "... naming the "
+	    "value");
+	like(err.msg, "analyzer_parameters.dt", "... and how to set dt");
+	memset(&sel, 0, sizeof sel);
+	sel.dt = 1e-300;
+	sel.dt_source = "analyzer_parameters.dt";
+	ok(ds != NULL && het_dataset_dt(ds, &sel, &dt, &src, &err) ==
+	    HET_EINVAL, "a dt override of 1e-300 s is refused");
+	like(err.msg, "analyzer_parameters.dt = 1e-300 s is outside the "
+	    "plausible 1e-09 to 1e+06 s of a frame time", "message");
+	sel.dt = 2e6;
+	ok(ds != NULL && het_dataset_dt(ds, &sel, &dt, &src, &err) ==
+	    HET_EINVAL, "a dt override of 2e6 s is refused");
+	sel.dt = 1e-9;
+	ok(ds != NULL && het_dataset_dt(ds, &sel, &dt, &src, &err) == HET_OK &&
+	    dt == 1e-9, "a dt override of 1e-9 s (the lower end) is used");
+	het_dataset_close(ds);
+	fx_put(path, "/entry/instrument/detector_1/frame_time", 0, NULL,
+	    (double[]){ 4e5 }, FX_F64);
+	ds = het_dataset_open(path, &err);
+	in = ds != NULL ? het_dataset_info(ds) : NULL;
+	ok(in != NULL && isnan(in->dt), "frame_time 4e5 s x stride 3 x avg "
+	    "2: dt unknown");
+	like(in != NULL ? in->dt_source : "", "none: frame_time x "
+	    "stride_frame x avg_frame = 2.4e+06 s is more than the plausible "
+	    "1e+06 s", "dt_source says why");
+	het_dataset_close(ds);
+
+	/* c2: 5.4e9 refused with the bin and frames; 12.5 read, counted */
+	base(HET_COMPRESS_LZF);
+	fx_set_element(path, C2 "c2_00002", 1, 4, 5.4e9);
+	ds = het_dataset_open(path, &err);
+	ok(ds != NULL && het_dataset_read_c2(ds, 1, 0, 0, out, NULL, &err) ==
+	    HET_EDATA, "c2 of 5.4e9 is HET_EDATA");
+	like(err.msg, "bin 1 (label 2, q 0.00304306, phi 90, " C2 "c2_00002): "
+	    "1 of the 36 values in frames 1..6 are outside the plausible "
+	    "range |c2| < 1000 (the first, 5.4e+09, at frames (2, 5))",
+	    "the message names the bin, the value and the frames");
+	ok(ds != NULL && het_dataset_read_c2(ds, 1, 3, 6, out, &ci, &err) ==
+	    HET_OK && ci.nunusual == 0 && ci.maxval < 2, "a window without it "
+	    "reads, nothing unusual (largest %g)", ci.maxval);
+	het_dataset_close(ds);
+	fx_set_element(path, C2 "c2_00002", 1, 4, -2000);
+	ds = het_dataset_open(path, &err);
+	ok(ds != NULL && het_dataset_read_c2(ds, 1, 0, 0, out, NULL, &err) ==
+	    HET_EDATA, "c2 of -2000 is HET_EDATA");
+	like(err.msg, "(the first, -2000, at frames (2, 5))", "message");
+	het_dataset_close(ds);
+	fx_set_element(path, C2 "c2_00002", 1, 4, 12.5);
+	fx_set_element(path, C2 "c2_00002", 0, 3, 11.25);
+	ds = het_dataset_open(path, &err);
+	ok(ds != NULL && het_dataset_read_c2(ds, 1, 0, 0, out, &ci, &err) ==
+	    HET_OK, "c2 of 12.5 and 11.25 read");
+	ok(ci.nunusual == 2 && ci.maxval == 12.5 && ci.max_i == 2 &&
+	    ci.max_j == 5, "... counted as unusual: %zu, largest %g at "
+	    "(%zu, %zu)", ci.nunusual, ci.maxval, ci.max_i, ci.max_j);
+	het_dataset_close(ds);
 }
 
 static void
@@ -462,6 +573,17 @@ test_legacy(void)
 	open_fails(HET_EFORMAT, "no dphilist", "/xpcs/dphilist is missing",
 	    NULL);
 	lg.dphi = dphi;
+	dq[1] = -0.005;
+	fx_write_legacy(path, &lg);
+	open_fails(HET_EFORMAT, "legacy q of -0.005", "bin label 2: "
+	    "/xpcs/dqlist[1] = -0.005 1/A is not a plausible wavevector",
+	    NULL);
+	dq[1] = 0.005;
+	dphi[2] = 900;
+	fx_write_legacy(path, &lg);
+	open_fails(HET_EFORMAT, "legacy phi of 900", "bin label 3: "
+	    "/xpcs/dphilist[2] = 900 degrees is not a plausible angle", NULL);
+	dphi[2] = 0;
 	fx_write_legacy(path, &lg);
 	fx_put(path, "/exchange/C2T_all/c2_00003", 2,
 	    (unsigned long long[]){ 4, 4 }, m, FX_F32);
@@ -559,6 +681,7 @@ main(void)
 	test_apsu_counts();
 	test_apsu_labels();
 	test_damaged_headers();
+	test_plausible();
 	test_shapes();
 	test_values();
 	test_thread_quiet();

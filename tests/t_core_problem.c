@@ -269,19 +269,21 @@ has_warning(const struct het_problem *pb, const char *needle)
 }
 
 #define HEAD "analysis_mode: two_component\n"
+/* q 0.0098 (ring 1), phi 0.5 and 88, frames 5..24, dt 0.5 s */
+#define WINDOW HEAD \
+	"analyzer_parameters:\n" \
+	"  dt: 0.5\n" \
+	"  start_frame: 5\n" \
+	"  end_frame: 24\n" \
+	"  scattering: {wavevector_q: 0.0098, phi_angles: [0.5, 88.0]}\n" \
+	"  geometry: {stator_rotor_gap: 1.5e6}\n"
 
 /* ---- tests --------------------------------------------------------------- */
 
 static void
 test_data(struct het_dataset *ds)
 {
-	static const char yaml[] = HEAD
-	    "analyzer_parameters:\n"
-	    "  dt: 0.5\n"
-	    "  start_frame: 5\n"
-	    "  end_frame: 24\n"
-	    "  scattering: {wavevector_q: 0.0098, phi_angles: [0.5, 88.0]}\n"
-	    "  geometry: {stator_rotor_gap: 1.5e6}\n"
+	static const char yaml[] = WINDOW
 	    "parameters:\n"
 	    "  reference:\n"
 	    "    D0_ref: {value: 2500, min: 200, max: 5.0e5}\n"
@@ -706,6 +708,28 @@ out:
 	free(path);
 }
 
+/* A c2 above 10 in the window: read, and the problem warns naming it. */
+static void
+test_unusual_c2(const char *path)
+{
+	static const char yaml[] = WINDOW;
+	struct het_dataset *ds;
+	struct het_problem *pb;
+	struct het_error err;
+
+	ok(fx_set_element(path, "/xpcs/twotime/correlation_map/c2_00007", 9,
+	    14, 12.5) == 0, "set c2(10, 15) of label 7 to 12.5");
+	ds = het_dataset_open(path, &err);
+	pb = ds != NULL ? build(ds, yaml, NULL, &err) : NULL;
+	ok(pb != NULL, "the problem builds with it");
+	ok(pb != NULL && has_warning(pb, "bin 7 (phi 0): 1 c2 values above "
+	    "10, the largest 12.5 at frames (10, 15); a normalised "
+	    "correlation is near 1"), "and warns, naming the bin, the value "
+	    "and the frames");
+	het_problem_free(pb);
+	het_dataset_close(ds);
+}
+
 static void
 test_data_path(void)
 {
@@ -755,6 +779,7 @@ main(void)
 		test_scaling_config(ds);
 	}
 	het_dataset_close(ds);
+	test_unusual_c2(path);
 	test_noise();
 	test_data_path();
 	for (k = 0; k < NQ * NPHI; k++)

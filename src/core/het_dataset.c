@@ -105,6 +105,31 @@ het_ds_is_integer(double v, double lo, double hi)
 	return isfinite(v) && v == floor(v) && v >= lo && v <= hi;
 }
 
+int
+het_ds_check_q(const char *path, size_t i, double q, struct het_error *err)
+{
+	if (isfinite(q) && q > HET_Q_MIN && q < HET_Q_MAX)
+		return HET_OK;
+	return het_error_set(err, HET_EFORMAT, "%s[%zu] = %g 1/A is not a "
+	    "plausible wavevector: q must be finite and between %g and %g "
+	    "1/A; the q map is damaged or not in 1/A, so this file cannot be "
+	    "analysed as it is (rewrite its q map)", path, i, q, HET_Q_MIN,
+	    HET_Q_MAX);
+}
+
+int
+het_ds_check_phi(const char *path, size_t i, double phi,
+    struct het_error *err)
+{
+	if (isfinite(phi) && fabs(phi) <= HET_PHI_MAX)
+		return HET_OK;
+	return het_error_set(err, HET_EFORMAT, "%s[%zu] = %g degrees is not "
+	    "a plausible angle: phi must be finite and within +-%g degrees; "
+	    "the q map is damaged or not in degrees, so this file cannot be "
+	    "analysed as it is (rewrite its phi list)", path, i, phi,
+	    HET_PHI_MAX);
+}
+
 /* ------------------------------------------------------------------ */
 /* Group members named PREFIX_DIGITS */
 
@@ -405,6 +430,12 @@ het_ds_dt_factor(struct het_dataset *ds, const char *path, const char *name,
 		    "%s", name, path, *v, integer ? "integer" : "number");
 		return -1;
 	}
+	if (!integer && (*v < HET_DT_MIN || *v > HET_DT_MAX)) {
+		snprintf(why, len, "none: %s (%s) is %g s, outside the "
+		    "plausible %g to %g s of a frame time (damaged, or not in "
+		    "seconds)", name, path, *v, HET_DT_MIN, HET_DT_MAX);
+		return -1;
+	}
 	return 1;
 }
 
@@ -439,7 +470,11 @@ het_ds_read_dt(struct het_dataset *ds, const char *ft_path,
 		snprintf(src, sizeof(src), "%s", why);
 	else if (hf == 0)
 		snprintf(src, sizeof(src), "none");
-	else {
+	else if (ft * stride * avg > HET_DT_MAX) {
+		snprintf(src, sizeof(src), "none: %s x %s x %s = %g s is more "
+		    "than the plausible %g s", ft_name, stride_name, avg_name,
+		    ft * stride * avg, HET_DT_MAX);
+	} else {
 		in->dt = ft * stride * avg;
 		snprintf(src, sizeof(src), "file: %s%s%s%s%s", ft_name,
 		    hs ? " * " : "", hs ? stride_name : "",

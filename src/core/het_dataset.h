@@ -220,7 +220,7 @@ void het_pick_fini(struct het_pick *pick);
  *   sel     may be NULL (file only).
  *   dt, source  on success, the value in seconds and a borrowed label.
  * Returns HET_OK; HET_EINVAL for a negative or infinite sel->dt (0 and
- * NAN mean "not set"); HET_ENOTFOUND with a message that names the path
+ * NAN mean "not set") or one outside [HET_DT_MIN, HET_DT_MAX]; HET_ENOTFOUND with a message that names the path
  * looked for and how to set dt (config analyzer_parameters.dt or --dt).
  * Thread: any.
  */
@@ -228,11 +228,37 @@ int het_dataset_dt(const struct het_dataset *ds,
     const struct het_selection *sel, double *dt, const char **source,
     struct het_error *err);
 
+/*
+ * Plausible values of what a result file holds; a file outside them is
+ * refused with the value, where it is and what to do, so damaged
+ * metadata or data (or a flipped bit in an LZF chunk, which has no
+ * checksum) is never fitted.
+ *   q      finite, HET_Q_MIN < q < HET_Q_MAX 1/Å (XPCS reaches about
+ *          1e-4 to 1 1/Å; beyond 10 there is no X-ray scattering).
+ *   phi    finite, |phi| <= HET_PHI_MAX degrees as stored (before the
+ *          selection reduces it to (-180, 180]): two turns either way.
+ *   dt     (frame_time, and frame_time x stride x avg) finite, in
+ *          [HET_DT_MIN, HET_DT_MAX] seconds: 1 ns to about 11.6 days.
+ *   c2     finite, |c2| < HET_C2_MAX_ABS; values above HET_C2_UNUSUAL
+ *          are read but counted (het_c2_info), since a normalised
+ *          intensity correlation is close to 1.
+ */
+#define HET_Q_MIN	1e-6
+#define HET_Q_MAX	10.0
+#define HET_PHI_MAX	720.0
+#define HET_DT_MIN	1e-9
+#define HET_DT_MAX	1e6
+#define HET_C2_MAX_ABS	1e3
+#define HET_C2_UNUSUAL	10.0
+
 /* What het_dataset_read_c2 learned about a matrix. */
 struct het_c2_info {
 	enum het_tri	tri;		/* how the window was stored */
 	double		asymmetry;	/* FULL: max|M_ij - M_ji| / max|M|,
 					   else 0 */
+	size_t		nunusual;	/* values above HET_C2_UNUSUAL */
+	double		maxval;		/* the largest value */
+	size_t		max_i, max_j;	/* its frames (1-based, in the file) */
 };
 
 /* Full storage counts as symmetric up to this relative asymmetry. */
@@ -258,8 +284,9 @@ struct het_c2_info {
  * packages: d[0] = c[0][1], d[n-1] = c[n-2][n-1], d[i] = (c[i-1][i] +
  * c[i][i+1]) / 2.
  * Returns HET_OK; HET_EINVAL (bad bin index); HET_ERANGE (window outside
- * the file or under 2 frames); HET_EDATA (NaN or Inf: the message names
- * the bin, the count and the first frame pair); HET_EFORMAT (ambiguous
+ * the file or under 2 frames); HET_EDATA (NaN or Inf, or |c2| >=
+ * HET_C2_MAX_ABS: the message names the bin, the count and the first
+ * frame pair); HET_EFORMAT (ambiguous
  * triangles, or HDF5 cannot read or decompress the data).  On failure the
  * content of out is unspecified.
  * Thread: the thread that currently uses ds.

@@ -32,16 +32,19 @@ het_apsu_cmp_size(const void *a, const void *b)
 }
 
 static int
-het_apsu_finite_list(const double *v, size_t n, const char *path,
-    struct het_error *err)
+het_apsu_check_lists(const struct het_dataset *ds, struct het_error *err)
 {
 	size_t i;
+	int rc;
 
-	for (i = 0; i < n; i++)
-		if (!isfinite(v[i]))
-			return het_error_set(err, HET_EFORMAT,
-			    "%s[%zu] is %g; bin centres must be finite",
-			    path, i, v[i]);
+	for (i = 0; i < ds->info.n_q; i++)
+		if ((rc = het_ds_check_q(HET_APSU_QLIST, i, ds->q_list[i],
+		    err)) != HET_OK)
+			return rc;
+	for (i = 0; i < ds->info.n_phi; i++)
+		if ((rc = het_ds_check_phi(HET_APSU_PHILIST, i,
+		    ds->phi_list[i], err)) != HET_OK)
+			return rc;
 	return HET_OK;
 }
 
@@ -67,9 +70,7 @@ het_apsu_read_qmap(struct het_dataset *ds, struct het_error *err)
 	    &ds->phi_list, &in->n_phi, err);
 	if (rc != HET_OK)
 		return rc;
-	if ((rc = het_apsu_finite_list(ds->q_list, in->n_q, HET_APSU_QLIST,
-	    err)) != HET_OK || (rc = het_apsu_finite_list(ds->phi_list,
-	    in->n_phi, HET_APSU_PHILIST, err)) != HET_OK)
+	if ((rc = het_apsu_check_lists(ds, err)) != HET_OK)
 		return rc;
 	if (het_h5_kind(ds->fid, HET_APSU_NUMPTS) == HET_H5_MISSING)
 		return HET_OK;

@@ -102,6 +102,16 @@ double het_ds_read_positive(struct het_dataset *ds, const char *path);
 /* het_ds_is_integer: non-zero when v is an integer in [lo, hi]. */
 int het_ds_is_integer(double v, double lo, double hi);
 
+/*
+ * het_ds_check_q, het_ds_check_phi: HET_OK when entry i of the list at
+ * path is a plausible q (1/Å) or phi (degrees) (ranges: het_dataset.h),
+ * else HET_EFORMAT naming the path, the index, the value and the range.
+ */
+int het_ds_check_q(const char *path, size_t i, double q,
+    struct het_error *err);
+int het_ds_check_phi(const char *path, size_t i, double phi,
+    struct het_error *err);
+
 /* The layout loaders: fill bins (label, q, phi, indices, dataset paths),
  * q_list, phi_list and the dt, energy and distance fields of info. */
 int het_ds_load_apsu(struct het_dataset *ds, struct het_error *err);

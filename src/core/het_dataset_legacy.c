@@ -113,11 +113,10 @@ het_leg_read_lists(struct het_dataset *ds, double **dq, double **dphi,
 		    "list one value per bin", HET_LEG_QLIST, *n,
 		    HET_LEG_PHILIST, nphi);
 	for (i = 0; i < *n; i++)
-		if (!isfinite((*dq)[i]) || !isfinite((*dphi)[i]))
-			return het_error_set(err, HET_EFORMAT,
-			    "bin label %zu has q %g and phi %g in %s and %s; "
-			    "bin centres must be finite", i + 1, (*dq)[i],
-			    (*dphi)[i], HET_LEG_QLIST, HET_LEG_PHILIST);
+		if ((rc = het_ds_check_q(HET_LEG_QLIST, i, (*dq)[i], err)) !=
+		    HET_OK || (rc = het_ds_check_phi(HET_LEG_PHILIST, i,
+		    (*dphi)[i], err)) != HET_OK)
+			return het_error_prefix(err, "bin label %zu", i + 1);
 	return HET_OK;
 }
 

@@ -75,19 +75,48 @@ het_rd_hyperslab(struct het_dataset *ds, const struct het_bin *b, size_t f0,
 	return rc;
 }
 
+/*
+ * Non-finite values, then implausible ones (|c2| >= HET_C2_MAX_ABS), are
+ * refused; values above HET_C2_UNUSUAL are counted into info.  The
+ * zero triangle of half storage is 0, so the range is that of the data.
+ */
 static int
 het_rd_finite(const struct het_dataset *ds, const struct het_bin *b,
-    const double *m, size_t n, size_t f0, struct het_error *err)
+    const double *m, size_t n, size_t f0, struct het_c2_info *info,
+    struct het_error *err)
 {
-	size_t i, bad = 0, first = 0;
+	size_t i, bad = 0, big = 0, first = 0, fbig = 0, imax = 0;
 	char name[512];
 
-	for (i = 0; i < n * n; i++)
-		if (!isfinite(m[i]) && bad++ == 0)
-			first = i;
-	if (bad == 0)
+	info->nunusual = 0;
+	for (i = 0; i < n * n; i++) {
+		if (!isfinite(m[i])) {
+			if (bad++ == 0)
+				first = i;
+			continue;
+		}
+		if (fabs(m[i]) >= HET_C2_MAX_ABS && big++ == 0)
+			fbig = i;
+		if (m[i] > HET_C2_UNUSUAL)
+			info->nunusual++;
+		if (m[i] > m[imax] || !isfinite(m[imax]))
+			imax = i;
+	}
+	info->maxval = m[imax];
+	info->max_i = f0 + imax / n + 1;
+	info->max_j = f0 + imax % n + 1;
+	if (bad == 0 && big == 0)
 		return HET_OK;
 	het_rd_name(b, name, sizeof(name));
+	if (bad == 0)
+		return het_error_set(err, HET_EDATA,
+		    "%s: %s: %zu of the %zu values in frames %zu..%zu are "
+		    "outside the plausible range |c2| < %g (the first, %g, at "
+		    "frames (%zu, %zu)); a normalised correlation is near 1, "
+		    "so the data are damaged or not c2: exclude the bin or "
+		    "check how the file was written", ds->path, name, big,
+		    n * n, f0 + 1, f0 + n, HET_C2_MAX_ABS, m[fbig],
+		    f0 + fbig / n + 1, f0 + fbig % n + 1);
 	return het_error_set(err, HET_EDATA,
 	    "%s: %s: %zu of the %zu values in frames %zu..%zu are NaN or Inf "
 	    "(the first at frames (%zu, %zu)); exclude the bin or choose a "
@@ -219,7 +248,7 @@ het_dataset_read_c2(struct het_dataset *ds, size_t bin, long first,
 	if (info == NULL)
 		info = &local;
 	if ((rc = het_rd_hyperslab(ds, b, f0, n, out, err)) != HET_OK ||
-	    (rc = het_rd_finite(ds, b, out, n, f0, err)) != HET_OK ||
+	    (rc = het_rd_finite(ds, b, out, n, f0, info, err)) != HET_OK ||
 	    (rc = het_rd_rebuild(ds, b, out, n, f0, info, err)) != HET_OK)
 		return rc;
 	het_c2_correct_diagonal(out, n);

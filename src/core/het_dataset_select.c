@@ -301,6 +301,13 @@ het_dataset_dt(const struct het_dataset *ds, const struct het_selection *sel,
 		return het_error_set(err, HET_EINVAL,
 		    "%s = %g is not a positive number of seconds",
 		    sel->dt_source != NULL ? sel->dt_source : "dt", sel->dt);
+	if (sel != NULL && sel->dt > 0 && (sel->dt < HET_DT_MIN ||
+	    sel->dt > HET_DT_MAX))
+		return het_error_set(err, HET_EINVAL,
+		    "%s = %g s is outside the plausible %g to %g s of a frame "
+		    "time; give the time between two frames in seconds",
+		    sel->dt_source != NULL ? sel->dt_source : "dt", sel->dt,
+		    HET_DT_MIN, HET_DT_MAX);
 	if (sel != NULL && isfinite(sel->dt) && sel->dt > 0) {
 		*dt = sel->dt;
 		*source = sel->dt_source != NULL ? sel->dt_source : "override";

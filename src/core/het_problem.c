@@ -458,6 +458,7 @@ static int
 pb_read(struct het_problem *pb, struct het_dataset *ds,
     const struct het_problem_opts *opts, struct het_error *err)
 {
+	struct het_c2_info ci;
 	size_t n = pb->n_frames, per, a, i, j, k = 0;
 	double *buf, pooled = 0;
 	size_t npooled = 0;
@@ -490,12 +491,19 @@ pb_read(struct het_problem *pb, struct het_dataset *ds,
 		const struct het_bin *b = het_dataset_bin(ds, pb->bins[a]);
 
 		rc = het_dataset_read_c2(ds, pb->bins[a], pb->first_frame,
-		    pb->last_frame, buf, NULL, err);
+		    pb->last_frame, buf, &ci, err);
 		if (rc != HET_OK) {
 			het_error_prefix(err, "bin %ld (phi %g)", b->label,
 			    b->phi);
 			break;
 		}
+		if (ci.nunusual > 0 && (rc = pb_warn(pb, err, "bin %ld (phi "
+		    "%g): %zu c2 values above %g, the largest %g at frames "
+		    "(%zu, %zu); a normalised correlation is near 1, so check "
+		    "the data before trusting the fit", b->label, b->phi,
+		    ci.nunusual, HET_C2_UNUSUAL, ci.maxval, ci.max_i,
+		    ci.max_j)) != HET_OK)
+			break;
 		pb->pair_first[a] = k;
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n; j++, k++) {
