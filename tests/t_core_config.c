@@ -885,6 +885,67 @@ test_errors(void)
 	    "configuration: No such file or directory", "missing file message");
 }
 
+/*
+ * Hostile sizes: each must be refused (or read) promptly; the test asserts
+ * only that it completes with the right verdict, never a time.
+ */
+static void
+test_hostile_sizes(void)
+{
+	struct het_config	*cfg;
+	struct het_error	 err;
+	size_t			 n = 100000, k, len = 0, cap;
+	char			*y;
+
+	/* a: [[[ ... ]]] nested 100,000 deep, about 200 KB */
+	cap = 2 * n + 16;
+	y = malloc(cap);
+	len = (size_t)snprintf(y, cap, "a: ");
+	memset(y + len, '[', n);
+	memset(y + len + n, ']', n);
+	len += 2 * n;
+	y[len++] = '\n';
+	y[len] = '\0';
+	fails(y, HET_EFORMAT, "t.yaml:1: the YAML nests deeper than 64 levels "
+	    "here; a configuration is never that deep", "100,000 nested "
+	    "flow sequences");
+	free(y);
+	fails("a:\n b:\n  c: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+	    "]]]]]]]]]]]]]]]\n", HET_EFORMAT, "t.yaml:3: the YAML nests "
+	    "deeper than 64 levels here; a configuration is never that deep",
+	    "65 levels");
+
+	/* 100,000 keys in one mapping, two of them repeated late */
+	cap = n * 16 + 64;
+	y = malloc(cap);
+	len = (size_t)snprintf(y, cap, "junk:\n");
+	for (k = 0; k < n; k++)
+		len += (size_t)snprintf(y + len, cap - len, "  k%zu: 1\n", k);
+	len += (size_t)snprintf(y + len, cap - len, "  k99999: 3\n  k5: 2\n");
+	fails(y, HET_EFORMAT, "t.yaml:100002: key 'k99999' appears twice in "
+	    "one mapping (first at line 100001); keep one", "100,000 keys: "
+	    "the first repeat in the file is named");
+	/* without the repeats the same keys are read (not used: warned) */
+	len -= strlen("  k99999: 3\n  k5: 2\n");
+	y[len] = '\0';
+	cfg = load_str(y, &err);
+	ok(cfg != NULL, "100,000 distinct keys are read%s%s", cfg == NULL ?
+	    ": " : "", cfg == NULL ? err.msg : "");
+	het_config_free(cfg);
+	free(y);
+
+	fails("optimization:\n  nlsq:\n    multistart: true\n    "
+	    "multistart_n: 1000000\n", HET_EINVAL, "t.yaml:4: optimization."
+	    "nlsq.multistart_n: 1000000 is outside the allowed range [1, "
+	    "100000]", "multistart_n of a million");
+	cfg = load_str("optimization:\n  nlsq:\n    multistart: true\n    "
+	    "multistart_n: 100000\n", &err);
+	ok(cfg != NULL && cfg->nlsq.multistart_n == HET_MULTISTART_MAX,
+	    "multistart_n 100000 (the cap) is read");
+	het_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -906,6 +967,7 @@ main(void)
 	test_modes_inferred();
 	test_scaling_rules();
 	test_errors();
+	test_hostile_sizes();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpdir);

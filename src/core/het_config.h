@@ -117,6 +117,16 @@ struct het_config_phi_range {
 };
 
 /* optimization.nlsq; the number after ';' is the default. */
+/*
+ * The most multistart starts (nlsq.multistart_n, and hetui fit
+ * --multistart).  The starts run concurrently and each keeps its own
+ * solver state and result (parameters, covariance, statistics): about
+ * 46 kB per start for a 14-parameter heterodyne fit, so the cap alone is
+ * about 4.6 GB; a larger value is refused rather than left to the
+ * out-of-memory killer.
+ */
+#define HET_MULTISTART_MAX	100000
+
 struct het_config_nlsq {
 	enum het_config_nlsq_method method;	/* trf */
 	enum het_config_loss loss;		/* soft_l1 */
@@ -130,8 +140,8 @@ struct het_config_nlsq {
 	long	max_nfev;	/* >= 1, or 0 = "auto" (100 x free); 0 */
 	long	max_iterations;	/* >= 1; 1000 */
 	int	multistart;	/* 1: Latin-hypercube restarts; 0 */
-	long	multistart_n;	/* >= 1 starts, the first is the
-				   configured one; 10 */
+	long	multistart_n;	/* 1 to HET_MULTISTART_MAX starts, the
+				   first is the configured one; 10 */
 	unsigned long seed;	/* multistart random seed; 42 */
 };
 

@@ -250,7 +250,7 @@ v_nlsq(const struct vctx *v)
 	if ((rc = v_count(v, "nlsq.max_iterations", K("max_iterations"),
 	    n->max_iterations, 1, 0x7fffffffL)) ||
 	    (rc = v_count(v, "nlsq.multistart_n", K("multistart_n"),
-	    n->multistart_n, 1, 0x7fffffffL)))
+	    n->multistart_n, 1, HET_MULTISTART_MAX)))
 		return rc;
 #undef K
 	return HET_OK;

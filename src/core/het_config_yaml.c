@@ -6,7 +6,10 @@
  * Design: libyaml's document API resolves anchors and aliases; the tree is
  * a plain copy of it (an alias becomes a copy of its anchor, so
  * consumption marks stay per occurrence), limited in depth and node count
- * so that an alias bomb cannot exhaust memory.  Scalars keep their text;
+ * so that an alias bomb cannot exhaust memory.  The depth is checked
+ * first on the parser's events, so a deeply nested file is refused before
+ * the loader composes it, and repeated keys are found by sorting, so no
+ * cost grows faster than n log n in the size of the file.  Scalars keep their text;
  * plain "", "~" and "null" become null nodes; typing is left to the
  * getters of het_config_get.c.  Keys must be scalars and unique within a
  * mapping; one document per file.
@@ -114,6 +117,61 @@ y_conv_seq(struct y_conv *cv, yaml_node_t *yn, struct het_ynode *node,
 	return node;
 }
 
+/* A key and its position, sorted by text, then by position. */
+struct y_key {
+	const char	*text;
+	size_t		 pos;
+};
+
+static int
+y_key_cmp(const void *a, const void *b)
+{
+	const struct y_key *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	return c != 0 ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/*
+ * Keys of one mapping must differ: sort them (O(n log n), so a file of
+ * 100,000 keys is checked at once) and report the repeat that comes first
+ * in the file, with the line of the key it repeats.
+ */
+static int
+y_check_repeats(struct y_conv *cv, const struct het_ynode *map)
+{
+	struct y_key *ks;
+	size_t i, dup = (size_t)-1, orig = 0, first = 0;
+
+	if (map->n < 2)
+		return HET_OK;
+	if ((ks = het_alloc_array(map->n, sizeof(*ks), "YAML keys",
+	    cv->err)) == NULL)
+		return HET_ENOMEM;
+	for (i = 0; i < map->n; i++) {
+		ks[i].text = map->keys[i]->text;
+		ks[i].pos = i;
+	}
+	qsort(ks, map->n, sizeof(*ks), y_key_cmp);
+	for (i = 1; i < map->n; i++) {
+		if (strcmp(ks[i].text, ks[i - 1].text) != 0) {
+			first = i;
+			continue;
+		}
+		if (ks[i].pos < dup) {
+			dup = ks[i].pos;
+			orig = ks[first].pos;
+		}
+	}
+	free(ks);
+	if (dup == (size_t)-1)
+		return HET_OK;
+	return het_error_set(cv->err, HET_EFORMAT, "%s:%d: key '%s' appears "
+	    "twice in one mapping (first at line %d); keep one", cv->name,
+	    map->keys[dup]->line, map->keys[dup]->text,
+	    map->keys[orig]->line);
+}
+
 static struct het_ynode *
 y_conv_map(struct y_conv *cv, yaml_node_t *yn, struct het_ynode *node,
     int depth)
@@ -132,6 +190,7 @@ y_conv_map(struct y_conv *cv, yaml_node_t *yn, struct het_ynode *node,
 		het_y_free(node);
 		return NULL;
 	}
+	/* every key first (all scalars), then one check for repeats */
 	for (pr = yn->data.mapping.pairs.start;
 	    pr < yn->data.mapping.pairs.top; pr++) {
 		k = y_conv_node(cv, yaml_document_get_node(cv->doc, pr->key),
@@ -151,19 +210,15 @@ y_conv_map(struct y_conv *cv, yaml_node_t *yn, struct het_ynode *node,
 			het_y_free(node);
 			return NULL;
 		}
-		for (i = 0; i + 1 < node->n; i++)
-			if (strcmp(node->keys[i]->text, k->text) == 0) {
-				het_error_set(cv->err, HET_EFORMAT, "%s:%d: "
-				    "key '%s' appears twice in one mapping "
-				    "(first at line %d); keep one",
-				    cv->name, k->line, k->text,
-				    node->keys[i]->line);
-				het_y_free(node);
-				return NULL;
-			}
-		node->vals[node->n - 1] = y_conv_node(cv,
-		    yaml_document_get_node(cv->doc, pr->value), depth + 1);
-		if (node->vals[node->n - 1] == NULL) {
+	}
+	if (y_check_repeats(cv, node) != HET_OK) {
+		het_y_free(node);
+		return NULL;
+	}
+	for (i = 0, pr = yn->data.mapping.pairs.start; i < n; i++, pr++) {
+		node->vals[i] = y_conv_node(cv, yaml_document_get_node(cv->doc,
+		    pr->value), depth + 1);
+		if (node->vals[i] == NULL) {
 			het_y_free(node);
 			return NULL;
 		}
@@ -230,6 +285,54 @@ y_parser_error(yaml_parser_t *p, const char *name, struct het_error *err)
 	    p->problem != NULL ? p->problem : "syntax error");
 }
 
+/*
+ * The nesting depth, checked on libyaml's events before the document is
+ * loaded: a file of 100,000 '[' is refused after 65 of them, where the
+ * document loader would compose every level first (minutes).  Syntax
+ * errors are left to the loader, which reports them the same way.
+ */
+static int
+y_check_depth(const char *text, size_t len, const char *name,
+    struct het_error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = HET_OK, done = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return het_error_set(err, HET_ENOMEM, "out of memory parsing "
+		    "%s", name);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+	    len);
+	while (!done && rc == HET_OK) {
+		if (!yaml_parser_parse(&parser, &ev))
+			break;
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > Y_MAX_DEPTH)
+				rc = het_error_set(err, HET_EFORMAT, "%s:%lu: "
+				    "the YAML nests deeper than %d levels here; "
+				    "a configuration is never that deep",
+				    name, (unsigned long)ev.start_mark.line + 1,
+				    Y_MAX_DEPTH);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int
 het_y_parse(const char *text, size_t len, const char *name,
     struct het_ynode **root, struct het_error *err)
@@ -241,6 +344,8 @@ het_y_parse(const char *text, size_t len, const char *name,
 	int rc = HET_OK;
 
 	*root = NULL;
+	if ((rc = y_check_depth(text, len, name, err)) != HET_OK)
+		return rc;
 	if (!yaml_parser_initialize(&parser))
 		return het_error_set(err, HET_ENOMEM, "out of memory parsing "
 		    "%s", name);
