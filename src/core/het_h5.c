@@ -42,6 +42,14 @@ het_h5_prepare(struct het_error *err)
 int
 het_h5_library_init(struct het_error *err)
 {
+	/*
+	 * No clean-up at exit: when H5Fclose fails to flush (ENOSPC on a
+	 * full disk), HDF5 1.10 keeps the half-closed file in its ID table
+	 * and its atexit handler (H5_term_library -> H5F__close_cb)
+	 * dereferences freed memory.  Every file hetui writes is closed
+	 * explicitly, so nothing is lost; this must precede H5open.
+	 */
+	(void)H5dont_atexit();
 	if (H5open() < 0)
 		return het_error_set(err, HET_EINTERNAL,
 		    "cannot initialise the HDF5 library");
@@ -69,10 +77,16 @@ het_h5_detail(char *buf, size_t len)
 {
 	struct het_h5_walk w = { buf, len };
 
+	char *p;
+
 	if (len == 0)
 		return;
 	buf[0] = '\0';
 	(void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, het_h5_walk_cb, &w);
+	/* one line: libhdf5 puts ctime()'s newline inside write errors */
+	for (p = buf; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
 }
 
 /* What the group containing `prefix` is: GROUP when it opens as one. */

@@ -16,7 +16,10 @@
  * 32000).  Call once from main() before any thread starts; calling it
  * again is harmless.  het_h5_quiet_thread() must still be called by every
  * other thread that uses HDF5 (the dataset and writer entry points of the
- * core do it themselves).
+ * core do it themselves).  It also turns off libhdf5's clean-up at exit
+ * (H5dont_atexit): after a write that failed on a full disk that
+ * clean-up crashes (HDF5 1.10), and every file hetui writes is closed
+ * explicitly anyway, so call it before any other HDF5 function.
  * Returns HET_OK, or HET_EINTERNAL when libhdf5 cannot start or refuses
  * the filter.
  */
