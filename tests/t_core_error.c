@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,23 @@ dir_entries(const char *dir)
 	return n;
 }
 
+/* Entries of a folder other than . and .. */
+static int
+count_entries(const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 n = 0;
+
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
 int
 main(void)
 {
@@ -72,7 +90,7 @@ main(void)
 	double d = 0;
 	long l = 0;
 
-	plan(44);
+	plan(50);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -178,6 +196,29 @@ main(void)
 	    "mkdirs of a file: not a directory");
 	is_int(het_mkdirs("", "output directory", &err), HET_EINVAL,
 	    "mkdirs of an empty path is refused");
+	/* the output folder check, before any work */
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	is_int(het_dir_check_writable(path, "output directory", &err), HET_OK,
+	    "an existing folder is writable");
+	snprintf(path, sizeof(path), "%s/a/new/deeper", dir);
+	is_int(het_dir_check_writable(path, "output directory", &err), HET_OK,
+	    "a folder still to be made: its existing parent is writable");
+	snprintf(path, sizeof(path), "%s/a", dir);
+	is_int(count_entries(path), 1, "and the test file is gone (only b "
+	    "in %s/a), nothing made", dir);
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	ok(het_dir_check_writable(path, "output directory", &err) == HET_EIO &&
+	    strstr(err.msg, "cannot be made: ") != NULL &&
+	    strstr(err.msg, "out.txt is not a directory; choose another "
+	    "folder (-o DIR or output_dir)") != NULL, "a file as the folder: "
+	    "refused (%s)", err.msg);
+	snprintf(path, sizeof(path), "%s/out.txt/sub", dir);
+	ok(het_dir_check_writable(path, "output directory", &err) == HET_EIO &&
+	    strstr(err.msg, "out.txt/sub cannot be used: ") != NULL &&
+	    strstr(err.msg, "Not a directory") != NULL, "a folder under a "
+	    "file: refused with the reason (%s)", err.msg);
+	is_int(het_dir_check_writable("", "output directory", &err),
+	    HET_EINVAL, "an empty folder name is refused");
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
 		diag("could not remove %s", dir);

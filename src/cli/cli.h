@@ -63,6 +63,13 @@ struct het_config;
 void cli_config_warnings(const struct cli_cmd *cmd, const char *name,
     const struct het_config *cfg);
 
+/*
+ * cli_check_output: before any work, whether results can be written to
+ * the output folder dir (het_dir_check_writable).  Returns CLI_EXIT_OK,
+ * or reports the error and returns its exit status.
+ */
+int cli_check_output(const struct cli_cmd *cmd, const char *dir);
+
 /* cli_print_help: the full help of one subcommand on fp. */
 void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
 

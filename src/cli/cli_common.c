@@ -119,3 +119,14 @@ cli_library_init(struct het_error *err)
 	gsl_set_error_handler_off();
 	return het_h5_library_init(err);
 }
+
+int
+cli_check_output(const struct cli_cmd *cmd, const char *dir)
+{
+	struct het_error err;
+
+	het_error_clear(&err);
+	if (het_dir_check_writable(dir, "output directory", &err) != HET_OK)
+		return cli_report(cmd, &err);
+	return CLI_EXIT_OK;
+}

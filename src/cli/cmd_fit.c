@@ -485,6 +485,12 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
 	if ((outdir = cli_run_dir(cmd, cfg, o->out, o->file, "fit", o->force,
 	    &made, &rc)) == NULL)
 		return rc;
+	if ((rc = cli_check_output(cmd, outdir)) != CLI_EXIT_OK) {
+		if (made)
+			rmdir(outdir);
+		free(outdir);
+		return rc;
+	}
 	rc = fit_job(cmd, o, cfg, &run, outdir, t0);
 	/* A run that wrote nothing leaves no empty folder behind. */
 	if (made)

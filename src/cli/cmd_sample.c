@@ -648,6 +648,8 @@ sample_print_table(struct het_sample *s)
 	sample_print_laplace(sm);
 	if (sm->note != NULL && sm->note[0] != '\0')
 		printf("consensus: %s\n", sm->note);
+	if (files[0] == NULL)
+		return;		/* nothing was written: the error says why */
 	printf("\nresults written to %s/ (", het_sample_out_dir(s));
 	for (k = 0; files[k] != NULL; k++)
 		printf("%s%s", k > 0 ? ", " : "", files[k]);
@@ -785,6 +787,11 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 	het_config_free(cfg);
 	if (s == NULL) {
 		rc = cli_report(cmd, &err);
+		goto done;
+	}
+	if ((rc = cli_check_output(cmd, het_sample_out_dir(s))) !=
+	    CLI_EXIT_OK) {
+		het_sample_free(s);
 		goto done;
 	}
 	memset(&sa, 0, sizeof(sa));

@@ -194,6 +194,67 @@ het_mkdirs(const char *dir, const char *what, struct het_error *err)
 }
 
 int
+het_dir_check_writable(const char *dir, const char *what,
+    struct het_error *err)
+{
+	char *p, *probe = NULL, *slash;
+	struct stat st;
+	size_t len = strlen(dir);
+	int fd, e, rc = HET_OK;
+
+	if (len == 0)
+		return het_error_set(err, HET_EINVAL, "the %s is an empty "
+		    "path; name a folder", what);
+	if ((p = malloc(len + 2)) == NULL)
+		return het_error_set(err, HET_ENOMEM, "out of memory");
+	memcpy(p, dir, len + 1);
+	/* the folder, else the nearest existing parent it would be made in */
+	while (stat(p, &st) != 0) {
+		if (errno != ENOENT) {
+			e = errno;
+			rc = het_error_set(err, HET_EIO, "the %s %s cannot be "
+			    "used: %s: %s; choose another folder (-o DIR or "
+			    "output_dir)", what, dir, p, strerror(e));
+			goto out;
+		}
+		if ((slash = strrchr(p, '/')) == NULL)
+			memcpy(p, ".", 2);
+		else if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		rc = het_error_set(err, HET_EIO, "the %s %s cannot be made: %s "
+		    "is not a directory; choose another folder (-o DIR or "
+		    "output_dir)", what, dir, p);
+		goto out;
+	}
+	/* a real file, so read-only mounts and ACLs count, even for root */
+	if ((probe = malloc(strlen(p) + 64)) == NULL) {
+		rc = het_error_set(err, HET_ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(probe, strlen(p) + 64, "%s/.hetui-write-test.%ld", p,
+	    (long)getpid());
+	if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) < 0) {
+		e = errno;
+		rc = het_error_set(err, HET_EIO, "the %s %s is not writable: "
+		    "a file cannot be created in %s: %s; choose a writable "
+		    "folder (-o DIR or output_dir) or fix its permissions",
+		    what, dir, p, strerror(e));
+		goto out;
+	}
+	close(fd);
+	(void)unlink(probe);
+out:
+	free(probe);
+	free(p);
+	return rc;
+}
+
+int
 het_write_file_atomic(const char *path, const void *data, size_t len,
     struct het_error *err)
 {

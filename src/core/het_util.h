@@ -73,6 +73,18 @@ int het_rename_tmp(const char *tmp, const char *path, struct het_error *err);
 int het_mkdirs(const char *dir, const char *what, struct het_error *err);
 
 /*
+ * het_dir_check_writable: whether results can be written into dir before
+ * any work is done: a file is created (and removed) in dir, or, when dir
+ * does not exist yet, in the nearest existing parent it would be made
+ * in.  what names the folder in messages ("output directory").  Returns
+ * HET_OK, HET_EINVAL (empty path), HET_ENOMEM, or HET_EIO saying which
+ * folder cannot be written and why (read-only file system, permission,
+ * a file in the way) and how to choose another.  Any thread.
+ */
+int het_dir_check_writable(const char *dir, const char *what,
+    struct het_error *err);
+
+/*
  * het_write_file_atomic: write len bytes to path through a temporary file
  * and rename, so readers see either the old file or the complete new one.
  * Returns HET_OK or HET_EIO (the old file, if any, is left untouched).
