@@ -546,8 +546,10 @@ het_wire_shard_unpack(const json_t *obj, struct het_wire_shard *ws,
 	if ((rc = het_wire_get_shard_id(obj, &ws->shard, err)) != HET_OK ||
 	    (rc = ws_unpack_model(obj, ws, err)) != HET_OK ||
 	    (rc = ws_unpack_scaling(obj, ws, err)) != HET_OK ||
-	    (rc = ws_unpack_rest(obj, ws, err)) != HET_OK)
+	    (rc = ws_unpack_rest(obj, ws, err)) != HET_OK) {
+		het_wire_shard_clear(ws);	/* nothing half-decoded is kept */
 		return rc;
+	}
 	return HET_OK;
 }
 

@@ -83,7 +83,8 @@ json_t *het_wire_shard_pack(const struct het_wire_shard *ws,
 
 /*
  * het_wire_shard_unpack: decode a shard payload into a zeroed *ws (arrays
- * malloc'd; release with het_wire_shard_clear, also after an error).
+ * malloc'd; release with het_wire_shard_clear; after an error *ws is
+ * left zeroed, nothing half-decoded kept, and _clear is a no-op).
  * Checks presence and types of all fields, array lengths (nphys of the
  * mode, n_angles, nscal, n, p) and names the bad field.  Returns HET_OK,
  * HET_EPROTO (missing or malformed field), HET_EINVAL (unknown mode,
