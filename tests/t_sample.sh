@@ -415,11 +415,12 @@ ok $? "parallel and sequential chains: the same draws bit for bit"
 
 # --- "one per core" is the cores hetui may run on (taskset, Slurm) ------------
 if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
-	# 2000 draws per chain: the run lasts several 1 s progress periods
-	# (about 1 s a shard, one worker, with the Laplace start)
-	sed 's/num_samples: 100$/num_samples: 2000/' sample_run.yaml >bound.yaml
+	# 5000 draws per chain and a status line every 0.05 s: the run (about
+	# 2 s, one worker) gives dozens of status lines; the test needs two,
+	# so it holds on a machine 20 times faster
+	sed 's/num_samples: 100$/num_samples: 5000/' sample_run.yaml >bound.yaml
 	run_capture taskset -c 0 "$HETUI" sample -c bound.yaml \
-	    --nlsq-result res -o bound --progress 1
+	    --nlsq-result res -o bound --progress 0.05
 	is "$RUN_RC" 0 "bound to one core (taskset -c 0): exit 0"
 	n=$(printf '%s\n' "$RUN_ERR" | grep -c '^status at .* 1 running')
 	m=$(printf '%s\n' "$RUN_ERR" | grep -c '^status at .* [2-9] running')
