@@ -455,7 +455,7 @@ test_defaults(void)
 	    cfg->nlsq.seed == 42, "nlsq defaults");
 	ok(cfg->cmc.num_shards == 0 && cfg->cmc.min_points_per_shard == 10000 &&
 	    cfg->cmc.num_warmup == 500 && cfg->cmc.num_samples == 1500 &&
-	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.85 &&
+	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.95 &&
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
 	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
 	    cfg->cmc.psis_draws == 200 &&

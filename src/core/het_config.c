@@ -156,7 +156,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.num_warmup = 500;
 	cfg->cmc.num_samples = 1500;
 	cfg->cmc.num_chains = 4;
-	cfg->cmc.target_accept_prob = 0.85;
+	cfg->cmc.target_accept_prob = 0.95;
 	cfg->cmc.max_tree_depth = 10;
 	cfg->cmc.dense_mass = hom;
 	cfg->cmc.laplace_init = 1;

@@ -159,7 +159,8 @@ struct het_config_cmc {
 	long	num_warmup;	/* >= 1 per chain; 500 */
 	long	num_samples;	/* >= 1 kept draws per chain; 1500 */
 	long	num_chains;	/* >= 1 per shard; 4 */
-	double	target_accept_prob; /* in (0, 1); 0.85 */
+	double	target_accept_prob; /* in (0, 1); 0.95 (hetui; the
+				   references 0.85) */
 	long	max_tree_depth;	/* 1..15; 10 */
 	int	dense_mass;	/* 1: dense mass matrix; heterodyne 0,
 				   homodyne 1 */

@@ -35,7 +35,7 @@ het_shard_settings_default(struct het_shard_settings *st)
 	st->num_warmup = 500;
 	st->num_samples = 1500;
 	st->num_chains = 4;
-	st->target_accept = 0.85;
+	st->target_accept = 0.95;
 	st->max_tree_depth = 10;
 	st->dense_mass = 0;
 	st->seed = 42;

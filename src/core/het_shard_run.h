@@ -44,7 +44,7 @@ struct het_shard_settings {
 	long		num_warmup;	/* >= 1; 500 */
 	long		num_samples;	/* >= 4; 1500 */
 	long		num_chains;	/* >= 1; 4 */
-	double		target_accept;	/* in (0, 1); 0.85 */
+	double		target_accept;	/* in (0, 1); 0.95 */
 	int		max_tree_depth;	/* 1..15; 10 */
 	int		dense_mass;	/* 0: diagonal metric; 0 */
 	unsigned long	seed;		/* base seed; 42 */
