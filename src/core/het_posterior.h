@@ -178,6 +178,14 @@ size_t het_posterior_nparams(const struct het_posterior *post);
  * it (the message says why).  Thread: the posterior's.
  */
 int het_posterior_marginal(const struct het_posterior *post);
+
+/*
+ * het_posterior_marg_status: what the spec and the problem decided:
+ * HET_MARG_OFF (not asked for), HET_MARG_ON (asked for and allowed) or
+ * HET_MARG_INELIGIBLE (asked for, not allowed); het_posterior_set_
+ * marginal does not change it.
+ */
+int het_posterior_marg_status(const struct het_posterior *post);
 const char *het_posterior_marg_reason(const struct het_posterior *post);
 int het_posterior_set_marginal(struct het_posterior *post, int on,
     struct het_error *err);

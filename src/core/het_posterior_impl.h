@@ -45,6 +45,7 @@ struct het_posterior {
 						   nfp when marginalising */
 	int			 marg;		/* 1: integrated out now */
 	int			 marg_ok;	/* 1: the problem allows it */
+	int			 marg_want;	/* the spec asked for it */
 	char			 marg_why[200];	/* when not: why */
 	size_t			*mcol;		/* 2 na: x columns of
 						   contrast_a, offset_a */

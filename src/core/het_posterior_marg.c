@@ -154,6 +154,7 @@ post_marg_init(struct het_posterior *post, int want, struct het_error *err)
 	    (post->ccov = het_alloc_array(3 * na, sizeof *post->ccov,
 	    "marginal", err)) == NULL)
 		return HET_ENOMEM;
+	post->marg_want = want != 0;
 	post->marg_ok = marg_eligible(post);
 	if (!post->marg_ok)
 		return HET_OK;
@@ -256,6 +257,14 @@ const char *
 het_posterior_marg_reason(const struct het_posterior *post)
 {
 	return post->marg_ok ? "" : post->marg_why;
+}
+
+int
+het_posterior_marg_status(const struct het_posterior *post)
+{
+	if (!post->marg_want)
+		return HET_MARG_OFF;
+	return post->marg_ok ? HET_MARG_ON : HET_MARG_INELIGIBLE;
 }
 
 int
