@@ -62,6 +62,10 @@ struct het_shard_settings {
 	double		init_jitter;	/* >= 0, sd in u; 0.01 (no Laplace) */
 	int		laplace;	/* 1: Laplace metric and starts; 1 */
 	long		psis_draws;	/* >= 0: k-hat draws (0 none); 200 */
+	int		marginalise;	/* 1: the shard's posterior is to
+					   integrate contrast and offset out;
+					   1 (read by whoever builds it:
+					   het_wire_shard_build) */
 };
 
 /* What a progress callback sees after each transition. */
