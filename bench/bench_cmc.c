@@ -48,6 +48,8 @@
  * Usage: bench_cmc [-DLnp] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
  *                  [-r RESULT.json]
  *   -L  no Laplace start (the default before it: unit metric, x0 + jitter);
+ *   -M  contrast and offset sampled (the default before the marginal:
+ *       30 sampled coordinates instead of 14);
  *   -D  dense metric (dense_mass), for hetui and, through the result
  *       file's "metric", the comparison with Stan's dense_e;
  *   -a  target acceptance in percent (85, hetui's default; Stan's
@@ -126,6 +128,9 @@ struct bench {
 	   each with all NA angles, angle innermost (gradient timing only) */
 	struct het_resid	*r2;
 	struct het_posterior	*post2;
+	struct het_posterior	*postm;		/* the sampled shard with
+						   contrast and offset
+						   integrated out */
 	struct het_pair		 pairs2[NPAIR];
 	double			 y2[NPAIR];
 };
@@ -269,11 +274,13 @@ out:
 
 /* The shard posterior on r with the bench's priors: K = 1, reparam on. */
 static struct het_posterior *
-shard_post(struct bench *B, const struct het_resid *r, struct het_error *err)
+shard_post(struct bench *B, const struct het_resid *r, int marg,
+    struct het_error *err)
 {
 	struct het_post_spec	 ps;
 
 	memset(&ps, 0, sizeof ps);
+	ps.marginalise = marg;
 	ps.resid = r;
 	ps.model = B->m;
 	ps.sigma = SIGMA;
@@ -385,7 +392,8 @@ setup(struct bench *B, int cells, struct het_error *err)
 	for (k = 0; k < NP; k++)
 		het_post_prior_nlsq(B->x0[k], B->sd[k], B->lo[k], B->hi[k],
 		    WIDTH, &B->pri[k]);
-	if ((B->post = shard_post(B, B->r, err)) == NULL)
+	if ((B->post = shard_post(B, B->r, 0, err)) == NULL ||
+	    (B->postm = shard_post(B, B->r, 1, err)) == NULL)
 		return -1;
 	/*
 	 * The other layout (gradient timing only): random pairs when the
@@ -394,7 +402,7 @@ setup(struct bench *B, int cells, struct het_error *err)
 	if (shard_data(B, !cells, 11235813, s, B->pairs2, B->y2, B->y2,
 	    &B->r2, err) != 0)
 		return -1;
-	return (B->post2 = shard_post(B, B->r2, err)) == NULL ? -1 : 0;
+	return (B->post2 = shard_post(B, B->r2, 0, err)) == NULL ? -1 : 0;
 }
 
 /*
@@ -531,7 +539,7 @@ cmp_dbl(const void *a, const void *b)
 
 static int
 run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
-    unsigned long seed, int laplace, const char *rpath,
+    unsigned long seed, int laplace, int marg, const char *rpath,
     struct het_error *err)
 {
 	struct het_shard_settings	 st;
@@ -551,7 +559,8 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	st.target_accept = (double)accept / 100.0;
 	t0 = now();
 	c0 = cpu_now();
-	if (het_shard_run(B->post, &st, 0, B->x0, progress_cb, &c0, &res,
+	if (het_shard_run(marg ? B->postm : B->post, &st, 0, B->x0,
+	    progress_cb, &c0, &res,
 	    err) != HET_OK)
 		return -1;
 	wall = now() - t0;
@@ -566,6 +575,11 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	printf("sampling chains 4 warmup %ld draws %ld metric %s target "
 	    "accept %.2f seed %lu (sequential, one thread)\n", nwarm, ndraw,
 	    dense ? "dense" : "diagonal", st.target_accept, seed);
+	printf("contrast and offset %s (sampled dimension %zu of %d)\n",
+	    res.marginal == HET_MARG_ON ? "integrated out" :
+	    res.marginal == HET_MARG_OFF ? "sampled (-M)" :
+	    "sampled (marginal refused or at a bound)",
+	    het_posterior_dim(marg ? B->postm : B->post), NP);
 	printf("laplace %s k-hat %.3f effective fraction %.3f\n",
 	    res.laplace ? "used" : "not used", res.laplace_khat,
 	    res.laplace_ess);
@@ -625,15 +639,15 @@ main(int argc, char **argv)
 	struct het_error	 err;
 	const char		*spath = "cmc_shard.json";
 	const char		*rpath = "cmc_hetui.json";
-	double			 u[NP], tg, tv;
+	double			 u[NP], um[NP], tg, tv;
 	long			 reps = 500, nwarm = 500, ndraw = 1000;
 	int			 ch, nosample = 0, rc = 0, cells = 1;
-	int			 dense = 0, no_laplace = 0;
+	int			 dense = 0, no_laplace = 0, marg = 1;
 	long			 accept = 85;
 	unsigned long		 seed = 42;
 	const char		*lay[2] = { "random-pair", "cell-grouped" };
 
-	while ((ch = getopt(argc, argv, "DLS:a:d:g:npr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DLMS:a:d:g:npr:s:w:")) != -1) {
 		switch (ch) {
 		case 'S': {
 			char *end;
@@ -657,6 +671,9 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			no_laplace = 1;
+			break;
+		case 'M':
+			marg = 0;
 			break;
 
 		case 'D':
@@ -686,7 +703,7 @@ main(int argc, char **argv)
 			spath = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_cmc [-Dnp] [-a PCT] [-S SEED] "
+			fprintf(stderr, "usage: bench_cmc [-DLMnp] [-a PCT] [-S SEED] "
 			    "[-g REPS] "
 			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
 			    "[-r RESULT.json]\n");
@@ -713,6 +730,14 @@ main(int argc, char **argv)
 	    "shard)\n", lay[cells], 1e6 * tg, 1e9 * tg / NPAIR);
 	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[cells],
 	    1e6 * tv, 1e9 * tv / NPAIR);
+	if (het_posterior_to_u(B.postm, B.x0, um, &err) == HET_OK) {
+		tg = time_grad(B.postm, um, 1, reps);
+		tv = time_grad(B.postm, um, 0, reps);
+		printf("%s marginal (contrast and offset integrated out, %zu "
+		    "coordinates) gradient per_eval %.1f us value per_eval "
+		    "%.1f us\n", lay[cells], het_posterior_dim(B.postm),
+		    1e6 * tg, 1e6 * tv);
+	}
 	tg = time_grad(B.post2, u, 1, reps);
 	tv = time_grad(B.post2, u, 0, reps);
 	printf("%s gradient per_eval %.1f us per_pair %.1f ns\n",
@@ -727,13 +752,14 @@ main(int argc, char **argv)
 	printf("shard written to %s\n", spath);
 	fflush(stdout);
 	if (!nosample && run_chains(&B, nwarm, ndraw, dense, accept, seed,
-	    !no_laplace, rpath, &err) != 0) {
+	    !no_laplace, marg, rpath, &err) != 0) {
 		fprintf(stderr, "bench_cmc: sampling failed: %s\n", err.msg);
 		rc = 1;
 	}
 out:
 	het_posterior_free(B.post);
 	het_posterior_free(B.post2);
+	het_posterior_free(B.postm);
 	het_resid_free(B.r);
 	het_resid_free(B.r2);
 	het_scaling_free(B.sc);

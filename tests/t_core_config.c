@@ -94,7 +94,7 @@ test_het_full(void)
 	cfg = load_file("het_full.yaml", &err);
 	ok(cfg != NULL, "het_full.yaml loads (%s)", cfg ? "ok" : err.msg);
 	if (cfg == NULL) {
-		skip(98, "het_full.yaml did not load");
+		skip(99, "het_full.yaml did not load");
 		return;
 	}
 	is_int(cfg->mode, HET_MODE_TWO_COMPONENT, "mode two_component");
@@ -199,6 +199,7 @@ test_het_full(void)
 	is_int(cfg->cmc.chain_parallel, 0, "chain_method sequential");
 	ok(cfg->cmc.laplace_init == 0 && cfg->cmc.psis_draws == 500,
 	    "laplace_init false, psis_draws 500");
+	is_int(cfg->cmc.marginalise_scaling, 0, "marginalise_scaling false");
 	ok(cfg->cmc.per_shard_timeout == 5400 &&
 	    cfg->cmc.heartbeat_timeout == 240, "timeouts");
 	is_int(cfg->cmc.combine, HET_COMBINE_CONSENSUS, "consensus_mc");
@@ -458,7 +459,7 @@ test_defaults(void)
 	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.95 &&
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
 	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
-	    cfg->cmc.psis_draws == 200 &&
+	    cfg->cmc.psis_draws == 200 && cfg->cmc.marginalise_scaling == 1 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&
@@ -685,6 +686,10 @@ test_errors(void)
 	    HET_EINVAL, "t.yaml:3: parameters.scaling.contrast.value: value 0.5 "
 	    "is outside the bounds [0, 0.3] of contrast; choose a value inside "
 	    "them or widen min/max", "explicit value outside narrowed bounds");
+	fails("optimization:\n  cmc:\n    per_shard_mcmc:\n      "
+	    "marginalise_scaling: 2\n", HET_EINVAL, "t.yaml:4: optimization."
+	    "cmc.per_shard_mcmc.marginalise_scaling: expected true or false, "
+	    "found '2'", "marginalise_scaling 2");
 	fails("optimization:\n  cmc:\n    per_shard_mcmc:\n      psis_draws: 5\n",
 	    HET_EINVAL, "t.yaml:4: optimization.cmc.per_shard_mcmc.psis_draws: "
 	    "5: use 0 (no k-hat) or 20 to 100000 importance draws",

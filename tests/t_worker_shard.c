@@ -167,6 +167,7 @@ test_roundtrip(void)
 	ws.x0 = x0;
 	ws.settings.laplace = 0;	/* not the defaults of an absent key */
 	ws.settings.psis_draws = 77;
+	ws.settings.marginalise = 0;
 	o = het_wire_shard_pack(&ws, &err);
 	ok(o != NULL, "shard packs");
 	len = 0;
@@ -190,6 +191,7 @@ test_roundtrip(void)
 	    back.settings.seed == 5 && back.settings.dense_mass == 0 &&
 	    back.settings.target_accept == 0.85 && back.x0 != NULL &&
 	    back.settings.laplace == 0 && back.settings.psis_draws == 77 &&
+	    back.settings.marginalise == 0 &&
 	    back.x0[0] == 1900 && back.free[2] == 0 && back.s[0] == 0.3;
 	ok(same, "every scalar field survives");
 	ok(memcmp(back.pairs, pairs, npairs * sizeof *pairs) == 0 &&
@@ -241,12 +243,20 @@ test_roundtrip(void)
 	json_object_del(o2, "x0");
 	json_object_del(json_object_get(o2, "nuts"), "laplace");
 	json_object_del(json_object_get(o2, "nuts"), "psis_draws");
+	json_object_del(json_object_get(o2, "nuts"), "marginalise_scaling");
 	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
 	    "3 priors decode");
-	ok(back.settings.laplace == 1 && back.settings.psis_draws == 200,
-	    "a record without laplace and psis_draws (an older hetui's): the "
-	    "Laplace start with 200 draws");
+	ok(back.settings.laplace == 1 && back.settings.psis_draws == 200 &&
+	    back.settings.marginalise == 1,
+	    "a record without laplace, psis_draws and marginalise_scaling (an "
+	    "older hetui's): the Laplace start with 200 draws, marginal on");
 	het_wire_shard_clear(&back);
+	json_object_set_new(json_object_get(o2, "nuts"),
+	    "marginalise_scaling", json_string("no"));
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_EPROTO, "nuts."
+	    "marginalise_scaling \"no\" (not a boolean) refused");
+	like(err.msg, "shard.nuts.marginalise_scaling", "message names it");
+	json_object_del(json_object_get(o2, "nuts"), "marginalise_scaling");
 	json_object_set_new(json_object_get(o2, "nuts"), "laplace",
 	    json_integer(1));
 	ok(het_wire_shard_unpack(o2, &back, &err) == HET_EPROTO, "nuts.laplace "
@@ -286,6 +296,7 @@ test_roundtrip(void)
 	res.laplace = 1;
 	res.laplace_khat = 0.375;
 	res.laplace_ess = NAN;
+	res.marginal = HET_MARG_BOUND;
 	o = het_wire_result_pack(9, &res, &err);
 	ok(o != NULL && het_wire_result_unpack(o, &id, &r2, &err) == HET_OK,
 	    "result round trip");
@@ -296,7 +307,8 @@ test_roundtrip(void)
 	    r2.divergences[1] == 7 && r2.step_size[0] == 0.125 &&
 	    r2.wall_time == 1.5 && r2.laplace == 1 &&
 	    r2.leapfrog[2] == 7.5 && r2.leapfrog_warmup[1] == 31.25 &&
-	    r2.laplace_khat == 0.375 && isnan(r2.laplace_ess),
+	    r2.laplace_khat == 0.375 && isnan(r2.laplace_ess) &&
+	    r2.marginal == HET_MARG_BOUND,
 	    "every result field survives, NaN as null");
 	het_shard_result_clear(&r2);
 	json_object_set_new(o, "laplace", json_string("yes"));
@@ -308,6 +320,18 @@ test_roundtrip(void)
 	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_OK &&
 	    r2.laplace == 0 && isnan(r2.laplace_khat), "no laplace (an older "
 	    "hetui's result): not used, k-hat NaN");
+	het_shard_result_clear(&r2);
+	json_object_set_new(o, "marginal", json_string("maybe"));
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,
+	    "a marginal that is no status name refused");
+	like(err.msg, "marginal must be one of", "message");
+	json_object_set_new(o, "marginal", json_integer(1));
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,
+	    "a marginal that is no string refused");
+	json_object_del(o, "marginal");
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_OK &&
+	    r2.marginal == HET_MARG_OFF, "no marginal (an older hetui's "
+	    "result): off");
 	het_shard_result_clear(&r2);
 	json_object_set_new(o, "chains", json_integer(4));
 	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,

@@ -160,6 +160,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.max_tree_depth = 10;
 	cfg->cmc.dense_mass = hom;
 	cfg->cmc.laplace_init = 1;
+	cfg->cmc.marginalise_scaling = 1;
 	cfg->cmc.psis_draws = 200;
 	cfg->cmc.chain_parallel = 1;
 	cfg->cmc.seed = 42;
@@ -662,6 +663,7 @@ het_config_equal(const struct het_config *a, const struct het_config *b,
 		    x->max_tree_depth == y->max_tree_depth &&
 		    x->dense_mass == y->dense_mass && x->seed == y->seed &&
 		    x->laplace_init == y->laplace_init &&
+		    x->marginalise_scaling == y->marginalise_scaling &&
 		    x->psis_draws == y->psis_draws &&
 		    x->chain_parallel == y->chain_parallel,
 		    "optimization.cmc.per_shard_mcmc");

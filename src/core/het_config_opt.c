@@ -287,6 +287,8 @@ cl_read_cmc(struct cl_load *ld)
 		struct cl_cand sd[] = { { cm, P, "seed" }, { ps, M, "seed" } };
 		struct cl_cand li[] = { { cm, P, "laplace_init" },
 		    { ps, M, "laplace_init" } };
+		struct cl_cand ms[] = { { cm, P, "marginalise_scaling" },
+		    { ps, M, "marginalise_scaling" } };
 		struct cl_cand pd[] = { { cm, P, "psis_draws" },
 		    { ps, M, "psis_draws" } };
 		struct cl_cand cmt[] = { { cm, P, "chain_method" },
@@ -356,6 +358,8 @@ cl_read_cmc(struct cl_load *ld)
 		    &c->max_tree_depth)) ||
 		    (rc = cl_pick_bool(ld, dm, NC(dm), &c->dense_mass)) ||
 		    (rc = cl_pick_bool(ld, li, NC(li), &c->laplace_init)) ||
+		    (rc = cl_pick_bool(ld, ms, NC(ms),
+		    &c->marginalise_scaling)) ||
 		    (rc = cl_pick_long(ld, pd, NC(pd), "cmc.psis_draws", 0,
 		    &c->psis_draws)) ||
 		    (rc = cl_pick_long(ld, sd, NC(sd), "cmc.seed", 0, &seed)))

@@ -579,6 +579,10 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	    "none, or 20..100000).");
 	w_kb(w, 6, "laplace_init", c->laplace_init);
 	w_kl(w, 6, "psis_draws", c->psis_draws);
+	w_cmt(w, 6, "Integrate each angle's contrast and offset out in closed "
+	    "form (individual scaling, Gaussian or uniform priors; drawn "
+	    "from their conditional afterwards); false: sample them.");
+	w_kb(w, 6, "marginalise_scaling", c->marginalise_scaling);
 	w_cmt(w, 6, "parallel: a shard's chains at once when cores are free "
 	    "(the same draws); sequential: one after another.");
 	w_kw(w, 6, "chain_method", c->chain_parallel ? "parallel" :

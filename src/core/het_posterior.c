@@ -30,41 +30,12 @@
 #include <string.h>
 
 #include "het_posterior.h"
+#include "het_posterior_impl.h"
 #include "het_separable.h"
 #include "het_transform.h"
 #include "het_util.h"
 
 #define POST_CHUNK	256
-
-enum post_role {
-	ROLE_PLAIN = 0,		/* x = T(u) by het_transform */
-	ROLE_PREFACTOR,		/* u = ln A(t_ref); A = exp(u - e ln t_ref) */
-	ROLE_EXPONENT		/* x = T(u), and a prefactor depends on it */
-};
-
-struct het_posterior {
-	const struct het_resid	*resid;
-	struct het_resid_eval	*ev;
-	struct het_resid_scratch *scr;
-	struct het_separable	*sep;		/* NULL: the pair kernel */
-	size_t			 p, n, chunk;
-	double			 inv_s2;	/* 1 / sigma^2 */
-	double			 invk;		/* 1 / K */
-	struct het_post_prior	*pri;		/* p */
-	struct het_bound	*bd;		/* p */
-	int			*role;		/* p, enum post_role */
-	size_t			*mate;		/* p: the pair's other member */
-	size_t			 nrep;
-	double			 tref, ltref;
-	double			*x, *gx, *dxdu, *dlj;	/* p each */
-	double			*res;		/* chunk residuals */
-	double			*gphys;		/* nfp: sum r dr/dtheta */
-	size_t			 nfp, na;	/* free physics, angles */
-	double			*gcon, *goff;	/* na angle sums */
-	size_t			*rc_n, *ro_n;	/* na: entries per row */
-	long			*rc_col, *ro_col; /* na * nscal columns */
-	double			*rc_w, *ro_w;	/* na * nscal weights */
-};
 
 /* The power-law pairs (prefactor, exponent) of each family. */
 static const size_t het_pairs[][2] = {
@@ -248,6 +219,7 @@ het_posterior_free(struct het_posterior *post)
 	free(post->ro_col);
 	free(post->rc_w);
 	free(post->ro_w);
+	post_marg_free(post);
 	free(post);
 }
 
@@ -438,6 +410,8 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 	/* a problem the separable pass refuses keeps the pair kernel */
 	if (!spec->pair_kernel)
 		post->sep = het_separable_alloc(spec->resid, NULL);
+	if (post_marg_init(post, spec->marginalise, err) != HET_OK)
+		goto fail;
 	return post;
 fail:
 	het_posterior_free(post);
@@ -453,7 +427,7 @@ het_posterior_separable(const struct het_posterior *post)
 size_t
 het_posterior_dim(const struct het_posterior *post)
 {
-	return post->p;
+	return post->d;
 }
 
 const char *
@@ -481,7 +455,7 @@ het_posterior_to_u(const struct het_posterior *post, const double *x,
 	const char	*nm;
 	size_t		 m;
 
-	for (m = 0; m < post->p; m++) {
+	for (m = 0; m < post->d; m++) {
 		nm = het_resid_param_name(post->resid, m);
 		if (post->role[m] == ROLE_PREFACTOR) {
 			if (!isfinite(x[m]) || !(x[m] > post->pri[m].lo) ||
@@ -513,7 +487,7 @@ post_forward(const struct het_posterior *post, const double *u, double *x,
 	double	lj = 0, l;
 	size_t	m, e;
 
-	for (m = 0; m < post->p; m++) {
+	for (m = 0; m < post->d; m++) {
 		if (post->role[m] == ROLE_PREFACTOR)
 			continue;
 		het_transform_forward(&post->bd[m], 1, &u[m], &x[m], &l,
@@ -521,7 +495,7 @@ post_forward(const struct het_posterior *post, const double *u, double *x,
 		    dlj != NULL ? &dlj[m] : NULL);
 		lj += l;
 	}
-	for (m = 0; m < post->p; m++) {
+	for (m = 0; m < post->d; m++) {
 		if (post->role[m] != ROLE_PREFACTOR)
 			continue;
 		e = post->mate[m];
@@ -546,7 +520,7 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 {
 	double		*x = post->x, *gx = post->gx;
 	double		 lj, lpr = 0, ll = 0, l, d;
-	size_t		 m, e, first, nc, k, c, a, ns, p = post->p;
+	size_t		 m, e, first, nc, k, c, a, ns, p = post->d;
 	struct het_model_lsq_out o;
 	int		 rc;
 
@@ -564,7 +538,12 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 	lpr *= post->invk;
 	if ((rc = het_resid_prepare(post->ev, x, grad != NULL, err)) != HET_OK)
 		return rc;
-	if (grad == NULL && post->sep != NULL) {
+	if (post->marg) {
+		/* contrast and offset integrated out: no scaling columns */
+		if ((rc = post_marg_loglik(post, grad != NULL, &ll, err)) !=
+		    HET_OK)
+			return rc;
+	} else if (grad == NULL && post->sep != NULL) {
 		o.ss = 0;
 		if ((rc = het_separable_eval(post->sep, post->ev, 0, &o,
 		    err)) != HET_OK)
@@ -600,8 +579,9 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 		for (c = 0; c < post->nfp; c++)
 			gx[c] -= post->inv_s2 * post->gphys[c];
 	}
-	ll *= -0.5 * post->inv_s2;
-	if (grad != NULL) {
+	if (!post->marg)
+		ll *= -0.5 * post->inv_s2;
+	if (grad != NULL && !post->marg) {
 		ns = het_scaling_nparams(het_resid_scaling(post->resid));
 		if (ns == 0)
 			ns = 1;

@@ -56,6 +56,23 @@
  * alpha_ref), (D0_sample, alpha_sample), (v0, beta) in heterodyne modes
  * and (D0, alpha), (gamma_dot_t0, beta) in homodyne ones.
  *
+ * Contrast and offset integrated out (marginalise in the spec;
+ * het_posterior_marg.c, fast-posterior.md §3): c2 = o + c g is linear in
+ * each angle's (o, c), so under Gaussian or flat priors the likelihood
+ * integrates over them in closed form from five sums per angle, and the
+ * sampled coordinates are the free physics only (dim nfp instead of p).
+ * The marginal density is the integral over R^2 of the full density
+ * above (tempered priors with their constants), so the posterior of the
+ * physics is unchanged, except that the priors' truncation to [lo, hi]
+ * is ignored: het_posterior_cond_check tells whether the conditional of
+ * (o, c) sits well inside the bounds.  A kept draw is completed with an
+ * exact draw of every angle's (contrast, offset) from its bivariate
+ * normal conditional given the physics (het_posterior_complete).
+ * Possible when the likelihood is separable, the scaling is individual
+ * with every contrast and offset free, and their priors are normal,
+ * truncated normal or uniform; otherwise the posterior samples them as
+ * before and het_posterior_marg_reason says why.
+ *
  * A posterior is used by one thread at a time (its scratch is shared).
  */
 #ifndef HET_POSTERIOR_H
@@ -98,7 +115,27 @@ struct het_post_spec {
 	int			  pair_kernel;	/* 1: always the pair
 						   kernel; 0: the separable
 						   likelihood when eligible */
+	int			  marginalise;	/* 1: integrate contrast and
+						   offset out when possible;
+						   0: sample them */
 };
+
+/*
+ * What happened to contrast and offset in a shard (the shard result and
+ * the results files record it): not asked for; integrated out; asked
+ * for but the problem does not allow it; asked for but the conditional
+ * reached a bound at the start (both: sampled instead).
+ */
+enum het_post_marg {
+	HET_MARG_OFF = 0,
+	HET_MARG_ON,
+	HET_MARG_INELIGIBLE,
+	HET_MARG_BOUND,
+	HET_MARG_COUNT
+};
+
+/* het_post_marg_name: "off", "on", "ineligible", "bound" ("unknown"). */
+const char *het_post_marg_name(int status);
 
 struct het_posterior;
 
@@ -123,8 +160,62 @@ void het_posterior_free(struct het_posterior *post);
  */
 int het_posterior_separable(const struct het_posterior *post);
 
-/* het_posterior_dim: p, the number of sampled coordinates. */
+/*
+ * het_posterior_dim: d, the number of sampled coordinates (p, or the
+ * free physics nfp while contrast and offset are integrated out);
+ * het_posterior_nparams: p, the physical parameters of a draw.
+ */
 size_t het_posterior_dim(const struct het_posterior *post);
+size_t het_posterior_nparams(const struct het_posterior *post);
+
+/*
+ * het_posterior_marginal: 1 while contrast and offset are integrated
+ * out.  het_posterior_marg_reason: why the problem does not allow it
+ * (borrowed, "" when it does).
+ * het_posterior_set_marginal: switch integrating out on (when the
+ * problem allows it) or off; het_posterior_dim changes with it.
+ * Returns HET_OK, or HET_EINVAL for on when the problem does not allow
+ * it (the message says why).  Thread: the posterior's.
+ */
+int het_posterior_marginal(const struct het_posterior *post);
+
+/*
+ * het_posterior_marg_status: what the spec and the problem decided:
+ * HET_MARG_OFF (not asked for), HET_MARG_ON (asked for and allowed) or
+ * HET_MARG_INELIGIBLE (asked for, not allowed); het_posterior_set_
+ * marginal does not change it.
+ */
+int het_posterior_marg_status(const struct het_posterior *post);
+const char *het_posterior_marg_reason(const struct het_posterior *post);
+int het_posterior_set_marginal(struct het_posterior *post, int on,
+    struct het_error *err);
+
+/*
+ * het_posterior_conditional: while integrating out, the conditional of
+ * every angle's (contrast, offset) given the physics point u (d
+ * values): mean[2 a] contrast, mean[2 a + 1] offset, cov[3 a] var
+ * contrast, cov[3 a + 1] their covariance, cov[3 a + 2] var offset
+ * (caller's arrays of 2 and 3 n_angles doubles).
+ * het_posterior_complete: the physical draw x (p values) of u: the
+ * physics of het_posterior_to_x and, while integrating out, each
+ * angle's contrast and offset drawn from that conditional with the
+ * standard normal deviates z[2 a], z[2 a + 1] (Cholesky factor of the
+ * covariance), or set to the conditional mean when z is NULL; when
+ * sampling them, x is het_posterior_to_x(u).
+ * het_posterior_cond_check: HET_OK when every conditional mean +- nsd
+ * conditional sd lies strictly inside its prior bounds, else
+ * HET_ERANGE naming the parameter (the closed form ignores the bounds).
+ * Returns HET_OK, HET_EINVAL (conditional, check: not integrating out),
+ * HET_ERANGE (a 2 x 2 precision singular: flat priors and too few
+ * pairs or a constant g), or the model's error.  Thread: the
+ * posterior's (they use its scratch).
+ */
+int het_posterior_conditional(struct het_posterior *post, const double *u,
+    double *mean, double *cov, struct het_error *err);
+int het_posterior_complete(struct het_posterior *post, const double *u,
+    const double *z, double *x, struct het_error *err);
+int het_posterior_cond_check(struct het_posterior *post, const double *u,
+    double nsd, struct het_error *err);
 
 /* het_posterior_name: name of x[m] (borrowed from the resid), m < p. */
 const char *het_posterior_name(const struct het_posterior *post, size_t m);
@@ -138,8 +229,8 @@ size_t het_posterior_nreparam(const struct het_posterior *post);
 double het_posterior_tref(const struct het_posterior *post);
 
 /*
- * het_posterior_to_u: unconstrained coordinates u[p] of the physical
- * point x[p].  Returns HET_OK, or HET_ERANGE when some x is not strictly
+ * het_posterior_to_u: unconstrained coordinates u[d] of the physical
+ * point x[p] (while integrating out, its physics only).  Returns HET_OK, or HET_ERANGE when some x is not strictly
  * inside its prior bounds (message names the parameter).  Thread: any.
  */
 int het_posterior_to_u(const struct het_posterior *post, const double *x,
@@ -158,14 +249,15 @@ size_t het_posterior_interior(const struct het_posterior *post, double *x,
     double frac);
 
 /*
- * het_posterior_to_x: the physical point x[p] of u[p] (no evaluation).
+ * het_posterior_to_x: the physical point x of u[d] (no evaluation);
+ * while integrating out only x[0..d) (the physics) are written.
  */
 void het_posterior_to_x(const struct het_posterior *post, const double *u,
     double *x);
 
 /*
- * het_posterior_logp: log density at u (including log-Jacobians) and,
- * when grad is not NULL, its gradient (p values).  Returns HET_OK, or
+ * het_posterior_logp: log density at u (d values, including
+ * log-Jacobians) and, when grad is not NULL, its gradient (d values).  Returns HET_OK, or
  * HET_ERANGE when x(u) lies outside a prior's support (reparameterised
  * prefactor out of bounds, or saturated at a bound), or HET_EINVAL from
  * the model (non-finite values).

@@ -13,7 +13,7 @@
  *   /cmc [status, strategy, combine, sigma, sigma_source, reparam,
  *        nlsq_informed_priors, prior_width_factor, num_warmup, num_samples, num_chains,
  *        target_accept_prob, max_tree_depth, dense_mass, laplace_init,
- *        seed,
+ *        marginalise_scaling, seed,
  *        num_shards, max_r_hat, min_ess, min_bfmi, max_divergence_rate,
  *        gates_passed, wall_time]
  *   /cmc/parameter_names                 p strings (het_resid order)
@@ -33,7 +33,9 @@
  *                accept (nchain each) [n_chains, n_draws, wall_time,
  *                input_digest, gates_passed, max_r_hat, min_ess,
  *                min_bfmi, divergence_rate, laplace_used, laplace_khat,
- *                laplace_ess]
+ *                laplace_ess, marginal_scaling: "on" when contrast and
+ *                offset were integrated out, else "off" (not asked
+ *                for), "ineligible" or "bound" (sampled instead)]
  * input_digest (16 hex digits) identifies everything the shard was
  * computed from; het_results_load_cmc reads the shards back for
  * `hetui sample --resume`, which reuses a shard only when its digest
@@ -244,6 +246,9 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 			    "s:o, s:o}", "used", s->res->laplace, "khat",
 			    rc_num(s->res->laplace_khat), "effective_fraction",
 			    rc_num(s->res->laplace_ess)));
+			json_object_set_new(e, "marginal_scaling",
+			    json_string(het_post_marg_name(
+			    s->res->marginal)));
 			json_object_set_new(e, "leapfrog_per_transition",
 			    rc_chain_array(s->res->leapfrog, s->res->nchain));
 		}
@@ -292,6 +297,8 @@ rc_attrs(struct rs_w *w, const struct het_results_cmc *c,
 	    (rc = rs_ai64(w, g, "max_tree_depth", st->max_tree_depth, err)) ||
 	    (rc = rs_ai64(w, g, "dense_mass", st->dense_mass, err)) ||
 	    (rc = rs_ai64(w, g, "laplace_init", st->laplace, err)) ||
+	    (rc = rs_ai64(w, g, "marginalise_scaling", st->marginalise,
+	    err)) ||
 	    (rc = rs_ai64(w, g, "seed", (long)st->seed, err)) ||
 	    (rc = rs_ai64(w, g, "num_shards", (long)c->nshards, err)) ||
 	    (rc = rs_af64(w, g, "max_r_hat", c->gates.max_r_hat, err)) ||
@@ -527,6 +534,8 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 	    !(rc = rs_ai64(w, g, "laplace_used", r->laplace, err)) &&
 	    !(rc = rs_af64(w, g, "laplace_khat", r->laplace_khat, err)) &&
 	    !(rc = rs_af64(w, g, "laplace_ess", r->laplace_ess, err)) &&
+	    !(rc = rs_astr(w, g, "marginal_scaling",
+	    het_post_marg_name(r->marginal), err)) &&
 	    !(rc = rs_af64(w, g, "wall_time", s->wall_time, err)) &&
 	    (s->digest == NULL || s->digest[0] == '\0' ||
 	    !(rc = rs_astr(w, g, "input_digest", s->digest, err))) &&

@@ -169,7 +169,7 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
     struct het_results_prev_shard *ps, struct het_error *err)
 {
 	struct het_shard_result *res = &ps->res;
-	char g[64], path[RS_PATH_MAX];
+	char g[64], path[RS_PATH_MAX], mname[16];
 	size_t nchain, ndraw, m;
 	int rc;
 
@@ -199,6 +199,13 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	res->laplace = rl_attr(fid, g, "laplace_used") == 1;
 	res->laplace_khat = rl_attr(fid, g, "laplace_khat");
 	res->laplace_ess = rl_attr(fid, g, "laplace_ess");
+	/* absent in files of hetui before the marginal: off */
+	res->marginal = HET_MARG_OFF;
+	if (het_h5_attr_string(fid, g, "marginal_scaling", mname,
+	    sizeof(mname)) == 0)
+		for (m = 0; m < HET_MARG_COUNT; m++)
+			if (strcmp(mname, het_post_marg_name((int)m)) == 0)
+				res->marginal = (int)m;
 	het_h5_attr_string(fid, g, "input_digest", ps->digest,
 	    sizeof(ps->digest));
 	if ((rc = het_shard_result_summarise(res, err)) != HET_OK)

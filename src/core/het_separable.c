@@ -91,6 +91,7 @@ het_separable_free(struct het_separable *s)
 	free(s->acc);
 	free(s->gc);
 	free(s->go);
+	free(s->zero);
 	free(s);
 }
 
@@ -267,12 +268,15 @@ het_separable_alloc(const struct het_resid *r, struct het_error *err)
 	    err)) == NULL ||
 	    (s->gc = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
 	    (s->go = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
+	    (s->zero = het_alloc_array(3 * na, sizeof(double), what, err)) ==
+	    NULL ||
 	    sep_fill(s, seen, err) != HET_OK) {
 		free(seen);
 		het_separable_free(s);
 		return NULL;
 	}
 	free(seen);
+	memset(s->zero, 0, 3 * na * sizeof(double));
 	sep_layout(&s->fr, s->frbuf, N);
 	sep_layout(&s->ad, s->adbuf, N);
 	return s;
@@ -335,24 +339,21 @@ sep_setup(struct het_separable *s, const struct het_model_eval *mev,
 	sep_runs(s);
 }
 
-int
-het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
-    int want_grad, struct het_model_lsq_out *out, struct het_error *err)
+/*
+ * The passes of one evaluation over every block and angle, sums into
+ * s->acc.  coef NULL: the residual form of each angle's contrast con[a]
+ * and offset off[a]; else the sums are those of r = g - u (dd = 0,
+ * con = 1) and coef[3 a], coef[3 a + 1], coef[3 a + 2] give angle a's
+ * adjoint d f/d g = coef0 g + coef1 - coef2 u.
+ */
+static void
+sep_run(struct het_separable *s, const struct het_model_eval *mev,
+    const double *con, const double *off, const double *coef, int grad)
 {
-	const struct het_model_eval *mev = het_resid_eval_mev(ev);
-	const double *con, *off;
-	double dd, c, *acc;
+	const double *ad;
+	double dd, c, *acc, rf[3];
 	size_t nb, b, b0, b1, a;
-	int grad = want_grad != 0;
 
-	if (het_resid_eval_problem(ev) != s->r)
-		return het_error_set(err, HET_EINVAL, "separable likelihood: "
-		    "the workspace belongs to another fitting problem");
-	if (grad && het_model_eval_nfree(mev) != s->nfp)
-		return het_error_set(err, HET_EINVAL, "separable likelihood: "
-		    "the gradient needs a point prepared with its Jacobian "
-		    "tables (het_resid_prepare with want_jac)");
-	het_resid_angle_scaling(ev, &con, &off);
 	sep_setup(s, mev, grad);
 	nb = sep_blocks(s);
 	for (b = 0; b < nb; b++) {
@@ -362,26 +363,65 @@ het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
 		for (a = 0; a < s->na; a++) {
 			if (s->cnt[a] == 0)
 				continue;
-			c = con[a];
-			dd = off[a] - s->ybar[a];
+			if (coef == NULL) {
+				c = con[a];
+				dd = off[a] - s->ybar[a];
+				rf[0] = s->w2 * c * c;
+				rf[1] = s->w2 * c * dd;
+				rf[2] = s->w2 * c;
+				ad = rf;
+			} else {
+				c = 1;
+				dd = 0;
+				ad = coef + 3 * a;
+			}
 			acc = s->acc + SEP_NACC * a;
 			sep_factors(s, a, b0, b1, grad);
 			if (s->U[a] == NULL)
-				sep_pass_sparse(s, a, b0, b1, dd, c,
-				    s->w2 * c, grad, acc);
+				sep_pass_sparse(s, a, b0, b1, dd, c, ad, grad,
+				    acc);
 			else {
-				sep_pass_full(s, s->U[a], b0, b1, -s->w2 * c,
-				    grad, acc);
-				sep_moments(s, b0, b1, s->w2 * dd * c,
-				    0.5 * s->w2 * c * c, grad, acc);
+				sep_pass_full(s, s->U[a], b0, b1, -ad[2], grad,
+				    acc);
+				sep_moments(s, b0, b1, ad[1], 0.5 * ad[0], grad,
+				    acc);
 			}
 			if (s->fix)
-				sep_fixup(s, a, b0, b1, dd, c, s->w2 * c,
-				    grad, acc + 3);
+				sep_fixup(s, a, b0, b1, dd, c, ad, grad,
+				    acc + 3);
 			if (grad)
 				sep_fold(s, a, b0, b1);
 		}
 	}
+}
+
+static int
+sep_check_ev(const struct het_separable *s, const struct het_resid_eval *ev,
+    int grad, struct het_error *err)
+{
+	if (het_resid_eval_problem(ev) != s->r)
+		return het_error_set(err, HET_EINVAL, "separable likelihood: "
+		    "the workspace belongs to another fitting problem");
+	if (grad && het_model_eval_nfree(het_resid_eval_mev(ev)) != s->nfp)
+		return het_error_set(err, HET_EINVAL, "separable likelihood: "
+		    "the gradient needs a point prepared with its Jacobian "
+		    "tables (het_resid_prepare with want_jac)");
+	return HET_OK;
+}
+
+int
+het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
+    int want_grad, struct het_model_lsq_out *out, struct het_error *err)
+{
+	const struct het_model_eval *mev = het_resid_eval_mev(ev);
+	const double *con, *off;
+	size_t a;
+	int grad = want_grad != 0, rc;
+
+	if ((rc = sep_check_ev(s, ev, grad, err)) != HET_OK)
+		return rc;
+	het_resid_angle_scaling(ev, &con, &off);
+	sep_run(s, mev, con, off, NULL, grad);
 	for (a = 0; a < s->na; a++)
 		if (s->cnt[a] > 0)
 			sep_close(s, a, con[a], off[a] - s->ybar[a],
@@ -389,6 +429,68 @@ het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
 	if (grad && s->nfp > 0)
 		het_model_eval_sep_adjoint(mev, &s->ad, out->gfree);
 	return HET_OK;
+}
+
+int
+het_separable_moments(struct het_separable *s,
+    const struct het_resid_eval *ev, double *mom, struct het_error *err)
+{
+	const double *acc;
+	double *m, r2, rg, yy;
+	size_t a;
+	int rc;
+
+	if ((rc = sep_check_ev(s, ev, 0, err)) != HET_OK)
+		return rc;
+	sep_run(s, het_resid_eval_mev(ev), NULL, NULL, s->zero, 0);
+	for (a = 0; a < s->na; a++) {
+		acc = s->acc + SEP_NACC * a;
+		m = mom + HET_SEP_NMOM * a;
+		yy = s->yy[a];
+		m[0] = (double)s->cnt[a];
+		m[4] = yy;
+		m[5] = s->ybar[a];
+		/*
+		 * The passes summed r = g - u (sum u = 0: u is centred);
+		 * complete angles give sum u g, sum g, sum g^2 directly, the
+		 * rho fix-up and incomplete angles sums of r^2, r g, r, and
+		 * r^2 = g^2 - 2 g u + u^2, r g = g^2 - g u.
+		 */
+		if (s->U[a] != NULL) {
+			m[1] = acc[1] + acc[5];
+			m[3] = acc[0] + acc[4] - acc[3];
+			m[2] = acc[2] + acc[4] + (acc[4] - acc[3]);
+		} else {
+			r2 = acc[0] + acc[3];
+			rg = acc[1] + acc[4];
+			m[1] = acc[2] + acc[5];
+			m[3] = rg - (r2 - yy);
+			m[2] = rg + m[3];
+		}
+	}
+	return HET_OK;
+}
+
+int
+het_separable_adjoint(struct het_separable *s,
+    const struct het_resid_eval *ev, const double *coef, double *gfree,
+    struct het_error *err)
+{
+	const struct het_model_eval *mev = het_resid_eval_mev(ev);
+	int rc;
+
+	if ((rc = sep_check_ev(s, ev, 1, err)) != HET_OK)
+		return rc;
+	sep_run(s, mev, NULL, NULL, coef, 1);
+	if (s->nfp > 0)
+		het_model_eval_sep_adjoint(mev, &s->ad, gfree);
+	return HET_OK;
+}
+
+double
+het_separable_weight2(const struct het_separable *s)
+{
+	return s->w2;
 }
 
 int

@@ -109,6 +109,46 @@ int het_separable_eval(struct het_separable *s,
     struct het_model_lsq_out *out, struct het_error *err);
 
 /*
+ * Moments of one angle (het_separable_moments), HET_SEP_NMOM doubles:
+ * the number of pairs n, sum g, sum g^2, sum u g, sum u^2 and the data
+ * mean ybar, over the angle's pairs, where u = y - ybar is the centred
+ * datum (so sum u = 0).  The sums carry no weight; the likelihood's
+ * common weight squared is het_separable_weight2.
+ */
+#define HET_SEP_NMOM	6
+enum { HET_SEP_N = 0, HET_SEP_G, HET_SEP_GG, HET_SEP_UG, HET_SEP_UU,
+	HET_SEP_YBAR };
+
+/*
+ * het_separable_moments: the per-angle moments above of g at the point
+ * ev was prepared on, into mom (n_angles * HET_SEP_NMOM doubles, angle
+ * a at mom[HET_SEP_NMOM a]; an angle without pairs gets n = 0 and zero
+ * sums).  They are all a Gaussian likelihood that is linear in the
+ * angle's contrast and offset needs (het_posterior's marginal of
+ * them).  One data pass without adjoints.
+ * Returns HET_OK, or HET_EINVAL when ev belongs to another problem.
+ * Thread: one at a time per object.
+ *
+ * het_separable_adjoint: for an objective f whose derivative in each
+ * g_k is affine per angle, d f/d g_k = coef[3 a] g_k + coef[3 a + 1] -
+ * coef[3 a + 2] u_k (k a pair of angle a), add d f/d theta over the
+ * free physics to gfree (nphys_free values) at the point ev was
+ * prepared on (with want_jac).  The residual form of het_separable_eval
+ * is coef = w2 c (c, o - ybar, 1).  One data pass with adjoints.
+ * Returns HET_OK, or HET_EINVAL (ev of another problem, or prepared
+ * without want_jac).  Thread: one at a time per object.
+ *
+ * het_separable_weight2: the common weight squared w^2 (1 without
+ * weights).
+ */
+int het_separable_moments(struct het_separable *s,
+    const struct het_resid_eval *ev, double *mom, struct het_error *err);
+int het_separable_adjoint(struct het_separable *s,
+    const struct het_resid_eval *ev, const double *coef, double *gfree,
+    struct het_error *err);
+double het_separable_weight2(const struct het_separable *s);
+
+/*
  * het_separable_loglik: prepare ev at x (p values, het_resid order) and
  * give the Gaussian log-likelihood ll = -1/2 sum_k r_k^2 / sigma^2 and,
  * when grad is not NULL, its gradient d ll/dx (p values: free physics,

@@ -50,6 +50,8 @@ struct het_separable {
 	int		 fix;		/* some pair needs a rho factor */
 	double		*acc;		/* na * SEP_NACC angle sums */
 	double		*gc, *go;	/* na: for het_separable_loglik */
+	double		*zero;		/* 3 na zeros: adjoint coefficients
+					   of het_separable_moments */
 };
 
 /* Offset of row i in a packed triangle of N frames. */
@@ -67,8 +69,10 @@ sep_row_off(size_t N, size_t i)
  * per block and angle the components, the data pass (complete: sum y g,
  * then the moments sum g, sum g^2; incomplete: residuals of its pairs), the rho
  * fix-up, and the fold of the adjoints onto the per-frame factors.
- * dd is the angle's offset minus its data mean, con its contrast; the
- * adjoint factors include the common weight squared.
+ * dd is the angle's offset minus its data mean, con its contrast; ad
+ * the three coefficients of the adjoint d f/d g = ad[0] g + ad[1] -
+ * ad[2] u (the residual form: w2 c (c, dd, 1)), which include the common
+ * weight squared.
  */
 size_t	sep_components(struct het_separable *s);
 void	sep_runs(struct het_separable *s);
@@ -81,10 +85,10 @@ void	sep_pass_full(struct het_separable *s, const double *U, size_t b0,
 void	sep_moments(struct het_separable *s, size_t b0, size_t b1,
 	    double k1, double k2, int grad, double *acc);
 void	sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,
-	    size_t b1, double dd, double con, double ce, int grad,
+	    size_t b1, double dd, double con, const double *ad, int grad,
 	    double *acc);
 void	sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
-	    double dd, double con, double ce, int grad, double *acc);
+	    double dd, double con, const double *ad, int grad, double *acc);
 void	sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1);
 
 #endif /* HET_SEPARABLE_IMPL_H */

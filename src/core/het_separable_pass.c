@@ -228,11 +228,12 @@ sep_moments(struct het_separable *s, size_t b0, size_t b1, double k1,
 /*
  * Incomplete angle a, rows [b0, b1): the residual r = dd + con g - u of
  * each of its pairs, acc[0..2] += sum r^2, sum r g, sum r; with the
- * gradient, e = ce r is d f/d g and goes to the adjoints of A_c, B_c.
+ * gradient, e = ad[0] g + ad[1] - ad[2] u is d f/d g and goes to the
+ * adjoints of A_c, B_c (the residual form: ad = ce (con, dd, 1)).
  */
 void
 sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
-    double dd, double con, double ce, int grad, double *acc)
+    double dd, double con, const double *ad, int grad, double *acc)
 {
 	const struct sep_ent *en = s->ent[a];
 	const size_t *rp = s->rp[a];
@@ -254,7 +255,7 @@ sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
 			sr += r;
 			if (!grad)
 				continue;
-			e = ce * r;
+			e = ad[0] * g + ad[1] - ad[2] * en[k].u;
 			gB = s->gB + (size_t)en[k].j * SEP_NC;
 			for (c = 0; c < SEP_NC; c++) {
 				ga[c] += e * Bj[c];
@@ -290,15 +291,16 @@ sep_rho(const struct het_separable *s, size_t c, size_t i, size_t j)
  * One pair (i, j) with centred datum u inside a run of equal L_k
  * (het_model.h: the reference's sabs floor): the passes used g =
  * sum_c A_c B_c, the model's value is g' = sum_c rho_c A_c B_c.  Add
- * the differences of r^2, r g and r to acc[0..2] and of the adjoints
- * ce r dg/dA_c, ce r dg/dB_c (r = dd + con g - u, r' with g').
+ * the differences of r^2, r g and r to acc[0..2] (r = dd + con g - u,
+ * r' with g') and of the adjoints e' dg'/dA_c - e dg/dA_c (B_c alike)
+ * with e = ad[0] g + ad[1] - ad[2] u, e' with g'.
  */
 static void
 sep_fix_pair(struct het_separable *s, size_t i, size_t j, double u,
-    double dd, double con, double ce, int grad, double *acc)
+    double dd, double con, const double *ad, int grad, double *acc)
 {
 	const double *Ai = s->A + i * SEP_NC, *Bj = s->B + j * SEP_NC;
-	double rc[SEP_NC], g = 0, gp = 0, p, r, rp, e;
+	double rc[SEP_NC], g = 0, gp = 0, p, r, rp, e, ep, e0;
 	size_t c;
 
 	for (c = 0; c < s->ncomp; c++) {
@@ -314,8 +316,10 @@ sep_fix_pair(struct het_separable *s, size_t i, size_t j, double u,
 	acc[2] += rp - r;
 	if (!grad)
 		return;
+	e0 = ad[0] * g + ad[1] - ad[2] * u;
+	ep = ad[0] * gp + ad[1] - ad[2] * u;
 	for (c = 0; c < s->ncomp; c++) {
-		e = ce * (rp * rc[c] - r);
+		e = ep * rc[c] - e0;
 		s->gA[i * SEP_NC + c] += e * Bj[c];
 		s->gB[j * SEP_NC + c] += e * Ai[c];
 	}
@@ -324,7 +328,7 @@ sep_fix_pair(struct het_separable *s, size_t i, size_t j, double u,
 /* The fix-up of every pair of angle a's rows [b0, b1) inside a run. */
 void
 sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
-    double dd, double con, double ce, int grad, double *acc)
+    double dd, double con, const double *ad, int grad, double *acc)
 {
 	size_t i, j, k, jm, N = s->N;
 
@@ -337,12 +341,12 @@ sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
 		if (s->U[a] != NULL)
 			for (j = i + 1; j <= jm; j++)
 				sep_fix_pair(s, i, j, s->U[a][sep_row_off(N,
-				    i) + (j - i - 1)], dd, con, ce, grad, acc);
+				    i) + (j - i - 1)], dd, con, ad, grad, acc);
 		else
 			for (k = s->rp[a][i]; k < s->rp[a][i + 1]; k++)
 				if (s->ent[a][k].j <= jm)
 					sep_fix_pair(s, i, s->ent[a][k].j,
-					    s->ent[a][k].u, dd, con, ce, grad,
+					    s->ent[a][k].u, dd, con, ad, grad,
 					    acc);
 	}
 }

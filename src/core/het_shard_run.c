@@ -28,6 +28,7 @@
 #define RUN_RHAT_EVERY	50
 #define RUN_INTERIOR	1e-3	/* x0 moved this fraction of a range inside */
 #define RUN_START_TRIES	12	/* start draws, each half the last's scale */
+#define RUN_COND_SD	6.0	/* conditional mean +- this many sd inside */
 
 void
 het_shard_settings_default(struct het_shard_settings *st)
@@ -42,6 +43,7 @@ het_shard_settings_default(struct het_shard_settings *st)
 	st->init_jitter = 0.01;
 	st->laplace = 1;
 	st->psis_draws = 200;
+	st->marginalise = 1;
 }
 
 void
@@ -222,22 +224,38 @@ run_laplace(struct het_shard_job *job, struct het_posterior *post,
 	struct het_error e2;
 	gsl_rng		*rng;
 	double		*u;
-	size_t		 k, p = job->p;
-	int		 rc;
+	size_t		 k, p;
+	int		 rc, urc;
 
+again:
+	p = job->d = het_posterior_dim(post);
 	res->laplace_khat = res->laplace_ess = NAN;
-	if (!job->st.laplace)
-		return HET_OK;
 	if ((u = het_alloc_array(p, sizeof *u, "start point", err)) == NULL)
 		return HET_ENOMEM;
-	rc = het_posterior_to_u(post, job->x0, u, &e2);
-	if (rc == HET_OK)
+	urc = rc = het_posterior_to_u(post, job->x0, u, &e2);
+	if (rc == HET_OK && job->st.laplace)
 		rc = het_laplace_fit(het_posterior_nuts_logp, post, p, u, 0,
 		    &job->lap, &e2);
-	free(u);
-	if (rc == HET_ENOMEM)
+	if (rc == HET_ENOMEM) {
+		free(u);
 		return het_error_set(err, rc, "%s", e2.msg);
-	if (rc != HET_OK)
+	}
+	/*
+	 * The closed form ignores the bounds of contrast and offset: it
+	 * holds while their conditional sits well inside them.  Check at
+	 * the Laplace mode (else at the start) and sample them when not.
+	 */
+	if (urc == HET_OK && het_posterior_marginal(post) &&
+	    het_posterior_cond_check(post, rc == HET_OK && job->st.laplace ?
+	    job->lap.mode : u, RUN_COND_SD, &e2) != HET_OK) {
+		free(u);
+		het_laplace_clear(&job->lap);
+		het_posterior_set_marginal(post, 0, NULL);
+		res->marginal = HET_MARG_BOUND;
+		goto again;
+	}
+	free(u);
+	if (rc != HET_OK || !job->st.laplace)
 		return HET_OK;
 	if ((job->metric = het_alloc_array(job->st.dense_mass ? p * p : p,
 	    sizeof *job->metric, "metric", err)) == NULL)
@@ -279,7 +297,7 @@ het_shard_begin(struct het_posterior *post,
 		return rc;
 	job->st = *st;
 	job->shard = shard;
-	job->p = het_posterior_dim(post);
+	job->p = het_posterior_nparams(post);
 	job->nchain = (size_t)st->num_chains;
 	job->ndraw = (size_t)st->num_samples;
 	if ((rc = het_shard_result_alloc(res, job->p, job->nchain, job->ndraw,
@@ -305,8 +323,11 @@ het_shard_begin(struct het_posterior *post,
 		}
 	memcpy(job->x0, x0, job->p * sizeof *x0);
 	het_posterior_interior(post, job->x0, RUN_INTERIOR);
-	if ((rc = run_laplace(job, post, res, err)) == HET_OK)
+	res->marginal = het_posterior_marg_status(post);
+	if ((rc = run_laplace(job, post, res, err)) == HET_OK) {
+		job->marg = het_posterior_marginal(post);
 		return HET_OK;
+	}
 fail:
 	het_shard_job_clear(job);
 	het_shard_result_clear(res);
@@ -316,7 +337,7 @@ fail:
 /* Work arrays of one chain. */
 struct run_chain_buf {
 	gsl_rng		*rng;
-	double		*u0, *q, *x;
+	double		*u0, *q, *x, *z;
 	const double	**ptr;
 };
 
@@ -328,18 +349,20 @@ run_buf_free(struct run_chain_buf *b)
 	free(b->u0);
 	free(b->q);
 	free(b->x);
+	free(b->z);
 	free(b->ptr);
 }
 
 static int
-run_buf_alloc(struct run_chain_buf *b, size_t p, size_t nc,
+run_buf_alloc(struct run_chain_buf *b, size_t d, size_t p, size_t nc,
     struct het_error *err)
 {
 	memset(b, 0, sizeof *b);
-	if ((b->u0 = het_alloc_array(p, sizeof *b->u0, "start point", err)) ==
-	    NULL || (b->q = het_alloc_array(p, sizeof *b->q, "start point",
+	if ((b->u0 = het_alloc_array(d, sizeof *b->u0, "start point", err)) ==
+	    NULL || (b->q = het_alloc_array(d, sizeof *b->q, "start point",
 	    err)) == NULL || (b->x = het_alloc_array(p, sizeof *b->x, "draw",
-	    err)) == NULL || (b->ptr = het_alloc_array(nc, sizeof *b->ptr,
+	    err)) == NULL || (b->z = het_alloc_array(p, sizeof *b->z,
+	    "deviates", err)) == NULL || (b->ptr = het_alloc_array(nc, sizeof *b->ptr,
 	    "chain pointers", err)) == NULL)
 		return HET_ENOMEM;
 	if ((b->rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
@@ -375,7 +398,14 @@ run_transitions(struct het_shard_job *job, struct het_posterior *post,
 		het_nuts_get_stats(s, &ns);
 		nl[it >= st->num_warmup] += (double)ns.n_leapfrog;
 		if (it >= st->num_warmup && i < nd) {
-			het_posterior_to_x(post, het_nuts_position(s), b->x);
+			/* contrast and offset from their conditional, with
+			 * this chain's rng: reproducible from the seed */
+			for (k = 0; job->marg && k < p - job->d; k++)
+				b->z[k] = gsl_ran_gaussian_ziggurat(b->rng, 1.0);
+			if ((rc = het_posterior_complete(post,
+			    het_nuts_position(s), b->z, b->x, err)) != HET_OK)
+				return het_error_prefix(err, "shard %ld chain "
+				    "%zu draw %zu", job->shard, c, i + 1);
 			for (k = 0; k < p; k++)
 				res->draws[(c * p + k) * nd + i] = b->x[k];
 			job->energy[c * nd + i] = ns.energy;
@@ -425,7 +455,7 @@ run_start(struct het_shard_job *job, struct het_nuts *s,
 		if (job->have_lap)
 			het_laplace_draw(&job->lap, b->rng, scale, b->q);
 		else
-			for (k = 0; k < job->p; k++)
+			for (k = 0; k < job->d; k++)
 				b->q[k] = b->u0[k] + scale * job->st.init_jitter *
 				    gsl_ran_gaussian_ziggurat(b->rng, 1.0);
 		if ((rc = het_nuts_init(s, b->q, err)) != HET_EDATA)
@@ -445,12 +475,15 @@ het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
 	struct het_nuts		*s = NULL;
 	int			 rc;
 
-	if (c >= job->nchain || het_posterior_dim(post) != job->p)
+	/* a chain thread's own posterior samples as the job decided */
+	if (c >= job->nchain || het_posterior_nparams(post) != job->p ||
+	    het_posterior_set_marginal(post, job->marg, NULL) != HET_OK)
 		return het_error_set(err, HET_EINVAL, "shard %ld: chain %zu "
 		    "of %zu, or a posterior of %zu parameters for %zu",
-		    job->shard, c, job->nchain, het_posterior_dim(post),
+		    job->shard, c, job->nchain, het_posterior_nparams(post),
 		    job->p);
-	if ((rc = run_buf_alloc(&b, job->p, job->nchain, err)) != HET_OK ||
+	if ((rc = run_buf_alloc(&b, job->d, job->p, job->nchain, err)) !=
+	    HET_OK ||
 	    (rc = het_posterior_to_u(post, job->x0, b.u0, err)) != HET_OK)
 		goto out;
 	het_nuts_config_default(&cfg);
@@ -460,7 +493,7 @@ het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
 	cfg.target_accept = st->target_accept;
 	cfg.dense_metric = st->dense_mass;
 	gsl_rng_set(b.rng, st->seed + 1000UL * (unsigned long)job->shard + c);
-	if ((s = het_nuts_alloc(job->p, &cfg, het_posterior_nuts_logp, post,
+	if ((s = het_nuts_alloc(job->d, &cfg, het_posterior_nuts_logp, post,
 	    b.rng, err)) == NULL) {
 		rc = err != NULL ? err->code : HET_EINVAL;
 		goto out;

@@ -25,6 +25,17 @@
  * caller's point x0 moved by a small jitter (init_jitter * N(0, 1) per
  * unconstrained coordinate), so it depends on nothing else.  A
  * progress callback runs after every transition; it may cancel the run.
+ * Contrast and offset integrated out (a posterior made with marginalise
+ * on a problem that allows it; het_posterior.h): the chains and the
+ * Laplace approximation work in the physics coordinates only; if the
+ * conditional of some contrast or offset is not 6 conditional sd inside
+ * its bounds at the Laplace mode (at the start without it), the shard
+ * samples them instead (res->marginal HET_MARG_BOUND) and every chain's
+ * posterior is switched alike.  Each kept draw gets every angle's
+ * contrast and offset drawn from their bivariate normal conditional
+ * given the physics, with the chain's own rng (two deviates per angle
+ * after each kept transition), so draws stay reproducible from the seed
+ * and always hold all p parameters.
  * Draws are stored in physical (constrained) coordinates; diagnostics per
  * parameter come from het_diag (rank-normalised R-hat, bulk and tail
  * ESS, mean, sd, quantiles, MCSE), per chain the E-BFMI of the energies,
@@ -51,6 +62,10 @@ struct het_shard_settings {
 	double		init_jitter;	/* >= 0, sd in u; 0.01 (no Laplace) */
 	int		laplace;	/* 1: Laplace metric and starts; 1 */
 	long		psis_draws;	/* >= 0: k-hat draws (0 none); 200 */
+	int		marginalise;	/* 1: the shard's posterior is to
+					   integrate contrast and offset out;
+					   1 (read by whoever builds it:
+					   het_wire_shard_build) */
 };
 
 /* What a progress callback sees after each transition. */
@@ -97,6 +112,9 @@ struct het_shard_result {
 	double		 laplace_khat;	/* its PSIS k-hat, NaN if not taken */
 	double		 laplace_ess;	/* effective fraction of its
 					   importance draws, NaN if none */
+	int		 marginal;	/* enum het_post_marg: contrast and
+					   offset integrated out (on), or
+					   why they were sampled */
 };
 
 /* het_shard_settings_default: the defaults listed above. */
@@ -123,7 +141,10 @@ int het_shard_run(struct het_posterior *post,
 struct het_shard_job {
 	struct het_shard_settings st;
 	long		 shard;
-	size_t		 p, nchain, ndraw;
+	size_t		 p, nchain, ndraw;	/* p: physical parameters */
+	size_t		 d;		/* sampled coordinates */
+	int		 marg;		/* 1: contrast and offset
+					   integrated out */
 	double		*energy;	/* nchain * ndraw, for E-BFMI */
 	double		*x0;		/* p: the start, moved inside bounds */
 	int		 have_lap;

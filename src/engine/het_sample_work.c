@@ -592,6 +592,7 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 	s->settings.max_tree_depth = (int)cmc->max_tree_depth;
 	s->settings.dense_mass = cmc->dense_mass;
 	s->settings.laplace = cmc->laplace_init;
+	s->settings.marginalise = cmc->marginalise_scaling;
 	s->settings.psis_draws = cmc->psis_draws;
 	s->settings.seed = cmc->seed;
 	het_shard_opts_from_cmc(cmc, pb->spec.mode, &so);

@@ -68,7 +68,9 @@ het_wire_result_pack(long shard, const struct het_shard_result *res,
 	    het_wire_jset(o, "wall_time", het_wire_jreal(res->wall_time), err) ||
 	    het_wire_jset(o, "laplace", json_pack("{s:b, s:o, s:o}", "used",
 	    res->laplace, "khat", het_wire_jreal(res->laplace_khat), "ess",
-	    het_wire_jreal(res->laplace_ess)), err)) {
+	    het_wire_jreal(res->laplace_ess)), err) || het_wire_jset(o,
+	    "marginal", json_string(het_post_marg_name(res->marginal)),
+	    err)) {
 		json_decref(o);
 		return NULL;
 	}
@@ -134,6 +136,28 @@ rs_laplace(const json_t *l, struct het_shard_result *res,
 		return rc;
 	return rs_real(json_object_get(l, "ess"), "laplace.ess",
 	    &res->laplace_ess, err);
+}
+
+/*
+ * The optional marginal of a result: what happened to contrast and
+ * offset (absent in results of hetui before it: off).
+ */
+static int
+rs_marginal(const json_t *m, struct het_shard_result *res,
+    struct het_error *err)
+{
+	int	k;
+
+	res->marginal = HET_MARG_OFF;
+	if (m == NULL)
+		return HET_OK;
+	for (k = 0; json_is_string(m) && k < HET_MARG_COUNT; k++)
+		if (strcmp(json_string_value(m), het_post_marg_name(k)) == 0) {
+			res->marginal = k;
+			return HET_OK;
+		}
+	return het_error_set(err, HET_EPROTO, "result record: marginal must "
+	    "be one of \"off\", \"on\", \"ineligible\", \"bound\"");
 }
 
 /*
@@ -300,6 +324,8 @@ het_wire_result_unpack(const json_t *obj, long *shard,
 	}
 	if ((rc = rs_real(json_object_get(obj, "wall_time"), "wall_time",
 	    &res->wall_time, err)) != HET_OK ||
+	    (rc = rs_marginal(json_object_get(obj, "marginal"), res, err)) !=
+	    HET_OK ||
 	    (rc = rs_laplace(json_object_get(obj, "laplace"), res, err)) !=
 	    HET_OK)
 		goto fail;

@@ -89,7 +89,8 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 		json_object_set_new(s, "const_offset",
 		    het_wire_jreals(ws->const_offset, ms->n_angles));
 	}
-	nu = json_pack("{s:I, s:I, s:I, s:f, s:i, s:b, s:I, s:f, s:b, s:I}",
+	nu = json_pack("{s:I, s:I, s:I, s:f, s:i, s:b, s:I, s:f, s:b, s:I, "
+	    "s:b}",
 	    "num_warmup", (json_int_t)ws->settings.num_warmup,
 	    "num_samples", (json_int_t)ws->settings.num_samples,
 	    "num_chains", (json_int_t)ws->settings.num_chains,
@@ -99,7 +100,8 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	    "seed", (json_int_t)ws->settings.seed,
 	    "init_jitter", ws->settings.init_jitter,
 	    "laplace", ws->settings.laplace,
-	    "psis_draws", (json_int_t)ws->settings.psis_draws);
+	    "psis_draws", (json_int_t)ws->settings.psis_draws,
+	    "marginalise_scaling", ws->settings.marginalise);
 	pr = json_array();
 	for (k = 0; pr != NULL && k < ws->np; k++) {
 		e = json_pack("{s:s, s:o, s:o, s:o, s:o}",
@@ -460,6 +462,16 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 			    "true or false");
 		ws->settings.laplace = json_is_true(json_object_get(nu,
 		    "laplace"));
+	}
+	/* optional: absent in records of hetui before the marginal */
+	ws->settings.marginalise = 1;
+	if (json_object_get(nu, "marginalise_scaling") != NULL) {
+		if (!json_is_boolean(json_object_get(nu,
+		    "marginalise_scaling")))
+			return ws_bad(err, "shard.nuts.marginalise_scaling",
+			    "true or false");
+		ws->settings.marginalise = json_is_true(json_object_get(nu,
+		    "marginalise_scaling"));
 	}
 	if (json_object_get(nu, "psis_draws") != NULL && (rc = ws_int(nu,
 	    "psis_draws", "shard.nuts.psis_draws", 0,

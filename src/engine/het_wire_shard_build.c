@@ -73,6 +73,7 @@ het_wire_shard_build(const struct het_wire_shard *ws,
 		goto fail;
 	}
 	memset(&ps, 0, sizeof ps);
+	ps.marginalise = ws->settings.marginalise;
 	ps.resid = o->resid;
 	ps.model = o->model;
 	ps.sigma = ws->sigma;
