@@ -199,7 +199,7 @@ test_het_full(void)
 	is_int(cfg->cmc.chain_parallel, 0, "chain_method sequential");
 	ok(cfg->cmc.laplace_init == 0 && cfg->cmc.psis_draws == 500,
 	    "laplace_init false, psis_draws 500");
-	is_int(cfg->cmc.marginalise_scaling, 0, "marginalise_scaling false");
+	is_int(cfg->cmc.marginalise_scaling, 1, "marginalise_scaling true");
 	ok(cfg->cmc.per_shard_timeout == 5400 &&
 	    cfg->cmc.heartbeat_timeout == 240, "timeouts");
 	is_int(cfg->cmc.combine, HET_COMBINE_CONSENSUS, "consensus_mc");
@@ -459,7 +459,7 @@ test_defaults(void)
 	    cfg->cmc.num_chains == 4 && cfg->cmc.target_accept_prob == 0.95 &&
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
 	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
-	    cfg->cmc.psis_draws == 200 && cfg->cmc.marginalise_scaling == 1 &&
+	    cfg->cmc.psis_draws == 200 && cfg->cmc.marginalise_scaling == 0 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&

@@ -132,7 +132,7 @@ if command -v h5ls >/dev/null 2>&1; then
 	like "$(h5dump -a /cmc/shard_0001/laplace_used res/hetui_results.h5)" \
 	    "\\(0\\): 1" "hetui_results.h5: the shard's laplace_used attribute"
 	like "$(h5dump -a /cmc/shard_0001/marginal_scaling res/hetui_results.h5)" \
-	    '"on"' "hetui_results.h5: contrast and offset integrated out"
+	    '"off"' "hetui_results.h5: contrast and offset sampled (marginalise_scaling false, the default)"
 else
 	skip 12 "h5ls not found"
 fi
@@ -153,7 +153,7 @@ print(j["status"], j["num_shards"], j["num_shards_done"], j["num_draws"],
       isinstance(j["laplace_max_khat"], float))
 d = json.load(open("json1/cmc_diagnostics.json"))
 print(all(s["laplace"]["used"] and s["laplace"]["khat"] < 2 and
-          s["marginal_scaling"] == "on" and
+          s["marginal_scaling"] == "off" and
           all(1 <= n <= 1023 for n in s["leapfrog_per_transition"])
           for s in d["shard_diagnostics"]) and
       1 <= j["leapfrog_per_transition"] <= 1023)
@@ -354,6 +354,16 @@ run_capture "$HETUI" sample -c nolap.yaml --nlsq-result res -o nolap \
 is "$RUN_RC" 0 "laplace_init false: exit 0"
 like "$RUN_OUT" "^laplace start: not used \\(optimization\\.cmc\\.per_shard_mcmc\\.laplace_init false, or its Hessian could not be taken\\)$" \
     "... and the summary says the chains did not start from it"
+
+# --- marginalise_scaling: true: contrast and offset integrated out ----------
+sed 's/dense_mass: true$/dense_mass: true\n      marginalise_scaling: true/' \
+    sample_run.yaml >marg.yaml
+run_capture "$HETUI" sample -c marg.yaml --nlsq-result res -o marg \
+    --workers 2
+is "$RUN_RC" 0 "marginalise_scaling true: exit 0"
+like "$RUN_OUT" "^contrast\\[0\\] +0\\.[0-9]+ " "... contrast[0] still summarised"
+like "$(h5dump -a /cmc/shard_0000/marginal_scaling marg/hetui_results.h5 2>/dev/null)" \
+    '"on"' "... and recorded as integrated out"
 
 # --- the automatic shard count -----------------------------------------------
 # Workers on this machine (no worker command): one shard of all the data.

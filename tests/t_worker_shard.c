@@ -167,7 +167,7 @@ test_roundtrip(void)
 	ws.x0 = x0;
 	ws.settings.laplace = 0;	/* not the defaults of an absent key */
 	ws.settings.psis_draws = 77;
-	ws.settings.marginalise = 0;
+	ws.settings.marginalise = 1;
 	o = het_wire_shard_pack(&ws, &err);
 	ok(o != NULL, "shard packs");
 	len = 0;
@@ -189,9 +189,10 @@ test_roundtrip(void)
 	    back.sigma == 0.01 && back.np == NP && back.nshards == 1 &&
 	    back.reparam == 1 && back.settings.num_samples == 200 &&
 	    back.settings.seed == 5 && back.settings.dense_mass == 0 &&
-	    back.settings.target_accept == 0.85 && back.x0 != NULL &&
+	    back.settings.target_accept == ws.settings.target_accept &&
+	    back.x0 != NULL &&
 	    back.settings.laplace == 0 && back.settings.psis_draws == 77 &&
-	    back.settings.marginalise == 0 &&
+	    back.settings.marginalise == 1 &&
 	    back.x0[0] == 1900 && back.free[2] == 0 && back.s[0] == 0.3;
 	ok(same, "every scalar field survives");
 	ok(memcmp(back.pairs, pairs, npairs * sizeof *pairs) == 0 &&
@@ -247,9 +248,9 @@ test_roundtrip(void)
 	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
 	    "3 priors decode");
 	ok(back.settings.laplace == 1 && back.settings.psis_draws == 200 &&
-	    back.settings.marginalise == 1,
+	    back.settings.marginalise == 0,
 	    "a record without laplace, psis_draws and marginalise_scaling (an "
-	    "older hetui's): the Laplace start with 200 draws, marginal on");
+	    "older hetui's): the Laplace start with 200 draws, no marginal");
 	het_wire_shard_clear(&back);
 	json_object_set_new(json_object_get(o2, "nuts"),
 	    "marginalise_scaling", json_string("no"));

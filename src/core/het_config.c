@@ -160,7 +160,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.max_tree_depth = 10;
 	cfg->cmc.dense_mass = hom;
 	cfg->cmc.laplace_init = 1;
-	cfg->cmc.marginalise_scaling = 1;
+	cfg->cmc.marginalise_scaling = 0;
 	cfg->cmc.psis_draws = 200;
 	cfg->cmc.chain_parallel = 1;
 	cfg->cmc.seed = 42;

@@ -169,7 +169,8 @@ struct het_config_cmc {
 				   (metric and start points); 1 */
 	int	marginalise_scaling; /* 1: per-angle contrast and offset
 				   integrated out in closed form when
-				   the shard allows it; 1 */
+				   the shard allows it; 0 (measured:
+				   no gain yet, docs/PERFORMANCE.md) */
 	long	psis_draws;	/* 0 or 20..100000 importance draws
 				   for its PSIS k-hat; 200 */
 	int	chain_parallel;	/* chain_method: 1 parallel (a shard's

@@ -43,7 +43,7 @@ het_shard_settings_default(struct het_shard_settings *st)
 	st->init_jitter = 0.01;
 	st->laplace = 1;
 	st->psis_draws = 200;
-	st->marginalise = 1;
+	st->marginalise = 0;
 }
 
 void

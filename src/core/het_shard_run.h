@@ -64,7 +64,7 @@ struct het_shard_settings {
 	long		psis_draws;	/* >= 0: k-hat draws (0 none); 200 */
 	int		marginalise;	/* 1: the shard's posterior is to
 					   integrate contrast and offset out;
-					   1 (read by whoever builds it:
+					   0 (read by whoever builds it:
 					   het_wire_shard_build) */
 };
 

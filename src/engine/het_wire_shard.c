@@ -463,8 +463,9 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 		ws->settings.laplace = json_is_true(json_object_get(nu,
 		    "laplace"));
 	}
-	/* optional: absent in records of hetui before the marginal */
-	ws->settings.marginalise = 1;
+	/* optional: absent in records of hetui before the marginal, which
+	 * sampled contrast and offset */
+	ws->settings.marginalise = 0;
 	if (json_object_get(nu, "marginalise_scaling") != NULL) {
 		if (!json_is_boolean(json_object_get(nu,
 		    "marginalise_scaling")))
