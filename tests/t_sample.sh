@@ -355,6 +355,23 @@ is "$RUN_RC" 0 "laplace_init false: exit 0"
 like "$RUN_OUT" "^laplace start: not used \\(optimization\\.cmc\\.per_shard_mcmc\\.laplace_init false, or its Hessian could not be taken\\)$" \
     "... and the summary says the chains did not start from it"
 
+# --- a fit that leaves a prefactor on its bound (issue 19) --------------------
+# D0_ref's truth is 5000; with max 4000 the NLSQ optimum sits on the bound.
+# The chains must still start (the start is moved 1/1000 of the range
+# inside, the Laplace approximation is taken there): before, every chain
+# failed with "cannot be evaluated at the initial point" and the run
+# exited 5 with nothing written.
+sed 's/D0_ref: {value: 3000.0, min: 100.0, max: 100000.0}/D0_ref: {value: 3000.0, min: 100.0, max: 4000.0}/' \
+    sample_run.yaml >bound_d0.yaml
+run_capture "$HETUI" sample -c bound_d0.yaml -o bound_d0 --workers 2
+ok "$([ "$RUN_RC" = 0 ] || [ "$RUN_RC" = 4 ]; echo $?)" \
+    "NLSQ optimum on D0_ref's bound: sampled (exit $RUN_RC: 0, or 4 if a gate fails against the bound)"
+unlike "$RUN_ERR" "initial point" "... no chain failed at its start"
+like "$(cat bound_d0/nlsq_parameters.json 2>/dev/null)" '"D0_ref"' \
+    "... and the results are written"
+"$PYTHON3" -c 'import json,sys; j=json.load(open("bound_d0/cmc_summary.json")); m=j["parameters"]["D0_ref"]; sys.exit(0 if 100 < m["5%"] and m["95%"] <= 4000 else 1)' 2>/dev/null
+ok $? "... with D0_ref's posterior inside [100, 4000]"
+
 # --- marginalise_scaling: true: contrast and offset integrated out ----------
 sed 's/dense_mass: true$/dense_mass: true\n      marginalise_scaling: true/' \
     sample_run.yaml >marg.yaml
