@@ -766,7 +766,7 @@ data_key(struct ui *ui, void *state, int key)
 	case 'w':
 		snprintf(init, sizeof(init), "%ld,%ld", ui->sel.first,
 		    ui->sel.last);
-		ui_prompt_open(ui, "Frame window (first,last):", init,
+		ui_prompt_open_sel(ui, "Frame window (first,last):", init,
 		    window_done);
 		return 1;
 	}
