@@ -416,8 +416,7 @@ draw_status(struct ui *ui)
 		    "opening %s ...", ui->data_path);
 	else if (ui->meta == NULL && ui->data_error == NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
-		    "No file open. Start hetui with a result file: "
-		    "hetui run42_results.hdf");
+		    "No file open. Press o to browse for a result file.");
 	else if (ui->meta != NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM), "Ready.");
 }
