@@ -192,6 +192,9 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	s->warm = warm;
 	s->cancelling = 0;
 	s->t_start = ui_now();
+	s->job_first = ui->sel.first;
+	s->job_last = ui->sel.last;
+	s->prefit_iter = -1;
 	free(s->job_file);
 	s->job_file = ui_xstrdup(ui->meta->path);
 	het_fitjob_snap_free(s->snap);
@@ -232,6 +235,9 @@ on_progress(struct ui *ui, struct fit_state *s)
 	}
 	for (k = 0; k < snap->nhist; k++)
 		s->cost[s->ncost++] = snap->hist[k].cost;
+	/* The pre-fit's records come first, marked stage 1 (het_fit.h). */
+	if (snap->iterating && snap->pr.stage == 1)
+		s->prefit_iter = snap->pr.iter;
 	het_fitjob_snap_free(s->snap);
 	s->snap = snap;
 	ui_dirty(ui, UI_DIRTY_BODY);
@@ -277,6 +283,12 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	if (res->nwarm > 0)
 		ui_log(ui, UI_LOG_INFO, "fit: %zu of %zu parameters started "
 		    "from the previous result", res->nwarm, fr->p);
+	/* The CLI's words (cmd_fit.c): the cost jump is not a divergence. */
+	if (fr->window_frames > 0)
+		ui_log(ui, UI_LOG_INFO, "fit: started from a pre-fit of the "
+		    "first %ld frames (%ld iteration%s)", fr->window_frames,
+		    fr->window_iterations, fr->window_iterations == 1 ? "" :
+		    "s");
 	if (!res->written) {
 		ui_msg(ui, UI_LOG_ERROR, "fit %s but the results were not "
 		    "written: %s", res->status_name, res->write_err.msg);

@@ -218,6 +218,9 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 			    sn != NULL ? sn->bins_total : 0);
 		else if (sn->phase == HET_FITJOB_WRITING)
 			snprintf(buf, sizeof(buf), "writing the results");
+		else if (pr != NULL && pr->stage == 1)
+			snprintf(buf, sizeof(buf), "pre-fit of the early frames  "
+			    "iteration %ld", pr->iter);
 		else if (pr != NULL && pr->nstarts > 1)
 			snprintf(buf, sizeof(buf), "running  iteration %ld  "
 			    "start %zu/%zu", pr->iter, pr->start + 1,
@@ -261,6 +264,23 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 	snprintf(v, sizeof(v), "%.1f s", res != NULL ? res->wall_time :
 	    ui_now() - s->t_start);
 	field(w, 5, 1, half, "elapsed", v);
+	/* Say where the iteration count restarted and the cost jumped. */
+	if (fr != NULL && fr->window_frames > 0) {
+		/* Shorter forms before a number would be cut. */
+		snprintf(v, sizeof(v), "first %ld fr, %ld it.",
+		    fr->window_frames, fr->window_iterations);
+		if ((int)strlen(v) + 9 > L - half)
+			snprintf(v, sizeof(v), "%ld fr, %ld it.",
+			    fr->window_frames, fr->window_iterations);
+		if ((int)strlen(v) + 9 > L - half)
+			snprintf(v, sizeof(v), "%ld it.",
+			    fr->window_iterations);
+	} else if (fr == NULL && s->prefit_iter >= 0 && pr != NULL &&
+	    pr->stage == 0)
+		snprintf(v, sizeof(v), "done, %ld it.", s->prefit_iter);
+	else
+		return;
+	field(w, 5, 1 + half, L - half, "pre-fit", v);
 }
 
 static void
@@ -508,10 +528,16 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 
 	ui_fill(w, 0, 0, s->left, ta);
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
-	if (base != NULL)
-		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s",
+	if (base != NULL && s->job == NULL && s->res != NULL)
+		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld, "
+		    "%zu angle%s", base, s->res->pb->first_frame, ui->term.utf8 ?
+		    "\xe2\x80\x93" : "-", s->res->pb->last_frame,
+		    s->res->pb->nangles, s->res->pb->nangles == 1 ? "" : "s");
+	else if (base != NULL)
+		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s  frames %ld%s%ld",
 		    s->job != NULL && s->warm ? "from last result  " : "",
-		    base);
+		    base, s->job_first, ui->term.utf8 ? "\xe2\x80\x93" : "-",
+		    s->job_last);
 	else
 		ui_put(w, 0, 1, s->left - 2, ta, "Fit");
 	for (y = 1; y < s->rows - 1; y++)

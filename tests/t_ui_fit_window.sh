@@ -1,0 +1,41 @@
+#!/bin/sh
+# t_ui_fit_window.sh: what the Fit panel says about the data a fit used
+# (issue 19, defects found in the tour): the frames and angles of the
+# shown fit stay in its title when the Data panel's window changes
+# afterwards, and the early-window pre-fit of a long series is labelled
+# as the CLI labels it ("started from a pre-fit of the first W frames"),
+# on the panel and in the log, so the restarted iteration counter and the
+# jump of the cost do not look like a divergence.
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/tui.sh"
+plan_lazy
+
+dir=$TAP_TMP
+cd "$dir" || exit 1
+sed -e 's/end_frame: 50/end_frame: 700/' \
+    "$top_srcdir/tests/configs/sample_truth.yaml" >long.yaml
+"$HETUI" simulate -q -c long.yaml -o long.h5 --noise 0.003 --seed 7
+ok $? "simulate 700 frames (a pre-fit of the first 300 runs from 600)"
+sed -e 's/D0_ref: {value: 5000.0}/D0_ref: {value: 14000.0}/' \
+    -e 's/end_frame: 700/end_frame: 690/' \
+    -e 's/start_frame: 1/start_frame: 20/' long.yaml >start.yaml
+printf 'output:\n  output_dir: %s/out\n' "$dir" >>start.yaml
+
+tui_start 100 30 -- -c start.yaml long.h5
+wait_for 'frames 20–690'; ok $? "the config's window 20-690 is selected"
+tui_keys 3 r
+wait_for 'fit converged' 120; ok $? "the fit converges"
+like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690, 1 angle' "the title names the frames and angles fitted"
+like "$TUI_SCREEN" 'pre-fit +(first )?300 fr, [0-9]+ it\. ' "the panel says it started from a pre-fit of 300 frames"
+tui_keys 1 w; tui_text '30,600'; tui_keys Enter
+wait_for 'frame window set to 30,600'; ok $? "the Data panel's window changes"
+tui_keys 3
+wait_for 'Fit +long\.h5'; ok $? "back on the Fit panel"
+like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690, 1 angle' "it still names the frames of the shown fit"
+tui_keys 0
+wait_for 'Session log'; ok $? "the Log"
+like "$TUI_SCREEN" 'fit: started from a pre-fit of the first 300 frames \([0-9]+ iterations?\)' \
+    "the log has the CLI's sentence"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+done_testing
