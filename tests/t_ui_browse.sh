@@ -184,7 +184,7 @@ fi
 
 # ASCII at 80x24: the browser fits and draws with ASCII only.
 tui_start 80 24 TZ=UTC -- --ascii "$runs/run01.h5"
-wait_for 'run01\.h5 +aps-u'; ok $? "--ascii at 80x24: run01.h5 opened"
+wait_for 'run01\.h5 +ring 1/1 q=0\.01 +sel 3/3 phi +frames 1-60 '; ok $? "--ascii at 80x24: run01.h5 opened (the header keeps the frame window, drops the layout)"
 tui_keys o
 wait_for '^\+- Open a result file -+\+$'; ok $? "ASCII border and title"
 wait_for '^\|\* run01\.h5 +2026-01-01 10:00:00 aps-u +3 +60 +\|$'

@@ -146,23 +146,25 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	struct het_cons_gates g;
 	const struct het_sample_param *q;
 	int nw = 11, cw = 7 + (s->cols - 80) / 9, x, i, cur;
-	char v[8][32];
+	char v[8][32], range[32];
 	attr_t ra;
 	size_t k;
 
 	if (cw > 11)
 		cw = 11;
 	het_sample_view_gates(ui->sample, &g);
-	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
-	    "%-*s %*s %*s %*s %*s %*s %6s %5s %*s %5s", nw, "parameter", cw,
-	    "mean", cw, "sd", cw, "5%", cw, "50%", cw, "95%", "R-hat", "ESS",
-	    cw, "NLSQ", "contr");
 	if (s->sel >= sm->p)
 		s->sel = 0;
 	if (s->sel < s->top)
 		s->top = s->sel;
 	if (s->sel >= s->top + (size_t)rows)
 		s->top = s->sel + 1 - (size_t)rows;
+	/* The scroll range takes the first head, over no other text. */
+	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-*s %*s %*s %*s %*s %*s %6s %5s %*s %5s", nw, ui_range_text(
+	    range, sizeof(range), s->top, (size_t)rows, sm->p, "parameter"),
+	    cw, "mean", cw, "sd", cw, "5%", cw, "50%", cw, "95%", "R-hat",
+	    "ESS", cw, "NLSQ", "contr");
 	for (i = 0; i < rows && s->top + (size_t)i < sm->p; i++, y++) {
 		k = s->top + (size_t)i;
 		q = &sm->param[k];
@@ -195,10 +197,6 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		ui_putf(w, y, x, s->cols - x, cur ? ra : ui_color_attr(
 		    UI_C_DIM), " %*s %5s", cw, v[5], v[6]);
 	}
-	if (sm->p > (size_t)rows)
-		ui_putf(w, y - i - 1, s->cols - 12, 11, ui_color_attr(
-		    UI_C_LABEL), "%zu-%zu/%zu", s->top + 1, s->top +
-		    (size_t)i, sm->p);
 }
 
 /* Histogram and trace of the selected parameter in h rows from y. */

@@ -293,7 +293,10 @@ draw_shard_row(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 	x = 23 + bw;
 	ui_putf(w, y, x, 5, ra, "%4.0f%%", f * 100);
 	x += 5;
-	step[0] = acc[0] = div[0] = '\0';
+	/* Unknown is "-" in every cell; a blank could be read as 0. */
+	snprintf(step, sizeof(step), "-");
+	snprintf(acc, sizeof(acc), "-");
+	snprintf(div, sizeof(div), "-");
 	snprintf(rh, sizeof(rh), "-");
 	snprintf(ess, sizeof(ess), "-");
 	if (d != NULL) {
@@ -501,6 +504,7 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	size_t m, i, npar;
 	long div = 0;
 	char buf[2 * HET_ERROR_MSG_MAX + 64], a[16], b[16], e[16], f[16];
+	char range[32];
 
 	if (sh == NULL || y0 >= bottom - 1)
 		return;
@@ -555,15 +559,17 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	    sh->id, sh->npairs, r->nchain, r->nchain == 1 ? "" : "s",
 	    ui->term.g->times, r->ndraw, div, minbfmi, sh->elapsed);
 	tw = s->cols - 62;
-	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
-	    "%-14s %7s %6s %6s %10s %9s  %s", "parameter", "R-hat", "bulk",
-	    "tail", "mean", "sd", "trace, chains side by side");
 	npar = r->p;
-	rows = bottom - y;
+	rows = bottom - y - 1;
 	if (rows < 1)
 		return;
 	if (s->ptop + (size_t)rows > npar)
 		s->ptop = npar > (size_t)rows ? npar - (size_t)rows : 0;
+	/* The scroll range takes the first head, over no other text. */
+	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-14s %7s %6s %6s %10s %9s  %s", ui_range_text(range,
+	    sizeof(range), s->ptop, (size_t)rows, npar, "parameter"), "R-hat",
+	    "bulk", "tail", "mean", "sd", "trace, chains side by side");
 	segw = r->nchain > 0 ? (tw - (int)r->nchain + 1) / (int)r->nchain : 0;
 	for (i = 0; i < (size_t)rows && s->ptop + i < npar; i++, y++) {
 		m = s->ptop + i;
@@ -604,9 +610,6 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 			    r->ndraw, 1, lo, hi, ui_color_attr(c % 2 == 0 ?
 			    UI_C_GRAPH : UI_C_VALUE));
 	}
-	if (npar > (size_t)rows)
-		ui_putf(w, y0, s->cols - 12, 11, ta, "%zu-%zu/%zu", s->ptop +
-		    1, s->ptop + i, npar);
 }
 
 /* The last line: what became of the run, or where it goes. */

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t_ui_80cols.sh: the workstation at 80x24 (issue 19, defects found in
+# the tour): the header keeps the frame window, q and the selection, also
+# when "modified" shows (the layout, the ring number and the long form of
+# the mark go first); no number is cut to another number (a cut moves to
+# before the number: "2100…" was shown for a larger count); a scroll range
+# takes the first column head instead of overwriting the last ones
+# ("1-3/4 contr"); a shard row shows "-" for what is not known yet.
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/tui.sh"
+plan_lazy
+
+dir=$TAP_TMP
+cp "$top_srcdir/tests/configs/sample_truth.yaml" "$dir/" || exit 1
+cd "$dir" || exit 1
+"$HETUI" simulate -q -c sample_truth.yaml -o sim.h5 --noise 0.003 --seed 11
+ok $? "simulate the test data"
+sed -e '/create_subdirs: false/d' -e '/timestamp_dirs: false/d' \
+    -e "s#output_dir: res\$#output_dir: $dir/out#" \
+    "$top_srcdir/tests/configs/sample_run.yaml" >runs.yaml
+
+# A digit right before the ellipsis is a number that may have been cut.
+no_cut_number() {
+	unlike "$TUI_SCREEN" '[0-9]\.?…' "$1: no number ends in an ellipsis"
+}
+
+tui_start 80 24 HETUI_WORKER="$HETUI_WORKER" -- -c runs.yaml sim.h5
+wait_for 'c2 = '; ok $? "the data open at 80x24"
+like "$(printf '%s\n' "$TUI_SCREEN" | sed -n 1p)" \
+    '^ hetui [0-9.]+ +sim\.h5 .*q=0\.01 +sel 1/1 φ +frames 1–50 +80x24' \
+    "header: q, selection and frame window"
+
+tui_keys 2 Enter
+wait_for 'D0_ref value: 3000'; ok $? "edit D0_ref's value"
+tui_text '4000'; tui_keys Enter
+wait_for 'D0_ref value 3000 -> 4000'; ok $? "the edit is taken"
+head=$(printf '%s\n' "$TUI_SCREEN" | sed -n 1p)
+like "$head" 'modified +80x24$' "the header marks the config modified"
+like "$head" 'q=0\.01 +sel 1/1 φ +frames 1–50 ' \
+    "and still shows q, the selection and the frame window"
+
+tui_keys 4 s
+wait_for 'Settings +\(Enter edits'; ok $? "the sampling settings"
+like "$TUI_SCREEN" 'auto: one per angle' "the shards row explains auto"
+no_cut_number "settings"
+tui_keys s
+
+tui_keys 3 r
+wait_for 'fit converged' 60; ok $? "a fit (the history gets two rows)"
+tui_keys 4 r
+wait_for 'Sampling +sim\.h5 +passed' 120; ok $? "a sampling run passes"
+unlike "$TUI_SCREEN" 'DONE +[0-9]+ +█+ +100% +[0-9.e-]+ +[0-9.]+ +(R-hat|[0-9.]+ +[0-9]+ )' "no shard row lacks its divergences"
+like "$TUI_SCREEN" 'DONE +[0-9]+ .* 100% +[0-9.e-]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9]+ ' \
+    "a done shard shows step, acceptance, divergences, R-hat and ESS"
+no_cut_number "Sampling panel"
+
+tui_keys 5
+wait_for 'Run history +2 runs'; ok $? "the Results panel with two runs"
+like "$TUI_SCREEN" '^ 1-[0-9]+/4 +mean +sd +5% +50% +95% +R-hat +ESS +NLSQ +contr *$' \
+    "the scroll range takes the first head; every other head is whole"
+unlike "$TUI_SCREEN" '/4 ?contr' "it overwrites no head"
+no_cut_number "Results panel"
+
+tui_keys q
+wait_for 'unsaved edits \(S saves them\)\. Quit anyway\? \(y/n\)'
+ok $? "q asks about the unsaved edit"
+tui_keys y
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+done_testing
