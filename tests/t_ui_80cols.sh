@@ -47,6 +47,7 @@ tui_keys s
 
 tui_keys 3 r
 wait_for 'fit converged' 60; ok $? "a fit (the history gets two rows)"
+like "$TUI_SCREEN" 'Fit +sim\.h5 +frames 1–50 +1 φ ' "the Fit title names the frames and angles whole"
 tui_keys 4 r
 wait_for 'Sampling +sim\.h5 +passed' 120; ok $? "a sampling run passes"
 unlike "$TUI_SCREEN" 'DONE +[0-9]+ +█+ +100% +[0-9.e-]+ +[0-9.]+ +(R-hat|[0-9.]+ +[0-9]+ )' "no shard row lacks its divergences"

@@ -25,13 +25,13 @@ tui_start 100 30 -- -c start.yaml long.h5
 wait_for 'frames 20–690'; ok $? "the config's window 20-690 is selected"
 tui_keys 3 r
 wait_for 'fit converged' 120; ok $? "the fit converges"
-like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690, 1 angle' "the title names the frames and angles fitted"
+like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690 +1 φ' "the title names the frames and angles fitted"
 like "$TUI_SCREEN" 'pre-fit +(first )?300 fr, [0-9]+ it\. ' "the panel says it started from a pre-fit of 300 frames"
 tui_keys 1 w; tui_text '30,600'; tui_keys Enter
 wait_for 'frame window set to 30,600'; ok $? "the Data panel's window changes"
 tui_keys 3
 wait_for 'Fit +long\.h5'; ok $? "back on the Fit panel"
-like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690, 1 angle' "it still names the frames of the shown fit"
+like "$TUI_SCREEN" 'Fit +long\.h5 +frames 20–690 +1 φ' "it still names the frames of the shown fit"
 tui_keys 0
 wait_for 'Session log'; ok $? "the Log"
 like "$TUI_SCREEN" 'fit: started from a pre-fit of the first 300 frames \([0-9]+ iterations?\)' \

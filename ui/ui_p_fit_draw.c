@@ -529,15 +529,14 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 	ui_fill(w, 0, 0, s->left, ta);
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
 	if (base != NULL && s->job == NULL && s->res != NULL)
-		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld, "
-		    "%zu angle%s", base, s->res->pb->first_frame, ui->term.utf8 ?
-		    "\xe2\x80\x93" : "-", s->res->pb->last_frame,
-		    s->res->pb->nangles, s->res->pb->nangles == 1 ? "" : "s");
+		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld  "
+		    "%zu %s", base, s->res->pb->first_frame, ui->term.g->dash,
+		    s->res->pb->last_frame, s->res->pb->nangles,
+		    ui->term.g->phi);
 	else if (base != NULL)
 		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s  frames %ld%s%ld",
 		    s->job != NULL && s->warm ? "from last result  " : "",
-		    base, s->job_first, ui->term.utf8 ? "\xe2\x80\x93" : "-",
-		    s->job_last);
+		    base, s->job_first, ui->term.g->dash, s->job_last);
 	else
 		ui_put(w, 0, 1, s->left - 2, ta, "Fit");
 	for (y = 1; y < s->rows - 1; y++)
