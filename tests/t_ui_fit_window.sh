@@ -5,7 +5,8 @@
 # afterwards, and the early-window pre-fit of a long series is labelled
 # as the CLI labels it ("started from a pre-fit of the first W frames"),
 # on the panel and in the log, so the restarted iteration counter and the
-# jump of the cost do not look like a divergence.
+# jump of the cost do not look like a divergence; c pressed while the fit
+# ends leaves no "cancelling" beside "converged".
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/tui.sh"
 plan_lazy
@@ -36,6 +37,31 @@ tui_keys 0
 wait_for 'Session log'; ok $? "the Log"
 like "$TUI_SCREEN" 'fit: started from a pre-fit of the first 300 frames \([0-9]+ iterations?\)' \
     "the log has the CLI's sentence"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
+# c while the fit ends (its last iteration, or the writing of its results:
+# 1500 frames give a writing phase long enough to catch) must not leave
+# "cancelling" on the screen beside "converged".
+sed -e 's/end_frame: 700/end_frame: 1500/' long.yaml >wide.yaml
+"$HETUI" simulate -q -c wide.yaml -o wide.h5 --noise 0.003 --seed 7
+ok $? "simulate 1500 frames"
+sed -e 's/D0_ref: {value: 5000.0}/D0_ref: {value: 4000.0}/' wide.yaml >ws.yaml
+printf 'output:\n  output_dir: %s/out\n' "$dir" >>ws.yaml
+tui_start 100 30 -- -c ws.yaml wide.h5
+wait_for 'frames 1–1500'; ok $? "the 1500 frames open"
+tui_keys 3 r
+if wait_for 'writing the results' 60; then
+	tui_keys c
+	wait_for 'fit converged' 60; ok $? "the fit ends converged"
+	unlike "$TUI_SCREEN" 'cancelling' "no 'cancelling' beside 'converged'"
+	tui_keys 0
+	wait_for 'Session log'; ok $? "the Log"
+	like "$TUI_SCREEN" 'the fit has ended; its results are being written|fit converged before the cancel took effect' \
+	    "c is answered with what happened"
+else
+	skip 3 "the writing phase was too short to press c in it"
+fi
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 done_testing

@@ -257,6 +257,7 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 {
 	const struct het_fit_result *fr = res->fits[0];
 	size_t k;
+	int late;
 
 	/* The last records may have come after the last poll. */
 	if (s->ncost < res->nhist) {
@@ -296,12 +297,20 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	}
 	ui_log(ui, UI_LOG_INFO, "fit results written to %s/%s%s", res->outdir,
 	    res->outdir_note[0] != '\0' ? " " : "", res->outdir_note);
-	ui_msg(ui, res->converged && res->status == HET_OK ? UI_LOG_INFO :
-	    UI_LOG_WARN, "fit %s: chi2_red %.4g, %ld iteration%s, %.2f s; "
-	    "results in %s/", res->status == HET_ECANCEL ? "cancelled" :
-	    res->converged ? "converged" : "did not converge", fr->chi2_red,
+	/*
+	 * c pressed during the last iteration or the writing: the fit ended
+	 * on its own.  Say so at warning level, which replaces the
+	 * "cancelling" warning (an information would not).
+	 */
+	late = s->cancelling && res->status != HET_ECANCEL;
+	ui_msg(ui, res->converged && res->status == HET_OK && !late ?
+	    UI_LOG_INFO : UI_LOG_WARN, "fit %s%s: chi2_red %.4g, %ld "
+	    "iteration%s, %.2f s; results in %s/", res->status == HET_ECANCEL ?
+	    "cancelled" : res->converged ? "converged" : "did not converge",
+	    late ? " before the cancel took effect" : "", fr->chi2_red,
 	    fr->iterations, fr->iterations == 1 ? "" : "s", res->wall_time,
 	    res->outdir);
+	s->cancelling = 0;
 }
 
 static void
@@ -386,6 +395,12 @@ fit_key(struct ui *ui, void *state, int key)
 	case 'c':
 		if (s->job == NULL) {
 			ui_msg(ui, UI_LOG_INFO, "no fit is running");
+			return 1;
+		}
+		if (s->snap != NULL && s->snap->phase == HET_FITJOB_WRITING) {
+			/* Nothing left to cancel: the writing always ends. */
+			ui_msg(ui, UI_LOG_INFO, "the fit has ended; its results "
+			    "are being written");
 			return 1;
 		}
 		het_fitjob_cancel(s->job);
