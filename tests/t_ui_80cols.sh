@@ -5,7 +5,8 @@
 # the mark go first); no number is cut to another number (a cut moves to
 # before the number: "2100…" was shown for a larger count); a scroll range
 # takes the first column head instead of overwriting the last ones
-# ("1-3/4 contr"); a shard row shows "-" for what is not known yet.
+# ("1-3/4 contr"); a tiny step size fits the shard row (it pushed R-hat
+# over the divergence count).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/tui.sh"
 plan_lazy
@@ -67,4 +68,21 @@ wait_for 'unsaved edits \(S saves them\)\. Quit anyway\? \(y/n\)'
 ok $? "q asks about the unsaved edit"
 tui_keys y
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
+# A step size of 5.88e-05 is 7 characters in the 6 of its column: it
+# pushed the row so that R-hat covered the divergence count (blank).
+printf '#!/bin/sh\nFAKE_QUIET=1 exec sh "%s/tests/fake_worker.sh" tinystep\n' \
+    "$top_srcdir" >tinystep.sh
+chmod +x tinystep.sh
+tui_start 80 24 HETUI_WORKER="$dir/tinystep.sh" -- -c runs.yaml sim.h5
+wait_for 'c2 = '; ok $? "the data again, with workers that report a tiny step"
+tui_keys 4 r
+wait_for 'RUNNING .* 5\.9e-5 ' 60; ok $? "the step size fits its column: 5.9e-5"
+like "$TUI_SCREEN" 'RUNNING +61[23] .* 5\.9e-5 +0\.96 +0 +1\.002 ' \
+    "then acceptance, divergences (0) and R-hat, each whole"
+no_cut_number "running shards"
+tui_keys q
+wait_for '\(y/n\)'; ok $? "q asks while sampling"
+tui_keys y
+tui_wait_exit 20; is "$TUI_STATUS" 0 "exit status 0"
 done_testing

@@ -300,14 +300,14 @@ draw_shard_row(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 	snprintf(rh, sizeof(rh), "-");
 	snprintf(ess, sizeof(ess), "-");
 	if (d != NULL) {
-		sp_fmt(step, sizeof(step), d->step_size, 3);
+		sp_fmt_w(step, sizeof(step), d->step_size, 3, 6);
 		snprintf(acc, sizeof(acc), "%.2f", d->accept);
 		snprintf(div, sizeof(div), "%ld", d->divergences);
 		rhat = d->max_rhat;
 		snprintf(rh, sizeof(rh), "%.3f", rhat);
 		snprintf(ess, sizeof(ess), "%.0f", d->min_ess);
 	} else if (pr != NULL) {
-		sp_fmt(step, sizeof(step), pr->step_size, 3);
+		sp_fmt_w(step, sizeof(step), pr->step_size, 3, 6);
 		snprintf(acc, sizeof(acc), "%.2f", pr->accept);
 		snprintf(div, sizeof(div), "%ld", pr->divergences);
 		rhat = pr->rhat;
@@ -573,8 +573,9 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	segw = r->nchain > 0 ? (tw - (int)r->nchain + 1) / (int)r->nchain : 0;
 	for (i = 0; i < (size_t)rows && s->ptop + i < npar; i++, y++) {
 		m = s->ptop + i;
-		sp_fmt(a, sizeof(a), r->summary[m].mean, 5);
-		sp_fmt(b, sizeof(b), r->summary[m].sd, 3);
+		sp_fmt_w(a, sizeof(a), r->summary[m].mean, 5,
+		    10);
+		sp_fmt_w(b, sizeof(b), r->summary[m].sd, 3, 9);
 		snprintf(e, sizeof(e), "%.0f", r->summary[m].ess_bulk);
 		snprintf(f, sizeof(f), "%.0f", r->summary[m].ess_tail);
 		ui_put_trunc(w, y, 1, 14, A_NORMAL, r->names[m]);
