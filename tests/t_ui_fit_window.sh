@@ -40,6 +40,34 @@ like "$TUI_SCREEN" 'fit: started from a pre-fit of the first 300 frames \([0-9]+
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
+# While the pre-fit runs the state line says so.  Eight angles of 1000
+# frames make the pre-fit last long enough to be seen (seconds); should
+# the fit be over before the first look, there is nothing to check.
+sed -e 's/end_frame: 300/end_frame: 1000/' \
+    -e 's/file_path: demo_results.hdf/file_path: demo1000.h5/' \
+    -e "s#output_dir: .*#output_dir: $dir/out#" \
+    "$top_srcdir/data/demo.yaml" >demo1000.yaml
+"$HETUI" simulate -q -c demo1000.yaml -o demo1000.h5 --noise 0.01 --seed 3
+ok $? "simulate the demo's model on 8 angles of 1000 frames"
+tui_start 100 30 -- -c demo1000.yaml
+wait_for 'sel 8/8'; ok $? "its 8 angles open"
+tui_keys 3 r
+# The first iterating state seen: the pre-fit's, or (missed) the fit
+# proper's, which then says the pre-fit is done.  Unlabelled, the pre-fit
+# showed "running  iteration 1" with nothing about a pre-fit.
+wait_for 'pre-fit of the early frames +iteration [0-9]+|running +iteration [1-9]|fit converged' 120
+if printf '%s\n' "$TUI_SCREEN" | grep -q 'pre-fit of the early frames'; then
+	ok 0 "the state line names the pre-fit while it runs"
+elif printf '%s\n' "$TUI_SCREEN" | grep -qE 'pre-fit +done, [0-9]+ it\.|fit converged'; then
+	skip 1 "the pre-fit was over before the screen was read"
+else
+	ok 1 "the state line names the pre-fit while it runs"
+fi
+wait_for 'fit (converged|did not converge)' 120; ok $? "the fit ends"
+like "$TUI_SCREEN" 'pre-fit +(first )?300 fr, [0-9]+ it\. ' "and says it started from a pre-fit"
+tui_keys q
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
 # c while the fit ends (its last iteration, or the writing of its results:
 # 1500 frames give a writing phase long enough to catch) must not leave
 # "cancelling" on the screen beside "converged".
