@@ -5,8 +5,8 @@
 # the mark go first); no number is cut to another number (a cut moves to
 # before the number: "2100…" was shown for a larger count); a scroll range
 # takes the first column head instead of overwriting the last ones
-# ("1-3/4 contr"); a tiny step size fits the shard row (it pushed R-hat
-# over the divergence count).
+# ("1-3/4 contr"); a small value fits the Fit table's column, a tiny step
+# size the shard row (it pushed R-hat over the divergence count).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/tui.sh"
 plan_lazy
@@ -67,6 +67,23 @@ tui_keys q
 wait_for 'unsaved edits \(S saves them\)\. Quit anyway\? \(y/n\)'
 ok $? "q asks about the unsaved edit"
 tui_keys y
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
+# The Fit panel's table: a value below 1e-3 in its 10 columns (it took
+# 11 and cut the uncertainty after it: 2.70e-0 for 2.70e-06).
+sed -e 's/contrast: \[0.3\]/contrast: [0.0005]/' sample_truth.yaml >tiny.yaml
+"$HETUI" simulate -q -c tiny.yaml -o tiny.h5 --noise 0.00002 --seed 5
+ok $? "simulate data of contrast 0.0005"
+sed -e 's/D0_ref: {value: 5000.0}/D0_ref: {value: 4000.0}/' tiny.yaml >tinyfit.yaml
+printf 'output:\n  output_dir: %s/out\n' "$dir" >>tinyfit.yaml
+tui_start 80 24 -- -c tinyfit.yaml tiny.h5
+wait_for 'c2 = '; ok $? "the data open"
+tui_keys 3 r
+wait_for 'fit converged' 60; ok $? "the fit converges"
+like "$TUI_SCREEN" 'contrast\[0\] +5\.00[0-9]*e-04 +[0-9.]+e-06 ' "contrast and its uncertainty, each whole"
+like "$TUI_SCREEN" 'offset\[0\] +(0\.99|1\.00)[0-9]* +[0-9.]+e-0[67] ' "offset and its uncertainty, each whole"
+no_cut_number "Fit panel"
+tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
 # A step size of 5.88e-05 is 7 characters in the 6 of its column: it

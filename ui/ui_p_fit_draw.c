@@ -32,12 +32,23 @@ fmt_g(char *buf, size_t len, double v, int prec)
 {
 	double a = fabs(v);
 
+	if (prec < 1 || prec > 17)	/* a double has at most 17 digits */
+		prec = prec < 1 ? 1 : 17;
 	if (v != v)
 		snprintf(buf, len, "n/a");
 	else if (a != 0 && (a < 1e-3 || a >= 1e6))
 		snprintf(buf, len, "%.*e", prec > 1 ? prec - 1 : 1, v);
 	else
 		snprintf(buf, len, "%.*g", prec, v);
+}
+
+/* fmt_g in at most w characters: digits go before width. */
+static void
+fmt_fit(char *buf, size_t len, double v, int prec, int w)
+{
+	fmt_g(buf, len, v, prec);
+	while ((int)strlen(buf) > w && prec > 1)
+		fmt_g(buf, len, v, --prec);
 }
 
 int
@@ -350,13 +361,14 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 		x = sn != NULL ? sn->x[k] : fr->x[k];
 		lo = sn != NULL ? sn->lo[k] : fr->lo[k];
 		hi = sn != NULL ? sn->hi[k] : fr->hi[k];
-		fmt_g(val, sizeof(val), x, 6);
+		/* 5.00538e-04 took 11 of 10 columns and cut the next. */
+		fmt_fit(val, sizeof(val), x, 6, 10);
 		if (sn != NULL) {
-			fmt_g(unc, sizeof(unc), sn->x0[k], 6);
+			fmt_fit(unc, sizeof(unc), sn->x0[k], 6, 10);
 			flag = x <= lo + 1e-6 * (hi - lo) ? "at min" :
 			    x >= hi - 1e-6 * (hi - lo) ? "at max" : "";
 		} else {
-			fmt_g(unc, sizeof(unc), fr->unc[k], 3);
+			fmt_fit(unc, sizeof(unc), fr->unc[k], 3, 10);
 			flag = short_flag(het_fitjob_flag(fr, k));
 		}
 		ui_put_trunc(w, TABLE_Y + 2 + y, 1, nw, A_NORMAL,
