@@ -42,7 +42,7 @@ like "$head" 'q=0\.01 +sel 1/1 φ +frames 1–50 ' \
 
 tui_keys 4 s
 wait_for 'Settings +\(Enter edits'; ok $? "the sampling settings"
-like "$TUI_SCREEN" 'auto: one per angle' "the shards row explains auto"
+like "$TUI_SCREEN" 'auto: one per angle, >= [0-9]+ pairs each' "the shards row explains auto, its number whole"
 no_cut_number "settings"
 tui_keys s
 

@@ -72,11 +72,11 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 				    m->num_shards);
 			if (ui->cfg->family == HET_FAMILY_HETERODYNE)
 				snprintf(desc, sizeof(desc), "auto: one per "
-				    "angle while each keeps >= %ld pairs",
+				    "angle, >= %ld pairs each",
 				    ss_het_floor(m));
 			else
-				snprintf(desc, sizeof(desc), "auto: sized by "
-				    "the data, each keeps >= %ld pairs",
+				snprintf(desc, sizeof(desc), "auto: by the "
+				    "data, >= %ld pairs each",
 				    m->min_points_per_shard);
 			break;
 		case SS_CHAINS:
