@@ -61,6 +61,7 @@ wait_for 'Run history +2 runs'; ok $? "the Results panel with two runs"
 like "$TUI_SCREEN" '^ 1-[0-9]+/4 +mean +sd +5% +50% +95% +R-hat +ESS +NLSQ +contr *$' \
     "the scroll range takes the first head; every other head is whole"
 unlike "$TUI_SCREEN" '/4 ?contr' "it overwrites no head"
+like "$TUI_SCREEN" 'noise sigma 0\.00[0-9]+' "the noise level is shown (the line wraps)"
 no_cut_number "Results panel"
 
 tui_keys q

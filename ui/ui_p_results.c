@@ -107,7 +107,9 @@ draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	snprintf(buf, sizeof(buf), "%zu of %zu shards combined (%s), %zu "
 	    "draws; noise sigma %.4g (%s)", sm->nused, sm->nshards,
 	    sm->method, sm->ndraws, sm->sigma, sm->sigma_source);
-	ui_put_trunc(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_DIM), buf);
+	/* Two lines at 80 columns rather than a noise level left out. */
+	y += ui_put_wrapped(w, y, 1, s->cols - 2, 2, ui_color_attr(UI_C_DIM),
+	    buf);
 	/* Dropped shards, skewed shard posteriors: worth reading in full. */
 	if (sm->note != NULL && *sm->note != '\0')
 		y += ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
