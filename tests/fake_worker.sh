@@ -1,6 +1,6 @@
 #!/bin/sh
 # fake_worker.sh [MODE]: a stand-in for hetui-worker that misbehaves on
-# purpose, for tests/t_engine_proc.c.  It speaks docs/wire-protocol.md
+# purpose, for tests/t_engine_proc.c (and t_ui_80cols.sh).  It speaks docs/wire-protocol.md
 # just well enough: hello first, then one reaction per shard record.
 #
 # Modes:
@@ -11,6 +11,8 @@
 #   hang        hello; on the shard, sleep without heartbeats
 #   hang-noterm like hang, but SIGTERM is ignored (needs SIGKILL)
 #   beat        hello; heartbeats every 0.1 s, never a result
+#   tinystep    like beat, after one progress record with a step size of
+#               5.88e-05 and no divergence (the shard row at 80 columns)
 #   garbage     hello; then a line that is not a record
 #   sigkill     hello; on the shard, half a record, then SIGKILL itself
 #   partial     hello; on the shard, half a record, then exit 0
@@ -106,6 +108,9 @@ while read -r line; do
 	hang|hang-noterm)
 		while :; do sleep 1; done ;;
 	beat)
+		while :; do echo "heartbeat {\"shard\":$id}"; sleep 0.1; done ;;
+	tinystep)
+		echo "progress {\"shard\":$id,\"phase\":\"sampling\",\"chain\":0,\"iteration\":40,\"step_size\":5.88e-05,\"accept\":0.96,\"divergences\":0,\"rhat\":1.002}"
 		while :; do echo "heartbeat {\"shard\":$id}"; sleep 0.1; done ;;
 	garbage)
 		echo "this is not a wire record" ;;

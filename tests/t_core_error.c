@@ -90,7 +90,7 @@ main(void)
 	double d = 0;
 	long l = 0;
 
-	plan(50);
+	plan(62);
 	is_int(het_error_set(&err, HET_EINVAL, "bad %s %d", "x", 2.385 > 2),
 	    HET_EINVAL, "set returns its code");
 	is_str(err.msg, "bad x 1", "message formatted");
@@ -125,6 +125,29 @@ main(void)
 	is_int(het_parse_long("-7", "--n", -10, 10, &l, &err), HET_OK,
 	    "parse -7");
 	is_int(l, -7, "parsed long");
+	/* Issue 19: numbers typed in the workstation come with blanks
+	 * around them, and hexadecimal is never what a user means. */
+	is_int(het_parse_long(" 2000 ", "workers", 1, 5000, &l, &err), HET_OK,
+	    "blanks around an integer are trimmed");
+	is_int(l, 2000, "trimmed integer value");
+	is_int(het_parse_double("\t2.385e-05 ", "D0", &d, &err), HET_OK,
+	    "blanks around a real number are trimmed");
+	is_double(d, 2.385e-05, 0, "trimmed real value");
+	is_int(het_parse_double("0x10", "D0", &d, &err), HET_EINVAL,
+	    "hexadecimal real refused (strtod would give 16)");
+	is_str(err.msg, "D0: '0x10' is not a decimal number", "hex message");
+	is_int(het_parse_double("-0X1p3", "D0", &d, &err), HET_EINVAL,
+	    "signed hexadecimal float refused");
+	is_int(het_parse_long("0x10", "workers", 1, 5000, &l, &err), HET_EINVAL,
+	    "hexadecimal integer refused");
+	is_str(err.msg, "workers: '0x10' is not a decimal number",
+	    "hex message for an integer");
+	is_int(het_parse_double("   ", "D0", &d, &err), HET_EINVAL,
+	    "only blanks: empty");
+	is_str(err.msg, "D0: expected a number, got an empty value",
+	    "blank value message");
+	is_int(het_parse_double("2. 5", "D0", &d, &err), HET_EINVAL,
+	    "a blank inside a number is refused");
 
 	{
 		static const struct {

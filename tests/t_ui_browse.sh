@@ -108,6 +108,16 @@ tui_keys C-u; tui_text "$TAP_TMP/nope/deeper"; tui_keys Enter
 wait_for 'folder .*nope/deeper does not exist \(the nearest existing'
 ok $? "a missing folder is reported"
 like "$TUI_SCREEN" 'run01\.h5 +2026' "and the listing stays"
+# Issue 19: the pre-filled folder is selected, so a typed absolute path
+# replaces it (it used to be appended: DIR//ABSOLUTE/PATH).
+tui_keys /
+wait_for 'Go to \(folder or file\):'; ok $? "/ again"
+tui_text "$stage"; tui_keys Enter
+wait_for 'no result files in .*stage: the folder is empty'
+ok $? "an absolute path typed without erasing replaces the pre-filled folder"
+unlike "$TUI_SCREEN" '//' "no doubled slash"
+tui_keys /; tui_text "../runs"; tui_keys Enter
+wait_for 'run01\.h5 +2026'; ok $? "a relative path typed over it is taken from the listed folder"
 tui_keys /; tui_keys C-u; tui_text "$stage"; tui_keys Enter
 wait_for 'no result files in .*stage: the folder is empty'
 ok $? "an empty folder says so"
@@ -174,7 +184,7 @@ fi
 
 # ASCII at 80x24: the browser fits and draws with ASCII only.
 tui_start 80 24 TZ=UTC -- --ascii "$runs/run01.h5"
-wait_for 'run01\.h5 +aps-u'; ok $? "--ascii at 80x24: run01.h5 opened"
+wait_for 'run01\.h5 +ring 1/1 q=0\.01 +sel 3/3 phi +frames 1-60 '; ok $? "--ascii at 80x24: run01.h5 opened (the header keeps the frame window, drops the layout)"
 tui_keys o
 wait_for '^\+- Open a result file -+\+$'; ok $? "ASCII border and title"
 wait_for '^\|\* run01\.h5 +2026-01-01 10:00:00 aps-u +3 +60 +\|$'

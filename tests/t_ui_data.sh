@@ -68,6 +68,15 @@ tui_keys C-u; tui_text '10,90'; tui_keys Enter
 wait_for 'frame window set to 10,90 \(81 frames\)'; ok $? "a valid window is accepted"
 like "$TUI_SCREEN" 'frames 10–90' "header shows the window"
 wait_for 'c2 = .* at t1 [0-9]'; ok $? "the heatmap is read again for the window"
+# Issue 19: the current window is selected, so typing replaces it (it
+# used to be appended: '1,16010,90' was rejected).
+tui_keys w
+wait_for 'Frame window \(first,last\): 10,90'; ok $? "w shows the current window"
+tui_text '20,80'; tui_keys Enter
+wait_for 'frame window set to 20,80 \(61 frames\)'
+ok $? "typing without erasing replaces the pre-filled window"
+tui_keys w; tui_text '10,90'; tui_keys Enter
+wait_for 'frame window set to 10,90'; ok $? "and again, back to 10,90"
 tui_keys w C-u; tui_text '90,10'; tui_keys Enter
 wait_for 'frame window 90,10 rejected: first must be below last'
 ok $? "a reversed window is rejected with a reason"

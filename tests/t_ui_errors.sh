@@ -30,7 +30,10 @@ tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
 tui_start 100 30 --
 wait_for 'No file open\.'; ok $? "no file: the Data panel says so"
-like "$TUI_SCREEN" 'start hetui with an XPCS two-time result file' "and how to open one"
+# Issue 19: o opens the file browser, so quitting is not the way.
+like "$TUI_SCREEN" 'Press o to browse for an XPCS two-time result file' "and how to open one: o"
+unlike "$TUI_SCREEN" 'quit \(q\)' "without telling the user to quit"
+like "$TUI_SCREEN" 'or start hetui with one' "the command line is the other way"
 like "$TUI_SCREEN" 'hetui run42_results\.hdf' "with an example"
 like "$TUI_SCREEN" '^ hetui [0-9.]+ .*100x30' "the header is drawn"
 tui_keys j k Space a w L Enter

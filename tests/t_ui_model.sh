@@ -108,6 +108,19 @@ tui_keys Enter; tui_text 'lots'; tui_keys Enter
 wait_for "└ refused: D0_ref value: 'lots' is not a number"
 ok $? "text that is not a number is refused"
 like "$TUI_SCREEN" 'D0_ref +9000 +100 +2000000 ' "the row is unchanged"
+# Issue 19: accepting an unchanged cell records no undo step (the undo
+# below counts the steps), blanks around a number are trimmed and
+# hexadecimal is refused (strtod read 0x10 as 16).
+tui_keys Enter
+wait_for 'D0_ref value: 9000'; ok $? "the prompt again"
+tui_keys Enter
+wait_for 'D0_ref value unchanged \(9000\)'; ok $? "Enter on the unchanged value says so"
+tui_keys Enter; tui_text ' 9000 '; tui_keys Enter
+wait_for 'D0_ref value unchanged \(9000\)'; ok $? "' 9000 ' is read as 9000 (blanks trimmed)"
+tui_keys Enter; tui_text '0x10'; tui_keys Enter
+wait_for "refused: D0_ref value: '0x10' is not a decimal number"
+ok $? "0x10 is refused, not read as 16"
+like "$TUI_SCREEN" 'D0_ref +9000 +100 +2000000 ' "the row is unchanged"
 
 # Vary and undo.
 tui_keys Space
@@ -116,6 +129,7 @@ like "$TUI_SCREEN" '14 parameters, 13 vary' "the mode line counts 13 varying"
 like "$TUI_SCREEN" 'D0_ref +9000 +100 +2000000 +· ' "the vary column shows it fixed"
 tui_keys u
 wait_for 'undone: D0_ref fixed \(1 more\)'; ok $? "u undoes the toggle"
+unlike "$TUI_SCREEN" 'undone: D0_ref value' "no undo step for the unchanged value"
 like "$TUI_SCREEN" '14 parameters, 14 vary' "all 14 vary again"
 tui_keys u
 wait_for 'undone: D0_ref max 1000000 -> 2e6'; ok $? "u again undoes the bound"

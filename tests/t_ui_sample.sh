@@ -300,6 +300,9 @@ wait_for 'too few shards finished' 60; ok $? "a worker that always fails: too fe
 like "$TUI_SCREEN" ' [01] FAILED ' "FAILED shards"
 like "$TUI_SCREEN" 'failed: ' "with the reason under them"
 like "$TUI_SCREEN" 'FAILED +61[23] +\.{8} +0%' "ASCII progress bars"
+# Issue 19: a cell not known yet says "-", like R-hat and ESS (a blank
+# divergence cell could be read as none).
+like "$TUI_SCREEN" 'FAILED +61[23] +\.{8} +0% +- +- +- +- +- ' "step, acceptance, divergences, R-hat and ESS: '-' each"
 unlike "$TUI_SCREEN" '█' "no block characters in ASCII mode"
 tui_keys 5
 wait_for 'The last sampling run has no posterior \(shards_failed\)'; ok $? "Results say why there is no posterior"

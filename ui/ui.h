@@ -358,5 +358,11 @@ size_t	ui_wrap(const char *utf8, int width);
 int	ui_put_wrapped(WINDOW *w, int y, int x, int width, int maxlines,
 	    attr_t attr, const char *utf8);
 void	ui_fill(WINDOW *w, int y, int x, int n, attr_t attr);
+/*
+ * ui_range_text: "4-9/28" for rows top .. top + rows - 1 of total (0-based
+ * top) in buf, or whole when every row is shown.  Returns buf or whole.
+ */
+const char *ui_range_text(char *buf, size_t len, size_t top, size_t rows,
+    size_t total, const char *whole);
 
 #endif /* HET_UI_H */

@@ -587,7 +587,8 @@ ui_browse_key(struct ui *ui, int key)
 	case '/':
 		snprintf(init, sizeof(init), "%s%s", b->dir != NULL ? b->dir :
 		    "", b->dir != NULL && strcmp(b->dir, "/") != 0 ? "/" : "");
-		ui_prompt_open(ui, "Go to (folder or file):", init, path_done);
+		ui_prompt_open_sel(ui, "Go to (folder or file):", init,
+		    path_done);
 		break;
 	case 'r':
 		if (b->dir != NULL)

@@ -23,6 +23,7 @@
 #define UI_MIN_COLS	80
 #define UI_MIN_LINES	24
 #define UI_MODIFIED	"config modified"
+#define UI_MODIFIED_SHORT "modified"
 
 static const struct ui_hint global_head[] = {
 	{ "?", "?", "Help" },
@@ -73,42 +74,57 @@ ui_strwidth(const char *s)
 }
 
 /*
+ * prefix_bytes: the length of the longest prefix of s no wider than
+ * width; *brk is the length up to the last space in it (0: none), *first
+ * the length of the first character.
+ */
+static size_t
+prefix_bytes(const char *s, int width, size_t *brk, size_t *first)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n, at = 0;
+	int used = 0, cw;
+
+	*brk = 0;
+	*first = 1;
+	memset(&st, 0, sizeof(st));
+	while (s[at] != '\0') {
+		n = 1;
+		cw = 1;
+		if (ui_term_get()->utf8) {
+			n = mbrtowc(&wc, s + at, MB_CUR_MAX, &st);
+			if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
+				memset(&st, 0, sizeof(st));
+				n = 1;
+			} else if ((cw = wcwidth(wc)) < 0)
+				cw = 1;
+		}
+		if (at == 0)
+			*first = n;
+		if (used + cw > width)
+			break;
+		if (s[at] == ' ')
+			*brk = at + 1;
+		used += cw;
+		at += n;
+	}
+	return at;
+}
+
+/*
  * ui_wrap: the number of bytes of s that fill at most width columns,
  * ending after the last space that fits when the rest does not.
  */
 size_t
 ui_wrap(const char *s, int width)
 {
-	mbstate_t st;
-	wchar_t wc;
-	size_t n, at = 0, brk = 0;
-	int used = 0, cw;
+	size_t at, brk, first;
 
-	memset(&st, 0, sizeof(st));
-	while (s[at] != '\0') {
-		if (!ui_term_get()->utf8) {
-			n = 1;
-			cw = 1;
-		} else {
-			n = mbrtowc(&wc, s + at, MB_CUR_MAX, &st);
-			if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
-				memset(&st, 0, sizeof(st));
-				n = 1;
-				cw = 1;
-			} else {
-				cw = wcwidth(wc);
-				if (cw < 0)
-					cw = 1;
-			}
-		}
-		if (used + cw > width)
-			return brk > 0 ? brk : (at > 0 ? at : n);
-		if (s[at] == ' ')
-			brk = at + 1;
-		used += cw;
-		at += n;
-	}
-	return at;
+	at = prefix_bytes(s, width, &brk, &first);
+	if (s[at] == '\0')
+		return at;
+	return brk > 0 ? brk : (at > 0 ? at : first);
 }
 
 /* ui_put_wrapped: word-wrapped text; returns the lines used. */
@@ -135,12 +151,52 @@ ui_put_wrapped(WINDOW *w, int y, int x, int width, int maxlines,
 	return lines;
 }
 
+/* A character that can be part of a printed number (1.5e-05, -3). */
+static int
+number_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' ||
+	    c == '+' || c == '-';
+}
+
+/*
+ * keep_numbers: where to cut s, given that the first n bytes fit.  A cut
+ * inside a number would show another number (5.88e-0 for 5.88e-05, 2100
+ * for 21000), so such a cut moves back to before the number, and before
+ * the word it ends when it is glued to one (D0_ref12 is not cut to D0_r).
+ */
+static size_t
+keep_numbers(const char *s, size_t n, int glued)
+{
+	size_t b = n, k;
+	int digit = 0;
+
+	/* glued: an ellipsis follows, and "0.0029…" reads as cut too. */
+	if (n == 0 || s[n] == '\0' || (!glued && !number_char(s[n])) ||
+	    !number_char(s[n - 1]))
+		return n;
+	while (b > 0 && number_char(s[b - 1]))
+		b--;
+	for (k = b; k <= n && s[k] != '\0'; k++)
+		if (s[k] >= '0' && s[k] <= '9')
+			digit = 1;
+	if (!digit)
+		return n;
+	while (b > 0 && s[b - 1] != ' ' && s[b - 1] != '(' &&
+	    s[b - 1] != '[' && s[b - 1] != '=' && s[b - 1] != '/')
+		b--;
+	return b;
+}
+
+
 int
 ui_put(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *s)
 {
 	mbstate_t st;
 	wchar_t wc;
 	size_t n;
+	const char *end;
+	size_t brk, first;
 	int used = 0, cw;
 
 	if (maxw <= 0 || y < 0 || x < 0 || y >= getmaxy(w) ||
@@ -148,10 +204,11 @@ ui_put(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *s)
 		return 0;
 	if (maxw > getmaxx(w) - x)
 		maxw = getmaxx(w) - x;
+	end = s + keep_numbers(s, prefix_bytes(s, maxw, &brk, &first), 0);
 	wattrset(w, attr);
 	wmove(w, y, x);
 	memset(&st, 0, sizeof(st));
-	while (*s != '\0' && used < maxw) {
+	while (s < end && used < maxw) {
 		if (!ui_term_get()->utf8) {
 			waddch(w, (unsigned char)*s >= 0x80 ||
 			    (unsigned char)*s < 0x20 ? '?' : (chtype)*s);
@@ -201,6 +258,7 @@ ui_put_trunc(WINDOW *w, int y, int x, int maxw, attr_t attr, const char *s)
 			break;
 		n++;
 	}
+	n = keep_numbers(s, n, 1);
 	snprintf(buf, sizeof(buf), "%.*s%s", (int)n, s, ell);
 	return ui_put(w, y, x, maxw, attr, buf);
 }
@@ -286,43 +344,71 @@ draw_head(struct ui *ui)
 	char size[32], v[5][160], file[512];
 	const char *l[5] = { NULL, NULL, NULL, NULL, NULL };
 	const char *base;
-	int x, need, room, i, n = 0, fw, mw;
+	const char *modified;
+	int x, need, room, i, n = 0, fw, mw, level;
 
 	ui_fill(w, 0, 0, COLS, bg);
 	snprintf(size, sizeof(size), "%dx%d", COLS, LINES);
-	/* Unsaved configuration edits: never dropped for space. */
-	mw = ui->cfg_dirty ? (int)strlen(UI_MODIFIED) + 2 : 0;
-	x = 1;
-	x += ui_put(w, 0, x, COLS, val, PACKAGE_NAME) + 1;
-	x += ui_put(w, 0, x, COLS, lab, PACKAGE_VERSION) + 3;
 	base = ui->meta != NULL ? ui->meta->path : ui->data_path;
 	if (base != NULL && strrchr(base, '/') != NULL)
 		base = strrchr(base, '/') + 1;
-	if (ui->meta != NULL && ring != NULL) {
-		l[n] = "";
-		snprintf(v[n++], sizeof(v[0]), "%s",
-		    het_layout_name(ui->meta->layout));
-		l[n] = "ring ";
-		snprintf(v[n++], sizeof(v[0]), "%zu/%zu q=%.4g", ui->sel.ring +
-		    1, ui->nrings, ring->q);
-		l[n] = "sel ";
-		snprintf(v[n++], sizeof(v[0]), "%zu/%zu %s",
-		    ui_model_ring_selected(ui, ui->sel.ring), ring->nbins,
-		    g->phi);
-		l[n] = "frames ";
-		snprintf(v[n++], sizeof(v[0]), "%ld%s%ld", ui->sel.first,
-		    g->dash, ui->sel.last);
-	}
-	/* Drop the least important fields until the file name fits. */
-	for (;;) {
+	/*
+	 * What to give up for room, least useful first: the layout, the
+	 * ring number (q stays), the long form of the modified mark, the
+	 * version; then whole fields from the end.  The frame window, q
+	 * and the selection stay to the last (issue 19: at 80 columns the
+	 * modified mark pushed them out).
+	 */
+	for (level = 0;; level++) {
+		modified = level >= 3 ? UI_MODIFIED_SHORT : UI_MODIFIED;
+		mw = ui->cfg_dirty ? (int)strlen(modified) + 2 : 0;
+		x = 1 + ui_strwidth(PACKAGE_NAME) + 1;
+		if (level < 4)
+			x += ui_strwidth(PACKAGE_VERSION) + 3;
+		else
+			x += 2;
+		n = 0;
+		if (ui->meta != NULL && ring != NULL) {
+			if (level == 0) {
+				l[n] = "";
+				snprintf(v[n++], sizeof(v[0]), "%s",
+				    het_layout_name(ui->meta->layout));
+			}
+			l[n] = level >= 2 ? "" : "ring ";
+			if (level >= 2)
+				snprintf(v[n++], sizeof(v[0]), "q=%.4g",
+				    ring->q);
+			else
+				snprintf(v[n++], sizeof(v[0]), "%zu/%zu q=%.4g",
+				    ui->sel.ring + 1, ui->nrings, ring->q);
+			l[n] = "sel ";
+			snprintf(v[n++], sizeof(v[0]), "%zu/%zu %s",
+			    ui_model_ring_selected(ui, ui->sel.ring),
+			    ring->nbins, g->phi);
+			l[n] = "frames ";
+			snprintf(v[n++], sizeof(v[0]), "%ld%s%ld",
+			    ui->sel.first, g->dash, ui->sel.last);
+		}
+		/* The file name wants 16 columns, less when it is short. */
+		fw = base != NULL ? ui_strwidth(base) + 2 : 0;
 		need = 0;
 		for (i = 0; i < n; i++)
 			need += ui_strwidth(l[i]) + ui_strwidth(v[i]) + 2;
 		room = COLS - x - need - (int)strlen(size) - 2 - mw;
-		if (room >= 16 || n == 0)
+		if (room >= (fw < 16 ? fw : 16) || level >= 4)
 			break;
-		n--;
 	}
+	/* Drop fields from the end until the file name fits. */
+	while (n > 0 && room < (fw < 16 ? fw : 16)) {
+		n--;
+		room += ui_strwidth(l[n]) + ui_strwidth(v[n]) + 2;
+	}
+	x = 1;
+	x += ui_put(w, 0, x, COLS, val, PACKAGE_NAME) + 1;
+	if (level < 4)
+		x += ui_put(w, 0, x, COLS, lab, PACKAGE_VERSION) + 3;
+	else
+		x += 2;
 	if (base != NULL && room > 0) {
 		fw = ui_strwidth(base);
 		if (fw > room - 2 && room > 4) {
@@ -342,7 +428,7 @@ draw_head(struct ui *ui)
 	}
 	if (mw > 0)
 		ui_put(w, 0, COLS - (int)strlen(size) - 1 - mw, mw - 2,
-		    ui_color_attr(UI_C_WARN) | A_BOLD, UI_MODIFIED);
+		    ui_color_attr(UI_C_WARN) | A_BOLD, modified);
 	ui_put(w, 0, COLS - (int)strlen(size) - 1, (int)strlen(size), val,
 	    size);
 }
@@ -416,8 +502,7 @@ draw_status(struct ui *ui)
 		    "opening %s ...", ui->data_path);
 	else if (ui->meta == NULL && ui->data_error == NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
-		    "No file open. Start hetui with a result file: "
-		    "hetui run42_results.hdf");
+		    "No file open. Press o to browse for a result file.");
 	else if (ui->meta != NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM), "Ready.");
 }
@@ -676,4 +761,16 @@ ui_prompt_key(struct ui *ui, int key)
 		ui->prompt_buf[ui->prompt_len] = '\0';
 	}
 	return 1;
+}
+
+const char *
+ui_range_text(char *buf, size_t len, size_t top, size_t rows, size_t total,
+    const char *whole)
+{
+	size_t last = top + rows < total ? top + rows : total;
+
+	if (rows >= total)
+		return whole;
+	snprintf(buf, len, "%zu-%zu/%zu", top + 1, last, total);
+	return buf;
 }

@@ -556,8 +556,8 @@ draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
 		ui_put(w, y++, x, wd, ui_color_attr(UI_C_VALUE),
 		    "No file open.");
 	y++;
-	y += ui_put_wrapped(w, y, x, wd, 2, A_NORMAL, "To open a file, quit "
-	    "(q) and start hetui with an XPCS two-time result file:");
+	y += ui_put_wrapped(w, y, x, wd, 2, A_NORMAL, "Press o to browse for "
+	    "an XPCS two-time result file, or start hetui with one:");
 	ui_put(w, y++, x + 4, wd - 4, ui_color_attr(UI_C_VALUE),
 	    "hetui run42_results.hdf");
 	y++;
@@ -766,7 +766,7 @@ data_key(struct ui *ui, void *state, int key)
 	case 'w':
 		snprintf(init, sizeof(init), "%ld,%ld", ui->sel.first,
 		    ui->sel.last);
-		ui_prompt_open(ui, "Frame window (first,last):", init,
+		ui_prompt_open_sel(ui, "Frame window (first,last):", init,
 		    window_done);
 		return 1;
 	}

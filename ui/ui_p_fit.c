@@ -192,6 +192,9 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	s->warm = warm;
 	s->cancelling = 0;
 	s->t_start = ui_now();
+	s->job_first = ui->sel.first;
+	s->job_last = ui->sel.last;
+	s->prefit_iter = -1;
 	free(s->job_file);
 	s->job_file = ui_xstrdup(ui->meta->path);
 	het_fitjob_snap_free(s->snap);
@@ -232,6 +235,9 @@ on_progress(struct ui *ui, struct fit_state *s)
 	}
 	for (k = 0; k < snap->nhist; k++)
 		s->cost[s->ncost++] = snap->hist[k].cost;
+	/* The pre-fit's records come first, marked stage 1 (het_fit.h). */
+	if (snap->iterating && snap->pr.stage == 1)
+		s->prefit_iter = snap->pr.iter;
 	het_fitjob_snap_free(s->snap);
 	s->snap = snap;
 	ui_dirty(ui, UI_DIRTY_BODY);
@@ -251,6 +257,7 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 {
 	const struct het_fit_result *fr = res->fits[0];
 	size_t k;
+	int late;
 
 	/* The last records may have come after the last poll. */
 	if (s->ncost < res->nhist) {
@@ -277,6 +284,12 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	if (res->nwarm > 0)
 		ui_log(ui, UI_LOG_INFO, "fit: %zu of %zu parameters started "
 		    "from the previous result", res->nwarm, fr->p);
+	/* The CLI's words (cmd_fit.c): the cost jump is not a divergence. */
+	if (fr->window_frames > 0)
+		ui_log(ui, UI_LOG_INFO, "fit: started from a pre-fit of the "
+		    "first %ld frames (%ld iteration%s)", fr->window_frames,
+		    fr->window_iterations, fr->window_iterations == 1 ? "" :
+		    "s");
 	if (!res->written) {
 		ui_msg(ui, UI_LOG_ERROR, "fit %s but the results were not "
 		    "written: %s", res->status_name, res->write_err.msg);
@@ -284,12 +297,20 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	}
 	ui_log(ui, UI_LOG_INFO, "fit results written to %s/%s%s", res->outdir,
 	    res->outdir_note[0] != '\0' ? " " : "", res->outdir_note);
-	ui_msg(ui, res->converged && res->status == HET_OK ? UI_LOG_INFO :
-	    UI_LOG_WARN, "fit %s: chi2_red %.4g, %ld iteration%s, %.2f s; "
-	    "results in %s/", res->status == HET_ECANCEL ? "cancelled" :
-	    res->converged ? "converged" : "did not converge", fr->chi2_red,
+	/*
+	 * c pressed during the last iteration or the writing: the fit ended
+	 * on its own.  Say so at warning level, which replaces the
+	 * "cancelling" warning (an information would not).
+	 */
+	late = s->cancelling && res->status != HET_ECANCEL;
+	ui_msg(ui, res->converged && res->status == HET_OK && !late ?
+	    UI_LOG_INFO : UI_LOG_WARN, "fit %s%s: chi2_red %.4g, %ld "
+	    "iteration%s, %.2f s; results in %s/", res->status == HET_ECANCEL ?
+	    "cancelled" : res->converged ? "converged" : "did not converge",
+	    late ? " before the cancel took effect" : "", fr->chi2_red,
 	    fr->iterations, fr->iterations == 1 ? "" : "s", res->wall_time,
 	    res->outdir);
+	s->cancelling = 0;
 }
 
 static void
@@ -374,6 +395,12 @@ fit_key(struct ui *ui, void *state, int key)
 	case 'c':
 		if (s->job == NULL) {
 			ui_msg(ui, UI_LOG_INFO, "no fit is running");
+			return 1;
+		}
+		if (s->snap != NULL && s->snap->phase == HET_FITJOB_WRITING) {
+			/* Nothing left to cancel: the writing always ends. */
+			ui_msg(ui, UI_LOG_INFO, "the fit has ended; its results "
+			    "are being written");
 			return 1;
 		}
 		het_fitjob_cancel(s->job);

@@ -22,6 +22,9 @@ struct fit_state {
 	size_t		 ncost, capcost;
 	int		 cancelling;	/* c was pressed */
 	double		 t_start;	/* ui_now() at the start */
+	long		 job_first, job_last; /* its frame window */
+	long		 prefit_iter;	/* iterations of its early-window
+					   pre-fit seen so far, -1: none */
 
 	/* The last finished fit (owned) or failure. */
 	struct het_fitjob_result *res;

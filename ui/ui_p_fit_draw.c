@@ -32,12 +32,23 @@ fmt_g(char *buf, size_t len, double v, int prec)
 {
 	double a = fabs(v);
 
+	if (prec < 1 || prec > 17)	/* a double has at most 17 digits */
+		prec = prec < 1 ? 1 : 17;
 	if (v != v)
 		snprintf(buf, len, "n/a");
 	else if (a != 0 && (a < 1e-3 || a >= 1e6))
 		snprintf(buf, len, "%.*e", prec > 1 ? prec - 1 : 1, v);
 	else
 		snprintf(buf, len, "%.*g", prec, v);
+}
+
+/* fmt_g in at most w characters: digits go before width. */
+static void
+fmt_fit(char *buf, size_t len, double v, int prec, int w)
+{
+	fmt_g(buf, len, v, prec);
+	while ((int)strlen(buf) > w && prec > 1)
+		fmt_g(buf, len, v, --prec);
 }
 
 int
@@ -218,6 +229,9 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 			    sn != NULL ? sn->bins_total : 0);
 		else if (sn->phase == HET_FITJOB_WRITING)
 			snprintf(buf, sizeof(buf), "writing the results");
+		else if (pr != NULL && pr->stage == 1)
+			snprintf(buf, sizeof(buf), "pre-fit of the early frames  "
+			    "iteration %ld", pr->iter);
 		else if (pr != NULL && pr->nstarts > 1)
 			snprintf(buf, sizeof(buf), "running  iteration %ld  "
 			    "start %zu/%zu", pr->iter, pr->start + 1,
@@ -261,6 +275,23 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 	snprintf(v, sizeof(v), "%.1f s", res != NULL ? res->wall_time :
 	    ui_now() - s->t_start);
 	field(w, 5, 1, half, "elapsed", v);
+	/* Say where the iteration count restarted and the cost jumped. */
+	if (fr != NULL && fr->window_frames > 0) {
+		/* Shorter forms before a number would be cut. */
+		snprintf(v, sizeof(v), "first %ld fr, %ld it.",
+		    fr->window_frames, fr->window_iterations);
+		if ((int)strlen(v) + 9 > L - half)
+			snprintf(v, sizeof(v), "%ld fr, %ld it.",
+			    fr->window_frames, fr->window_iterations);
+		if ((int)strlen(v) + 9 > L - half)
+			snprintf(v, sizeof(v), "%ld it.",
+			    fr->window_iterations);
+	} else if (fr == NULL && s->prefit_iter >= 0 && pr != NULL &&
+	    pr->stage == 0)
+		snprintf(v, sizeof(v), "done, %ld it.", s->prefit_iter);
+	else
+		return;
+	field(w, 5, 1 + half, L - half, "pre-fit", v);
 }
 
 static void
@@ -330,13 +361,14 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 		x = sn != NULL ? sn->x[k] : fr->x[k];
 		lo = sn != NULL ? sn->lo[k] : fr->lo[k];
 		hi = sn != NULL ? sn->hi[k] : fr->hi[k];
-		fmt_g(val, sizeof(val), x, 6);
+		/* 5.00538e-04 took 11 of 10 columns and cut the next. */
+		fmt_fit(val, sizeof(val), x, 6, 10);
 		if (sn != NULL) {
-			fmt_g(unc, sizeof(unc), sn->x0[k], 6);
+			fmt_fit(unc, sizeof(unc), sn->x0[k], 6, 10);
 			flag = x <= lo + 1e-6 * (hi - lo) ? "at min" :
 			    x >= hi - 1e-6 * (hi - lo) ? "at max" : "";
 		} else {
-			fmt_g(unc, sizeof(unc), fr->unc[k], 3);
+			fmt_fit(unc, sizeof(unc), fr->unc[k], 3, 10);
 			flag = short_flag(het_fitjob_flag(fr, k));
 		}
 		ui_put_trunc(w, TABLE_Y + 2 + y, 1, nw, A_NORMAL,
@@ -508,10 +540,15 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 
 	ui_fill(w, 0, 0, s->left, ta);
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
-	if (base != NULL)
-		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s",
+	if (base != NULL && s->job == NULL && s->res != NULL)
+		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld  "
+		    "%zu %s", base, s->res->pb->first_frame, ui->term.g->dash,
+		    s->res->pb->last_frame, s->res->pb->nangles,
+		    ui->term.g->phi);
+	else if (base != NULL)
+		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s  frames %ld%s%ld",
 		    s->job != NULL && s->warm ? "from last result  " : "",
-		    base);
+		    base, s->job_first, ui->term.g->dash, s->job_last);
 	else
 		ui_put(w, 0, 1, s->left - 2, ta, "Fit");
 	for (y = 1; y < s->rows - 1; y++)

@@ -346,8 +346,9 @@ edit_done(struct ui *ui, const char *text)
 	struct het_config *c;
 	struct het_error err;
 	const char *name;
-	char what[160], old[64], why[HET_ERROR_MSG_MAX];
-	double v = 0, *slot = NULL;
+	char what[160], old[64], now[64], why[HET_ERROR_MSG_MAX];
+	double v = 0, was = 0, *slot = NULL;
+	int same;
 
 	if (s == NULL || s->serial != ui->cfg_serial ||
 	    s->edit_row >= mp_nrows(ui->cfg))
@@ -370,6 +371,7 @@ edit_done(struct ui *ui, const char *text)
 		slot = s->edit_col == MC_VALUE ? &p->value : s->edit_col ==
 		    MC_MIN ? &p->lo : &p->hi;
 		fmt_exact(old, sizeof(old), *slot);
+		was = *slot;
 		het_error_clear(&err);
 		snprintf(what, sizeof(what), "%s %s", name,
 		    col_name[s->edit_col]);
@@ -383,6 +385,19 @@ edit_done(struct ui *ui, const char *text)
 			return;
 		}
 		*slot = v;
+	}
+	if (slot == NULL) {
+		mp_fmt_prior(now, sizeof(now), &p->prior, 1);
+		same = strcmp(now, old) == 0;
+	} else
+		same = v == was;
+	if (same) {
+		/* Accepting what was there is not an edit: no undo step. */
+		het_config_free(c);
+		s->err_on = 0;
+		ui_msg(ui, UI_LOG_INFO, "%s %s unchanged (%s)", name,
+		    col_name[s->edit_col], old);
+		return;
 	}
 	snprintf(what, sizeof(what), "%s %s %s -> %s", name,
 	    col_name[s->edit_col], old, text);

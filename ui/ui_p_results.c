@@ -79,30 +79,6 @@ static const char results_help[] =
     "\tparameters; each run has its own folder (shown for\n"
     "\tthe picked one).\n";
 
-/* v in at most w characters, losing digits before width. */
-static void
-fmt_w(char *buf, size_t len, double v, int w)
-{
-	char *e;
-	int p;
-
-	for (p = 5; p >= 1; p--) {
-		sp_fmt(buf, len, v, p);
-		/* "1.2e-05" -> "1.2e-5": exponents without padding. */
-		if ((e = strchr(buf, 'e')) != NULL) {
-			e++;
-			if (*e == '+')
-				memmove(e, e + 1, strlen(e));
-			else if (*e == '-')
-				e++;
-			while (*e == '0' && e[1] != '\0')
-				memmove(e, e + 1, strlen(e));
-		}
-		if ((int)strlen(buf) <= w)
-			return;
-	}
-}
-
 /* ---- the posterior -------------------------------------------------- */
 
 /* Gates and the combination in words; returns the next row. */
@@ -131,7 +107,9 @@ draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	snprintf(buf, sizeof(buf), "%zu of %zu shards combined (%s), %zu "
 	    "draws; noise sigma %.4g (%s)", sm->nused, sm->nshards,
 	    sm->method, sm->ndraws, sm->sigma, sm->sigma_source);
-	ui_put_trunc(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_DIM), buf);
+	/* Two lines at 80 columns rather than a noise level left out. */
+	y += ui_put_wrapped(w, y, 1, s->cols - 2, 2, ui_color_attr(UI_C_DIM),
+	    buf);
 	/* Dropped shards, skewed shard posteriors: worth reading in full. */
 	if (sm->note != NULL && *sm->note != '\0')
 		y += ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
@@ -146,23 +124,25 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	struct het_cons_gates g;
 	const struct het_sample_param *q;
 	int nw = 11, cw = 7 + (s->cols - 80) / 9, x, i, cur;
-	char v[8][32];
+	char v[8][32], range[32];
 	attr_t ra;
 	size_t k;
 
 	if (cw > 11)
 		cw = 11;
 	het_sample_view_gates(ui->sample, &g);
-	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
-	    "%-*s %*s %*s %*s %*s %*s %6s %5s %*s %5s", nw, "parameter", cw,
-	    "mean", cw, "sd", cw, "5%", cw, "50%", cw, "95%", "R-hat", "ESS",
-	    cw, "NLSQ", "contr");
 	if (s->sel >= sm->p)
 		s->sel = 0;
 	if (s->sel < s->top)
 		s->top = s->sel;
 	if (s->sel >= s->top + (size_t)rows)
 		s->top = s->sel + 1 - (size_t)rows;
+	/* The scroll range takes the first head, over no other text. */
+	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-*s %*s %*s %*s %*s %*s %6s %5s %*s %5s", nw, ui_range_text(
+	    range, sizeof(range), s->top, (size_t)rows, sm->p, "parameter"),
+	    cw, "mean", cw, "sd", cw, "5%", cw, "50%", cw, "95%", "R-hat",
+	    "ESS", cw, "NLSQ", "contr");
 	for (i = 0; i < rows && s->top + (size_t)i < sm->p; i++, y++) {
 		k = s->top + (size_t)i;
 		q = &sm->param[k];
@@ -171,12 +151,12 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		if (cur)
 			ui_fill(w, y, 0, s->cols, ra);
 		ui_put_trunc(w, y, 1, nw, ra, q->name);
-		fmt_w(v[0], sizeof(v[0]), q->mean, cw);
-		fmt_w(v[1], sizeof(v[0]), q->sd, cw);
-		fmt_w(v[2], sizeof(v[0]), q->q5, cw);
-		fmt_w(v[3], sizeof(v[0]), q->q50, cw);
-		fmt_w(v[4], sizeof(v[0]), q->q95, cw);
-		fmt_w(v[5], sizeof(v[0]), q->nlsq, cw);
+		sp_fmt_w(v[0], sizeof(v[0]), q->mean, 5, cw);
+		sp_fmt_w(v[1], sizeof(v[0]), q->sd, 5, cw);
+		sp_fmt_w(v[2], sizeof(v[0]), q->q5, 5, cw);
+		sp_fmt_w(v[3], sizeof(v[0]), q->q50, 5, cw);
+		sp_fmt_w(v[4], sizeof(v[0]), q->q95, 5, cw);
+		sp_fmt_w(v[5], sizeof(v[0]), q->nlsq, 5, cw);
 		x = 1 + nw;
 		ui_putf(w, y, x, 5 * (cw + 1), cur ? ra :
 		    ui_color_attr(UI_C_VALUE), " %*s %*s %*s %*s %*s", cw,
@@ -195,10 +175,6 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		ui_putf(w, y, x, s->cols - x, cur ? ra : ui_color_attr(
 		    UI_C_DIM), " %*s %5s", cw, v[5], v[6]);
 	}
-	if (sm->p > (size_t)rows)
-		ui_putf(w, y - i - 1, s->cols - 12, 11, ui_color_attr(
-		    UI_C_LABEL), "%zu-%zu/%zu", s->top + 1, s->top +
-		    (size_t)i, sm->p);
 }
 
 /* Histogram and trace of the selected parameter in h rows from y. */
@@ -235,8 +211,8 @@ draw_plots(struct ui *ui, struct results_state *s, WINDOW *w, int y, int h,
 	sp_trace(ui, w, y + 1, tx, h - 2, s->cols - tx - 1, d + s->sel, nd, p,
 	    lo, hi, ui_color_attr(UI_C_GRAPH));
 	/* The axis: range and the NLSQ value (^). */
-	fmt_w(a, sizeof(a), lo, 9);
-	fmt_w(b, sizeof(b), hi, 9);
+	sp_fmt_w(a, sizeof(a), lo, 5, 9);
+	sp_fmt_w(b, sizeof(b), hi, 5, 9);
 	ui_put(w, y + h - 1, 1, hw - 1, ui_color_attr(UI_C_DIM), a);
 	ui_put(w, y + h - 1, hw - (int)strlen(b), (int)strlen(b),
 	    ui_color_attr(UI_C_DIM), b);
@@ -374,7 +350,7 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		strftime(tm, sizeof(tm), "%H:%M:%S", localtime(&r->when));
 		base = strrchr(r->file, '/') != NULL ? strrchr(r->file, '/') +
 		    1 : r->file;
-		fmt_w(v, sizeof(v), r->chi2_red, 9);
+		sp_fmt_w(v, sizeof(v), r->chi2_red, 5, 9);
 		pick = s->htop + (size_t)i == s->hsel ? A_REVERSE : A_NORMAL;
 		ui_putf(w, y + i, 1, 9, pick, "%-8s", tm);
 		ui_put_trunc(w, y + i, 10, fw, pick, base);
@@ -385,7 +361,8 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 		ui_putf(w, y + i, 28 + fw, 10, ui_color_attr(UI_C_VALUE),
 		    "%9s", r->chi2_red == r->chi2_red ? v : "");
 		for (k = 0; k < np; k++) {
-			fmt_w(v, sizeof(v), rec_value(r, last->names[k]), cw);
+			sp_fmt_w(v, sizeof(v), rec_value(r, last->names[k]),
+			    5, cw);
 			ui_putf(w, y + i, x + k * (cw + 1), cw + 1, A_NORMAL,
 			    " %*s", cw, v);
 		}

@@ -82,6 +82,12 @@ int	sp_table_rows(const struct sample_state *);
 /* v in a short fixed form ("n/a" for NaN), at most prec digits. */
 void	sp_fmt(char *buf, size_t len, double v, int prec);
 /*
+ * sp_fmt_w: v in at most w characters (sp_fmt with at most prec digits,
+ * exponents without padding), losing digits before width, so a table
+ * column never cuts it.
+ */
+void	sp_fmt_w(char *buf, size_t len, double v, int prec, int w);
+/*
  * A line chart of v[0 .. n-1] (stride apart) in h rows and wd columns:
  * braille dots (2 x 4 per cell) in UTF-8, '*' otherwise; columns hold
  * the mean of their values; range [lo, hi] (lo >= hi: the data's).

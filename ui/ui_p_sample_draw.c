@@ -72,11 +72,11 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 				    m->num_shards);
 			if (ui->cfg->family == HET_FAMILY_HETERODYNE)
 				snprintf(desc, sizeof(desc), "auto: one per "
-				    "angle while each keeps >= %ld pairs",
+				    "angle, >= %ld pairs each",
 				    ss_het_floor(m));
 			else
-				snprintf(desc, sizeof(desc), "auto: sized by "
-				    "the data, each keeps >= %ld pairs",
+				snprintf(desc, sizeof(desc), "auto: by the "
+				    "data, >= %ld pairs each",
 				    m->min_points_per_shard);
 			break;
 		case SS_CHAINS:
@@ -293,18 +293,21 @@ draw_shard_row(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 	x = 23 + bw;
 	ui_putf(w, y, x, 5, ra, "%4.0f%%", f * 100);
 	x += 5;
-	step[0] = acc[0] = div[0] = '\0';
+	/* Unknown is "-" in every cell; a blank could be read as 0. */
+	snprintf(step, sizeof(step), "-");
+	snprintf(acc, sizeof(acc), "-");
+	snprintf(div, sizeof(div), "-");
 	snprintf(rh, sizeof(rh), "-");
 	snprintf(ess, sizeof(ess), "-");
 	if (d != NULL) {
-		sp_fmt(step, sizeof(step), d->step_size, 3);
+		sp_fmt_w(step, sizeof(step), d->step_size, 3, 6);
 		snprintf(acc, sizeof(acc), "%.2f", d->accept);
 		snprintf(div, sizeof(div), "%ld", d->divergences);
 		rhat = d->max_rhat;
 		snprintf(rh, sizeof(rh), "%.3f", rhat);
 		snprintf(ess, sizeof(ess), "%.0f", d->min_ess);
 	} else if (pr != NULL) {
-		sp_fmt(step, sizeof(step), pr->step_size, 3);
+		sp_fmt_w(step, sizeof(step), pr->step_size, 3, 6);
 		snprintf(acc, sizeof(acc), "%.2f", pr->accept);
 		snprintf(div, sizeof(div), "%ld", pr->divergences);
 		rhat = pr->rhat;
@@ -501,6 +504,7 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	size_t m, i, npar;
 	long div = 0;
 	char buf[2 * HET_ERROR_MSG_MAX + 64], a[16], b[16], e[16], f[16];
+	char range[32];
 
 	if (sh == NULL || y0 >= bottom - 1)
 		return;
@@ -555,20 +559,23 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	    sh->id, sh->npairs, r->nchain, r->nchain == 1 ? "" : "s",
 	    ui->term.g->times, r->ndraw, div, minbfmi, sh->elapsed);
 	tw = s->cols - 62;
-	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
-	    "%-14s %7s %6s %6s %10s %9s  %s", "parameter", "R-hat", "bulk",
-	    "tail", "mean", "sd", "trace, chains side by side");
 	npar = r->p;
-	rows = bottom - y;
+	rows = bottom - y - 1;
 	if (rows < 1)
 		return;
 	if (s->ptop + (size_t)rows > npar)
 		s->ptop = npar > (size_t)rows ? npar - (size_t)rows : 0;
+	/* The scroll range takes the first head, over no other text. */
+	ui_putf(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
+	    "%-14s %7s %6s %6s %10s %9s  %s", ui_range_text(range,
+	    sizeof(range), s->ptop, (size_t)rows, npar, "parameter"), "R-hat",
+	    "bulk", "tail", "mean", "sd", "trace, chains side by side");
 	segw = r->nchain > 0 ? (tw - (int)r->nchain + 1) / (int)r->nchain : 0;
 	for (i = 0; i < (size_t)rows && s->ptop + i < npar; i++, y++) {
 		m = s->ptop + i;
-		sp_fmt(a, sizeof(a), r->summary[m].mean, 5);
-		sp_fmt(b, sizeof(b), r->summary[m].sd, 3);
+		sp_fmt_w(a, sizeof(a), r->summary[m].mean, 5,
+		    10);
+		sp_fmt_w(b, sizeof(b), r->summary[m].sd, 3, 9);
 		snprintf(e, sizeof(e), "%.0f", r->summary[m].ess_bulk);
 		snprintf(f, sizeof(f), "%.0f", r->summary[m].ess_tail);
 		ui_put_trunc(w, y, 1, 14, A_NORMAL, r->names[m]);
@@ -604,9 +611,6 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 			    r->ndraw, 1, lo, hi, ui_color_attr(c % 2 == 0 ?
 			    UI_C_GRAPH : UI_C_VALUE));
 	}
-	if (npar > (size_t)rows)
-		ui_putf(w, y0, s->cols - 12, 11, ta, "%zu-%zu/%zu", s->ptop +
-		    1, s->ptop + i, npar);
 }
 
 /* The last line: what became of the run, or where it goes. */

@@ -32,6 +32,30 @@ sp_fmt(char *buf, size_t len, double v, int prec)
 		snprintf(buf, len, "%.*g", prec, v);
 }
 
+/* v in at most w characters, losing digits before width. */
+void
+sp_fmt_w(char *buf, size_t len, double v, int prec, int w)
+{
+	char *e;
+	int p;
+
+	for (p = prec; p >= 1; p--) {
+		sp_fmt(buf, len, v, p);
+		/* "1.2e-05" -> "1.2e-5": exponents without padding. */
+		if ((e = strchr(buf, 'e')) != NULL) {
+			e++;
+			if (*e == '+')
+				memmove(e, e + 1, strlen(e));
+			else if (*e == '-')
+				e++;
+			while (*e == '0' && e[1] != '\0')
+				memmove(e, e + 1, strlen(e));
+		}
+		if ((int)strlen(buf) <= w)
+			return;
+	}
+}
+
 attr_t
 sp_rhat_attr(double rhat, double max_r_hat)
 {

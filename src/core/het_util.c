@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -298,19 +299,50 @@ het_write_file_atomic(const char *path, const void *data, size_t len,
 	return rc;
 }
 
+/*
+ * number_span: the text of s without the blanks around it, as [*b, *e).
+ * Returns 1 when it holds something, 0 when it is empty or blank.
+ */
+static int
+number_span(const char *s, const char **b, const char **e)
+{
+	const char *p = s, *q = s + strlen(s);
+
+	while (isspace((unsigned char)*p))
+		p++;
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	*b = p;
+	*e = q;
+	return q > p;
+}
+
+/* is_hex_number: "0x..." after an optional sign, which strtod reads. */
+static int
+is_hex_number(const char *p)
+{
+	if (*p == '+' || *p == '-')
+		p++;
+	return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
 int
 het_parse_double(const char *s, const char *what, double *out,
     struct het_error *err)
 {
+	const char *b, *e;
 	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0')
+	if (s == NULL || !number_span(s, &b, &e))
 		return het_error_set(err, HET_EINVAL,
 		    "%s: expected a number, got an empty value", what);
+	if (is_hex_number(b))
+		return het_error_set(err, HET_EINVAL,
+		    "%s: '%s' is not a decimal number", what, s);
 	errno = 0;
-	v = strtod(s, &end);
-	if (*end != '\0')
+	v = strtod(b, &end);
+	if (end != e || end == b)
 		return het_error_set(err, HET_EINVAL,
 		    "%s: '%s' is not a number", what, s);
 	if (errno == ERANGE || !isfinite(v))
@@ -324,15 +356,19 @@ int
 het_parse_long(const char *s, const char *what, long min, long max,
     long *out, struct het_error *err)
 {
+	const char *b, *e;
 	char *end;
 	long v;
 
-	if (s == NULL || *s == '\0')
+	if (s == NULL || !number_span(s, &b, &e))
 		return het_error_set(err, HET_EINVAL,
 		    "%s: expected an integer, got an empty value", what);
+	if (is_hex_number(b))
+		return het_error_set(err, HET_EINVAL,
+		    "%s: '%s' is not a decimal number", what, s);
 	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end != '\0')
+	v = strtol(b, &end, 10);
+	if (end != e || end == b)
 		return het_error_set(err, HET_EINVAL,
 		    "%s: '%s' is not an integer", what, s);
 	if (errno == ERANGE || v < min || v > max)

@@ -94,7 +94,8 @@ int het_write_file_atomic(const char *path, const void *data, size_t len,
 
 /*
  * het_parse_double / het_parse_long: strict parsing of a whole string
- * (no trailing garbage, finite value, range check for long).
+ * (blanks around it ignored; no other garbage, no hexadecimal; finite
+ * value; range check for long).
  *   what  names the value in the error message ("--dt").
  * Returns HET_OK and stores the value, or HET_EINVAL with a message.
  */
