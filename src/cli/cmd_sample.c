@@ -30,6 +30,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cmd_sample.h"
 #include "het_config.h"
 #include "het_pool.h"
 #include "het_proc.h"
@@ -245,8 +246,8 @@ sample_shard_line(const struct het_cmc_shard *sh, long total)
 }
 
 /* Shards taken from the run being resumed. */
-static size_t
-sample_nreused(struct het_sample *s)
+size_t
+cli_sample_nreused(struct het_sample *s)
 {
 	size_t k, n = het_sample_nshards(s), nre = 0;
 
@@ -259,7 +260,7 @@ sample_nreused(struct het_sample *s)
 static void
 sample_announce(struct het_sample *s)
 {
-	size_t k, n = het_sample_nshards(s), nre = sample_nreused(s);
+	size_t k, n = het_sample_nshards(s), nre = cli_sample_nreused(s);
 
 	if (het_sample_chain_threads(s) > 1)
 		fprintf(stderr, "the chains of a shard run %ld at a time "
@@ -481,181 +482,6 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 	sample_status(s, ui);
 }
 
-/* ---- output -------------------------------------------------------------- */
-
-static json_t *
-sample_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static void
-sample_print_json(struct het_sample *s, enum het_sample_verdict v)
-{
-	const struct het_sample_summary *sm = het_sample_summary(s);
-	const struct het_sample_nlsq *nl = het_sample_nlsq(s);
-	const char *const *files = het_sample_files(s);
-	json_t *root = json_object(), *par = json_object(), *a, *e;
-	size_t k;
-	char *text;
-
-	json_object_set_new(root, "status", json_string(
-	    het_sample_verdict_name(v)));
-	if (het_sample_error(s)->code != HET_OK)
-		json_object_set_new(root, "error",
-		    json_string(het_sample_error(s)->msg));
-	json_object_set_new(root, "output_dir",
-	    json_string(het_sample_out_dir(s)));
-	a = json_array();
-	for (k = 0; files[k] != NULL; k++)
-		json_array_append_new(a, json_string(files[k]));
-	json_object_set_new(root, "files", a);
-	if (nl != NULL) {
-		json_object_set_new(root, "nlsq_source",
-		    json_string(nl->source));
-		json_object_set_new(root, "nlsq_converged",
-		    json_boolean(nl->converged));
-	}
-	if (sm != NULL) {
-		json_object_set_new(root, "combination_method",
-		    json_string(sm->method));
-		json_object_set_new(root, "num_shards", json_integer(
-		    (json_int_t)sm->nshards));
-		json_object_set_new(root, "num_shards_done", json_integer(
-		    (json_int_t)sm->ndone));
-		json_object_set_new(root, "num_shards_used", json_integer(
-		    (json_int_t)sm->nused));
-		json_object_set_new(root, "num_shards_reused", json_integer(
-		    (json_int_t)sample_nreused(s)));
-		json_object_set_new(root, "num_draws", json_integer(
-		    (json_int_t)sm->ndraws));
-		json_object_set_new(root, "gates_passed",
-		    json_boolean(sm->gates_pass));
-		json_object_set_new(root, "gates_report",
-		    json_string(sm->gates_text));
-		json_object_set_new(root, "consensus_note",
-		    json_string(sm->note));
-		json_object_set_new(root, "max_r_hat", sample_num(
-		    sm->max_rhat));
-		json_object_set_new(root, "min_ess_bulk", sample_num(
-		    sm->min_ess));
-		json_object_set_new(root, "min_bfmi", sample_num(sm->min_bfmi));
-		json_object_set_new(root, "divergences",
-		    json_integer(sm->divergences));
-		json_object_set_new(root, "laplace_shards", json_integer(
-		    (json_int_t)sm->nlaplace));
-		json_object_set_new(root, "laplace_max_khat", sample_num(
-		    sm->max_khat));
-		json_object_set_new(root, "leapfrog_per_transition",
-		    sample_num(sm->leapfrog));
-		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
-		json_object_set_new(root, "noise_sigma_source",
-		    json_string(sm->sigma_source));
-		json_object_set_new(root, "wall_time", sample_num(
-		    sm->wall_time));
-		for (k = 0; k < sm->p; k++) {
-			const struct het_sample_param *q = &sm->param[k];
-
-			e = json_object();
-			json_object_set_new(e, "mean", sample_num(q->mean));
-			json_object_set_new(e, "sd", sample_num(q->sd));
-			json_object_set_new(e, "q2.5", sample_num(q->q025));
-			json_object_set_new(e, "q5", sample_num(q->q5));
-			json_object_set_new(e, "q50", sample_num(q->q50));
-			json_object_set_new(e, "q95", sample_num(q->q95));
-			json_object_set_new(e, "q97.5", sample_num(q->q975));
-			json_object_set_new(e, "r_hat", sample_num(q->rhat));
-			json_object_set_new(e, "ess_bulk",
-			    sample_num(q->ess_bulk));
-			json_object_set_new(e, "ess_tail",
-			    sample_num(q->ess_tail));
-			json_object_set_new(e, "nlsq", sample_num(q->nlsq));
-			json_object_set_new(e, "nlsq_sd",
-			    sample_num(q->nlsq_sd));
-			json_object_set_new(e, "contraction",
-			    sample_num(q->contraction));
-			json_object_set_new(par, q->name, e);
-		}
-	}
-	json_object_set_new(root, "parameters", par);
-	a = json_array();
-	for (k = 0; k < het_sample_nwarnings(s); k++)
-		json_array_append_new(a, json_string(het_sample_warning(s, k)));
-	json_object_set_new(root, "warnings", a);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(17));
-	if (text != NULL)
-		printf("%s\n", text);
-	free(text);
-	json_decref(root);
-}
-
-/*
- * The Laplace start's verdict: how Gaussian the posterior looked to the
- * importance draws (PSIS k-hat; Vehtari et al.'s thresholds 0.5, 0.7).
- */
-static void
-sample_print_laplace(const struct het_sample_summary *sm)
-{
-	if (!isnan(sm->leapfrog))
-		printf("NUTS: %.1f leapfrog steps per transition after warmup "
-		    "(mean over the chains)\n", sm->leapfrog);
-	if (sm->nlaplace == 0) {
-		printf("laplace start: not used (optimization.cmc."
-		    "per_shard_mcmc.laplace_init false, or its Hessian could "
-		    "not be taken)\n");
-		return;
-	}
-	if (isnan(sm->max_khat)) {
-		printf("laplace start: %zu of %zu shards (no k-hat: psis_draws "
-		    "0)\n", sm->nlaplace, sm->ndone);
-		return;
-	}
-	printf("laplace start: %zu of %zu shards, PSIS k-hat %.2f (%s)\n",
-	    sm->nlaplace, sm->ndone, sm->max_khat, sm->max_khat < 0.5 ?
-	    "close to Gaussian" : sm->max_khat < 0.7 ? "moderately "
-	    "non-Gaussian" : "far from Gaussian: the Laplace approximation "
-	    "alone is not to be trusted; the NUTS draws are");
-}
-static void
-sample_print_table(struct het_sample *s)
-{
-	const struct het_sample_summary *sm = het_sample_summary(s);
-	const char *const *files = het_sample_files(s);
-	size_t k;
-
-	if (sm == NULL)
-		return;
-	printf("hetui sample: %zu of %zu shards done, %zu combined (%s), "
-	    "%zu draws, %.1f s\n", sm->ndone, sm->nshards, sm->nused,
-	    sm->method, sm->ndraws, sm->wall_time);
-	printf("noise sigma %.4g (%s)\n\n", sm->sigma, sm->sigma_source);
-	printf("%-18s %12s %10s %12s %12s %12s %7s %8s %12s %7s\n",
-	    "parameter", "mean", "sd", "5%", "50%", "95%", "R-hat", "ESS",
-	    "NLSQ", "contr.");
-	for (k = 0; k < sm->p; k++) {
-		const struct het_sample_param *q = &sm->param[k];
-
-		printf("%-18s %12.6g %10.3g %12.6g %12.6g %12.6g %7.3f %8.0f "
-		    "%12.6g %7.2f\n", q->name, q->mean, q->sd, q->q5, q->q50,
-		    q->q95, q->rhat, q->ess_bulk, q->nlsq, q->contraction);
-	}
-	printf("\ngates (max R-hat %.3g, min ESS %.0f, min BFMI %.3g, %ld "
-	    "divergences): %s\n", sm->max_rhat, sm->min_ess, sm->min_bfmi,
-	    sm->divergences, sm->gates_pass ? "passed" : "FAILED");
-	if (!sm->gates_pass && sm->gates_text[0] != '\0')
-		printf("%s\n", sm->gates_text);
-	sample_print_laplace(sm);
-	if (sm->note != NULL && sm->note[0] != '\0')
-		printf("consensus: %s\n", sm->note);
-	if (files[0] == NULL)
-		return;		/* nothing was written: the error says why */
-	printf("\nresults written to %s/ (", het_sample_out_dir(s));
-	for (k = 0; files[k] != NULL; k++)
-		printf("%s%s", k > 0 ? ", " : "", files[k]);
-	printf(")\n");
-}
-
 /* ---- the command --------------------------------------------------------- */
 
 /*
@@ -806,9 +632,9 @@ sample_main(const struct cli_cmd *cmd, int argc, char **argv)
 		if (!sample_printed_live(&ui, w))
 			cli_warn(cmd, "%s", het_sample_warning(s, w));
 	if (o.json)
-		sample_print_json(s, v);
+		cli_sample_print_json(s, v);
 	else
-		sample_print_table(s);
+		cli_sample_print_table(s);
 	fflush(stdout);
 	rc = sample_exit(cmd, s, v, sig);
 	het_sample_free(s);
