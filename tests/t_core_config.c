@@ -655,6 +655,27 @@ test_scaling_rules(void)
 	het_config_free(m);
 }
 
+/* per_angle_scaling: one number is the one-value list (issue 19). */
+static void
+test_scale_scalar(void)
+{
+	struct het_config *cfg;
+	struct het_error err;
+
+	cfg = load_str("initial_parameters:\n  per_angle_scaling:\n"
+	    "    contrast: 0.25\n    offset: [1.01]\n", &err);
+	ok(cfg != NULL && cfg->scaling.ninit_contrast == 1 &&
+	    cfg->scaling.init_contrast[0] == 0.25 &&
+	    cfg->scaling.ninit_offset == 1 && cfg->scaling.init_offset[0] ==
+	    1.01, "per_angle_scaling: contrast 0.25 (a number) and offset "
+	    "[1.01] (a one-item list) both give one value for every angle");
+	het_config_free(cfg);
+	fails("initial_parameters:\n  per_angle_scaling:\n    contrast: "
+	    "high\n", HET_EINVAL, "t.yaml:3: initial_parameters."
+	    "per_angle_scaling.contrast: expected a number, found 'high'",
+	    "per_angle_scaling: a word refused");
+}
+
 static void
 test_errors(void)
 {
@@ -971,6 +992,7 @@ main(void)
 	test_precedence();
 	test_modes_inferred();
 	test_scaling_rules();
+	test_scale_scalar();
 	test_errors();
 	test_hostile_sizes();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

@@ -325,6 +325,30 @@ pa_fixed(struct cl_load *ld, struct het_ynode *fx)
 	return HET_OK;
 }
 
+/*
+ * Start values of per-angle contrast or offset: a list (one per angle, or
+ * one for every angle) or a single number, which is the one-value list.
+ */
+static int
+pa_scale_values(struct cl_load *ld, struct het_ynode *v, const char *path,
+    double **out, size_t *n)
+{
+	double	*a;
+	int	 rc;
+
+	if (v->kind != HET_Y_SCALAR)
+		return cl_numlist(ld, v, path, out, n);
+	if ((a = het_alloc_array(1, sizeof(*a), path, ld->err)) == NULL)
+		return HET_ENOMEM;
+	if ((rc = cl_num(ld, v, path, a)) != HET_OK) {
+		free(a);
+		return rc;
+	}
+	free(*out);
+	*out = a;
+	*n = 1;
+	return HET_OK;
+}
 static int
 pa_initial(struct cl_load *ld, struct het_ynode *ip)
 {
@@ -349,13 +373,13 @@ pa_initial(struct cl_load *ld, struct het_ynode *ip)
 		return rc;
 	v = cl_get(ps, "contrast");
 	strcpy(path, "initial_parameters.per_angle_scaling.contrast");
-	if (!cl_is_null(v) && ((rc = cl_numlist(ld, v, path,
+	if (!cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
 	    &s->init_contrast, &s->ninit_contrast)) != HET_OK ||
 	    (rc = cl_prov_set(ld, "init_contrast", path, v->line)) != HET_OK))
 		return rc;
 	v = cl_get(ps, "offset");
 	strcpy(path, "initial_parameters.per_angle_scaling.offset");
-	if (!cl_is_null(v) && ((rc = cl_numlist(ld, v, path,
+	if (!cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
 	    &s->init_offset, &s->ninit_offset)) != HET_OK ||
 	    (rc = cl_prov_set(ld, "init_offset", path, v->line)) != HET_OK))
 		return rc;
