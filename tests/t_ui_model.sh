@@ -163,6 +163,12 @@ grep -A6 'D0_ref:' "$saved" | grep -q 'prior: normal'
 ok $? "and the normal prior"
 grep -Eq "file_path: .*run42_results\\.hdf|data_file_name: run42_results\\.hdf" "$saved"
 ok $? "and still names the data file"
+unlike "$TUI_SCREEN" 'comments were not kept' "a new file: no word about comments"
+printf '# my note\n' >>"$saved"
+tui_keys S
+wait_for 'Save config to: .*saved\.yaml'; ok $? "S offers the saved file"
+tui_keys Enter
+wait_for "config saved to .*saved\\.yaml .*its comments were not kept"; ok $? "saving over a commented file says its comments are not kept"
 tui_keys S C-u; tui_text "$TAP_TMP/nodir/x.yaml"; tui_keys Enter
 wait_for 'config not saved: '; ok $? "saving into a missing directory fails with a reason"
 

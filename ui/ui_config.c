@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ui.h"
@@ -131,10 +132,31 @@ ui_config_start(struct ui *ui)
 		    "instead of %s", path);
 }
 
+/*
+ * 1 when the file at path holds a YAML comment ('#' first on a line, or
+ * after a blank): the writer makes the file anew and cannot keep it.
+ */
+static int
+ui_config_has_comments(const char *path)
+{
+	char	 line[1024], *h;
+	FILE	*fp = fopen(path, "r");
+	int	 found = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof line, fp) != NULL)
+		for (h = line; !found && (h = strchr(h, '#')) != NULL; h++)
+			found = h == line || h[-1] == ' ' || h[-1] == '\t';
+	fclose(fp);
+	return found;
+}
+
 int
 ui_config_save(struct ui *ui, const char *path)
 {
 	struct het_error err;
+	int		 comments = ui_config_has_comments(path);
 
 	het_error_clear(&err);
 	if (het_config_write_yaml(ui->cfg, path, &err) != HET_OK) {
@@ -146,8 +168,9 @@ ui_config_save(struct ui *ui, const char *path)
 		ui->cfg_path = ui_xstrdup(path);
 	}
 	ui_config_snapshot(ui);
-	ui_msg(ui, UI_LOG_INFO, "config saved to %s (%s)", path,
-	    het_mode_name(ui->cfg->mode));
+	ui_msg(ui, UI_LOG_INFO, "config saved to %s (%s)%s", path,
+	    het_mode_name(ui->cfg->mode), comments ? "; its comments were "
+	    "not kept (hetui writes the whole file anew)" : "");
 	return 0;
 }
 
