@@ -23,7 +23,9 @@ trs=$out/fuzz_$h.trs
 : >"$trs"
 set -- "$d/corpus" "$src/tests/fuzz/$h"
 [ -d "$src/tests/fuzz/crashes/$h" ] && set -- "$@" "$src/tests/fuzz/crashes/$h"
-export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+# A malloc too large returns NULL, as glibc does, instead of stopping ASan.
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
 export OPENBLAS_NUM_THREADS=1
 "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
