@@ -4,14 +4,16 @@
  * fuzz_dataset.c: libFuzzer harness of the HDF5 loader.
  *
  * The input is the bytes of a result file.  They are written to a file
- * of this process in /dev/shm (memory; $TMPDIR or /tmp without it),
+ * of this process in $TMPDIR (else /dev/shm, memory, else /tmp; make
+ * fuzz gives each run a directory of its own, removed at its end, which
+ * also takes the files of inputs that crashed before their removal),
  * opened with het_dataset_open exactly as a file on disk (its stat,
  * H5Fis_hdf5 and H5Fopen) and removed again.  (An anonymous memfd cannot
  * be used: HDF5 1.10 resolves the real path of the name it opens, and
- * /proc/self/fd/N of a memfd has none.)  A refused file must come with a status and a message; an accepted one
- * must keep the promises of het_dataset.h (at least one bin, square
- * matrices of at least the frames of the file), and then every bin's
- * matrix is read, whole when the file has at most FUZZ_MAX_FRAMES frames,
+ * /proc/self/fd/N of a memfd has none.)  A refused file must come with
+ * a status and a message; an accepted one must keep the promises of
+ * het_dataset.h (at least one bin, each inside the q and phi lists), and
+ * then every bin's matrix is read, whole when the file has at most FUZZ_MAX_FRAMES frames,
  * else a small window, and a selection is made.  Seeds:
  * tests/fuzz/dataset/ (the files of tests/mkfixture, both layouts, LZF
  * and gzip).
@@ -94,13 +96,15 @@ static char fuzz_path[4096];
 static void
 fuzz_path_init(void)
 {
-	const char *dir = "/dev/shm";
+	const char *dir = getenv("TMPDIR");
 	struct stat st;
 
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    access(dir, W_OK) != 0)
-		if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+	if (dir == NULL || *dir == '\0') {
+		dir = "/dev/shm";
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+		    access(dir, W_OK) != 0)
 			dir = "/tmp";
+	}
 	snprintf(fuzz_path, sizeof fuzz_path, "%s/hetui-fuzz-%ld.hdf", dir,
 	    (long)getpid());
 }

@@ -28,6 +28,11 @@ export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
 export OPENBLAS_NUM_THREADS=1
+# fuzz_dataset's input files (in memory when /dev/shm is there), removed
+# at the end with those of the inputs that crashed.
+tmp=$(mktemp -d /dev/shm/hetui-fuzz.XXXXXX 2>/dev/null || mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp"
 "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
     -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
     -artifact_prefix="$d/" "$@" >"$d/log" 2>&1
