@@ -40,8 +40,10 @@ w_put(struct wbuf *w, const char *fmt, ...)
 
 	if (w->oom)
 		return;
+	/* Nothing is allocated before the first line: no offset on NULL. */
 	va_start(ap, fmt);
-	n = vsnprintf(w->s + w->len, w->cap - w->len, fmt, ap);
+	n = vsnprintf(w->s != NULL ? w->s + w->len : NULL, w->cap - w->len,
+	    fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		w->oom = 1;

@@ -465,12 +465,13 @@ het_het_walk_to(const struct het_het_tabs *tb, struct het_het_walk *wk,
  * sin and cos of one argument in one libm call.  GCC does not fuse
  * separate sin() and cos() calls into sincos() under -std=c11 (sincos is
  * a GNU extension), which cost 11 % of the posterior gradient; the
- * builtin is exact (the same glibc routine) and GCC and Clang have it.
+ * builtin is exact (the same glibc routine).  Clang 14 has no such
+ * builtin (its optimiser fuses the two calls itself), so it gets them.
  */
 static inline void
 het_het_sincos(double x, double *s, double *c)
 {
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
 	__builtin_sincos(x, s, c);
 #else
 	*s = sin(x);
