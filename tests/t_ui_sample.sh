@@ -213,6 +213,13 @@ is "$(ls -a "$dir/out" | grep -c tmp)" 0 "no temporary file left"
 tui_keys q
 tui_wait_exit 20; is "$TUI_STATUS" 0 "q exits 0"
 is "$(leftover)" 0 "no worker left"
+# worker logs are kept only when a worker wrote something (this run's
+# flaky worker says why it dropped a shard); an empty one is removed, and
+# so is a folder left empty (issue 19)
+is "$(find "$dir/out" -path '*worker-logs*' -empty | wc -l | tr -d ' ')" 0 \
+    "no empty worker log or worker-logs folder left in the run's folder"
+like "$(cat "$dir"/out/worker-logs/*.log 2>/dev/null)" "dropping the shard on purpose" \
+    "... and the flaky worker's message is kept"
 
 # --- cancel, then quit while sampling -----------------------------------
 tui_start 100 30 HETUI_WORKER="$HETUI_WORKER" HETUI_TEST_MARK=$mark \
