@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "het_fit_impl.h"
+#include "het_problem.h"
 #include "het_util.h"
 
 static double
@@ -412,9 +413,12 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		return rc;
 	}
 	if (res->sigma == 0)
-		ADD("No noise sigma was given: the reduced chi-square is the "
-		    "raw residual variance sum r^2 / dof = %.6g, and the "
-		    "uncertainties are scaled by it.", res->chi2_red);
+		ADD("No noise sigma: the data gave no far-lag noise estimate "
+		    "(it needs at least %d differences per angle; a longer "
+		    "frame window gives one), so the reduced chi-square is "
+		    "the raw residual variance sum r^2 / dof = %.6g, and the "
+		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
+		    res->chi2_red);
 	lim = 1.0 + fmax(0.05, 5.0 * sqrt(2.0 / (double)res->dof));
 	if (res->sigma > 0 && res->converged && res->chi2_red > lim)
 		ADD("The reduced chi-square is %.4f, clearly above 1 at a "
