@@ -162,18 +162,11 @@ spd_inverse(const double *a, size_t p, double *inv)
 	return -1;
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double	a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
 
 static double
 median(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, het_cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

@@ -37,13 +37,6 @@ het_leg_same(double a, double b)
 	    fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
-static int
-het_leg_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static int
 het_leg_cmp_key(const void *a, const void *b)
@@ -66,7 +59,7 @@ het_leg_distinct(const double *v, size_t n, double **out, size_t *nout,
 	if (d == NULL)
 		return HET_ENOMEM;
 	memcpy(d, v, n * sizeof(*d));
-	qsort(d, n, sizeof(*d), het_leg_cmp_double);
+	qsort(d, n, sizeof(*d), het_cmp_double);
 	for (i = 0; i < n; i++)
 		if (m == 0 || !het_leg_same(d[i], d[m - 1]))
 			d[m++] = d[i];

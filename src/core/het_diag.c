@@ -49,13 +49,6 @@ cmp_rank(const void *a, const void *b)
 	return x->i < y->i ? -1 : (x->i > y->i);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : (x > y);
-}
 
 static int
 check_args(const double *const *draws, size_t nchain, size_t ndraw,
@@ -117,7 +110,7 @@ pooled_sorted(const double *const *draws, size_t nchain, size_t ndraw,
 		return NULL;
 	for (c = 0; c < nchain; c++)
 		memcpy(a + c * ndraw, draws[c], ndraw * sizeof *a);
-	qsort(a, nchain * ndraw, sizeof *a, cmp_double);
+	qsort(a, nchain * ndraw, sizeof *a, het_cmp_double);
 	return a;
 }
 

@@ -375,14 +375,6 @@ het_laplace_draw(const struct het_laplace *lap, gsl_rng *rng, double scale,
 
 /* ---- Pareto k-hat ------------------------------------------------- */
 
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The generalised Pareto shape of the n ascending exceedances x (> 0),
  * by Zhang and Stephens' profile posterior with arviz's weak prior.
@@ -451,7 +443,7 @@ het_psis_khat(const double *logw, size_t n, double *khat,
 	}
 	for (i = 0; i < n; i++)
 		x[i] = logw[i] - big;
-	qsort(x, n, sizeof *x, cmp_dbl);
+	qsort(x, n, sizeof *x, het_cmp_double);
 	mtail = (size_t)ceil(fmin(0.2 * (double)n, 3 * sqrt((double)n)));
 	cut = fmax(x[n - mtail - 1], log(DBL_MIN));
 	for (i = n; i > 0 && x[i - 1] > cut; i--)

@@ -190,13 +190,13 @@ het_results_json_prefix(const struct het_results *res, size_t k, char *buf,
 }
 
 /* A number, or null when it is not finite (the reference cannot). */
-static json_t *
+json_t *
 rs_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *
+json_t *
 rs_nums(const double *v, size_t n)
 {
 	json_t *a = json_array();

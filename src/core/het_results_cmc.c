@@ -54,24 +54,6 @@
 #include "het_results_impl.h"
 #include "het_util.h"
 
-static json_t *
-rc_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* n per-chain values as a JSON array (null for NaN). */
-static json_t *
-rc_chain_array(const double *v, size_t n)
-{
-	json_t	*a = json_array();
-	size_t	 k;
-
-	for (k = 0; a != NULL && k < n; k++)
-		json_array_append_new(a, rc_num(v[k]));
-	return a;
-}
-
 /* "g/name" into buf (RS_PATH_MAX bytes); returns buf. */
 static const char *
 rs_path_fmt(char *buf, const char *g, const char *name)
@@ -94,12 +76,12 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 		    &c->param[m] : NULL;
 
 		json_array_append_new(names, json_string(c->names[m]));
-		json_array_append_new(mean, rc_num(q ? q->mean : NAN));
-		json_array_append_new(sd, rc_num(q ? q->sd : NAN));
-		json_array_append_new(map, rc_num(q ? q->mean : NAN));
+		json_array_append_new(mean, rs_num(q ? q->mean : NAN));
+		json_array_append_new(sd, rs_num(q ? q->sd : NAN));
+		json_array_append_new(map, rs_num(q ? q->mean : NAN));
 		one = json_object();
-		json_object_set_new(one, "2.5%", rc_num(q ? q->q025 : NAN));
-		json_object_set_new(one, "97.5%", rc_num(q ? q->q975 : NAN));
+		json_object_set_new(one, "2.5%", rs_num(q ? q->q025 : NAN));
+		json_object_set_new(one, "97.5%", rs_num(q ? q->q975 : NAN));
 		json_object_set_new(ci, c->names[m], one);
 	}
 	json_object_set_new(o, "parameter_names", names);
@@ -121,7 +103,7 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 	    (c->cons != NULL ? c->cons->nused : 0)));
 	json_object_set_new(o, "num_draws", json_integer((json_int_t)
 	    (c->cons != NULL ? c->cons->ndraw : 0)));
-	json_object_set_new(o, "noise_sigma", rc_num(c->sigma));
+	json_object_set_new(o, "noise_sigma", rs_num(c->sigma));
 	json_object_set_new(o, "noise_sigma_source",
 	    json_string(c->sigma_source));
 	json_object_set_new(o, "consensus_note", json_string(
@@ -132,20 +114,20 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 		    &c->param[m] : NULL;
 		json_t *e = json_object();
 
-		json_object_set_new(e, "5%", rc_num(q ? q->q05 : NAN));
-		json_object_set_new(e, "50%", rc_num(q ? q->q50 : NAN));
-		json_object_set_new(e, "95%", rc_num(q ? q->q95 : NAN));
-		json_object_set_new(e, "nlsq_value", rc_num(q ? q->nlsq : NAN));
-		json_object_set_new(e, "nlsq_std", rc_num(q ? q->nlsq_sd :
+		json_object_set_new(e, "5%", rs_num(q ? q->q05 : NAN));
+		json_object_set_new(e, "50%", rs_num(q ? q->q50 : NAN));
+		json_object_set_new(e, "95%", rs_num(q ? q->q95 : NAN));
+		json_object_set_new(e, "nlsq_value", rs_num(q ? q->nlsq : NAN));
+		json_object_set_new(e, "nlsq_std", rs_num(q ? q->nlsq_sd :
 		    NAN));
-		json_object_set_new(e, "prior_std", rc_num(q ? q->prior_sd :
+		json_object_set_new(e, "prior_std", rs_num(q ? q->prior_sd :
 		    NAN));
-		json_object_set_new(e, "posterior_contraction", rc_num(q ?
+		json_object_set_new(e, "posterior_contraction", rs_num(q ?
 		    q->contraction : NAN));
-		json_object_set_new(e, "shard_skewness", rc_num(
+		json_object_set_new(e, "shard_skewness", rs_num(
 		    c->cons != NULL && c->cons->skew != NULL ?
 		    c->cons->skew[m] : NAN));
-		json_object_set_new(e, "consensus_skew_bias", rc_num(
+		json_object_set_new(e, "consensus_skew_bias", rs_num(
 		    c->cons != NULL && c->cons->skew_bias != NULL ?
 		    c->cons->skew_bias[m] : NAN));
 		json_object_set_new(one, c->names[m], e);
@@ -171,11 +153,11 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		double r = q ? q->rhat : NAN, es = q ? q->ess_bulk : NAN;
 
 		e = json_object();
-		json_object_set_new(e, "r_hat", rc_num(r));
+		json_object_set_new(e, "r_hat", rs_num(r));
 		json_object_set_new(e, "r_hat_passed",
 		    json_boolean(r < c->gates.max_r_hat));
-		json_object_set_new(e, "ess_bulk", rc_num(es));
-		json_object_set_new(e, "ess_tail", rc_num(q ? q->ess_tail :
+		json_object_set_new(e, "ess_bulk", rs_num(es));
+		json_object_set_new(e, "ess_tail", rs_num(q ? q->ess_tail :
 		    NAN));
 		json_object_set_new(pd, c->names[m], e);
 		if (!(r < c->gates.max_r_hat))
@@ -185,19 +167,19 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		mine = isnan(es) || isnan(mine) ? NAN : fmin(mine, es);
 	}
 	json_object_set_new(o, "parameter_diagnostics", pd);
-	json_object_set_new(o, "max_r_hat", rc_num(c->p > 0 ? maxr : NAN));
+	json_object_set_new(o, "max_r_hat", rs_num(c->p > 0 ? maxr : NAN));
 	json_object_set_new(o, "r_hat_threshold", json_real(
 	    c->gates.max_r_hat));
 	json_object_set_new(o, "all_r_hat_passed", json_boolean(all_r &&
 	    c->param != NULL));
-	json_object_set_new(o, "min_ess_bulk", rc_num(c->p > 0 ? mine :
+	json_object_set_new(o, "min_ess_bulk", rs_num(c->p > 0 ? mine :
 	    NAN));
 	for (k = 0; k < c->nshards; k++) {
 		const struct het_shard_result *r = c->shards[k].res;
 
 		for (ch = 0; r != NULL && c->shards[k].used &&
 		    ch < r->nchain; ch++) {
-			json_array_append_new(bfmi, rc_num(r->bfmi[ch]));
+			json_array_append_new(bfmi, rs_num(r->bfmi[ch]));
 			any = 1;
 			if (!(r->bfmi[ch] > c->gates.min_bfmi))
 				bfmi_ok = 0;
@@ -211,7 +193,7 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 	    json_integer(c->settings.num_samples));
 	json_object_set_new(si, "num_chains",
 	    json_integer(c->settings.num_chains));
-	json_object_set_new(si, "wall_time_seconds", rc_num(c->wall_time));
+	json_object_set_new(si, "wall_time_seconds", rs_num(c->wall_time));
 	json_object_set_new(o, "sampling_info", si);
 	/* hetui's own keys */
 	json_object_set_new(o, "status", json_string(c->status));
@@ -237,32 +219,32 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		json_object_set_new(e, "reason", json_string(s->reason !=
 		    NULL ? s->reason : ""));
 		json_object_set_new(e, "wall_time_seconds",
-		    rc_num(s->wall_time));
+		    rs_num(s->wall_time));
 		json_object_set_new(e, "used", json_boolean(s->used));
 		json_object_set_new(e, "outlier", json_boolean(s->outlier));
 		json_object_set_new(e, "reused", json_boolean(s->reused));
 		if (s->res != NULL) {
 			json_object_set_new(e, "laplace", json_pack("{s:b, "
 			    "s:o, s:o}", "used", s->res->laplace, "khat",
-			    rc_num(s->res->laplace_khat), "effective_fraction",
-			    rc_num(s->res->laplace_ess)));
+			    rs_num(s->res->laplace_khat), "effective_fraction",
+			    rs_num(s->res->laplace_ess)));
 			json_object_set_new(e, "marginal_scaling",
 			    json_string(het_post_marg_name(
 			    s->res->marginal)));
 			json_object_set_new(e, "leapfrog_per_transition",
-			    rc_chain_array(s->res->leapfrog, s->res->nchain));
+			    rs_nums(s->res->leapfrog, s->res->nchain));
 		}
 		if (s->gate != NULL) {
 			json_object_set_new(e, "convergence_passed",
 			    json_boolean(s->gate->pass));
 			json_object_set_new(e, "max_r_hat",
-			    rc_num(s->gate->max_rhat));
+			    rs_num(s->gate->max_rhat));
 			json_object_set_new(e, "min_ess_bulk",
-			    rc_num(s->gate->min_ess));
+			    rs_num(s->gate->min_ess));
 			json_object_set_new(e, "min_bfmi",
-			    rc_num(s->gate->min_bfmi));
+			    rs_num(s->gate->min_bfmi));
 			json_object_set_new(e, "divergence_rate",
-			    rc_num(s->gate->div_rate));
+			    rs_num(s->gate->div_rate));
 		}
 		json_array_append_new(sh, e);
 	}

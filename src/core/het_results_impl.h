@@ -116,6 +116,10 @@ json_t *rs_json_cmc_summary(const struct het_results_cmc *cmc,
     const char *stamp);
 json_t *rs_json_cmc_diagnostics(const struct het_results_cmc *cmc);
 
+/* A number as JSON, null when not finite; n of them as an array. */
+json_t *rs_num(double v);
+json_t *rs_nums(const double *v, size_t n);
+
 /* rs_json_write: a JSON document to path (2-space indent, 17 digits). */
 int rs_json_write(const char *path, json_t *doc, struct het_error *err);
 

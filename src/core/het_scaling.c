@@ -565,13 +565,6 @@ het_scaling_project(const struct het_scaling *sc, const double *contrast,
 	}
 }
 
-static int
-sc_cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 /*
  * numpy.percentile(v, 100 q) with the default "linear" method on n >= 1
@@ -608,7 +601,7 @@ sc_region_percentile(const double *y, const double *lag, size_t n,
 		memcpy(work, y, n * sizeof(double));
 		m = n;
 	}
-	qsort(work, m, sizeof(double), sc_cmp_double);
+	qsort(work, m, sizeof(double), het_cmp_double);
 	return sc_percentile_sorted(work, m, q);
 }
 
@@ -663,7 +656,7 @@ het_scaling_estimate(const struct het_scaling *sc, size_t n,
 				    (double)pairs[k].i;
 			}
 		memcpy(work, lag, m * sizeof(double));
-		qsort(work, m, sizeof(double), sc_cmp_double);
+		qsort(work, m, sizeof(double), het_cmp_double);
 		thr_hi = sc_percentile_sorted(work, m, 0.8);
 		thr_lo = sc_percentile_sorted(work, m, 0.2);
 		o = sc_region_percentile(ya, lag, m, thr_hi, 1, 0.1, work);

@@ -158,15 +158,9 @@ het_shard_auto_count(size_t n, size_t n_phi, const struct het_shard_opts *o,
 		*k = (size_t)o->num_shards;
 		return HET_OK;
 	}
-	if (o->one_node) {
-		kk = 1;
-		if (o->max_points_per_shard > 0)
-			kk = (n + (size_t)o->max_points_per_shard - 1) /
-			    (size_t)o->max_points_per_shard;
-		*k = kk < n ? kk : n;
-		return HET_OK;
-	}
-	if (o->heterodyne) {
+	if (o->one_node)
+		kk = 1;		/* raised by the cap below */
+	else if (o->heterodyne) {
 		if (o->min_points_per_param < 1)
 			return het_error_set(err, HET_EINVAL, "optimization."
 			    "cmc.sharding.min_points_per_param is %ld; it "

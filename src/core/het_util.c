@@ -23,6 +23,14 @@
 
 #include "het_util.h"
 
+int
+het_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 void *
 het_alloc_array(size_t n, size_t size, const char *what,
     struct het_error *err)

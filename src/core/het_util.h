@@ -16,6 +16,12 @@
 #define HET_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
+ * het_cmp_double: qsort comparison of two doubles, ascending (NaN compares
+ * equal to everything; callers sort finite values).  Thread: any.
+ */
+int het_cmp_double(const void *a, const void *b);
+
+/*
  * het_alloc_array: calloc(n, size) with an overflow check.
  *   what   names the array in the error message ("c2 matrix of bin 3").
  * Returns the zeroed block (caller frees with free()), or NULL with

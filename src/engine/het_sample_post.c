@@ -25,13 +25,6 @@
 
 /* ---- COMBINING ----------------------------------------------------------- */
 
-static int
-hs_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Type-7 quantile of sorted v[n]. */
 static double
@@ -85,7 +78,7 @@ hs_summary(struct het_sample *s, const unsigned char *used,
 
 		for (d = 0; d < c->ndraw; d++)
 			col[d] = c->draws[d * p + m];
-		qsort(col, c->ndraw, sizeof(double), hs_cmp);
+		qsort(col, c->ndraw, sizeof(double), het_cmp_double);
 		q->name = s->nnames[m];
 		q->mean = c->mean[m];
 		q->sd = c->sd[m];
