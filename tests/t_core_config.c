@@ -659,8 +659,9 @@ test_scaling_rules(void)
 static void
 test_scale_scalar(void)
 {
-	struct het_config *cfg;
+	struct het_config *cfg, *back;
 	struct het_error err;
+	char *text;
 
 	cfg = load_str("initial_parameters:\n  per_angle_scaling:\n"
 	    "    contrast: 0.25\n    offset: [1.01]\n", &err);
@@ -669,6 +670,19 @@ test_scale_scalar(void)
 	    cfg->scaling.ninit_offset == 1 && cfg->scaling.init_offset[0] ==
 	    1.01, "per_angle_scaling: contrast 0.25 (a number) and offset "
 	    "[1.01] (a one-item list) both give one value for every angle");
+	het_config_free(cfg);
+	/* a number far beyond long long is written as a float (the fuzz
+	   reproducer tests/fuzz/crashes/config/huge-number-to-long-long) */
+	cfg = load_str("analyzer_parameters:\n  geometry:\n"
+	    "    stator_rotor_gap: 1.75e120\n", &err);
+	text = cfg != NULL ? het_config_format(cfg, 0, &err) : NULL;
+	back = text != NULL ? load_str(text, &err) : NULL;
+	ok(back != NULL && back->stator_rotor_gap == 1.75e120, "a gap of "
+	    "1.75e120 is written and read back exactly");
+	ok(text != NULL && strstr(text, "stator_rotor_gap: 1.75e+120") != NULL,
+	    "... as a float, not a whole number");
+	free(text);
+	het_config_free(back);
 	het_config_free(cfg);
 	fails("initial_parameters:\n  per_angle_scaling:\n    contrast: "
 	    "high\n", HET_EINVAL, "t.yaml:3: initial_parameters."

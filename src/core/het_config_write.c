@@ -87,7 +87,7 @@ w_num(char *buf, size_t len, double x)
 	int prec;
 
 	/* Whole numbers of moderate size read best without an exponent. */
-	if (x == (double)(long long)x && x > -1e15 && x < 1e15) {
+	if (x > -1e15 && x < 1e15 && x == (double)(long long)x) {
 		snprintf(buf, len, "%lld", (long long)x);
 		return;
 	}
