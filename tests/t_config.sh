@@ -44,7 +44,57 @@ done
 run_capture "$HETUI" config --check "$top_srcdir/tests/configs/het_full.yaml"
 like "$RUN_ERR" "^hetui config: warning: $top_srcdir/tests/configs/het_full.yaml:11: experimental_data.cache_compression: not used by hetui" \
     "an unused key is a warning with file, line and key"
-is "$(printf '%s\n' "$RUN_ERR" | wc -l | tr -d ' ')" 4 "one line per warning"
+is "$(printf '%s\n' "$RUN_ERR" | wc -l | tr -d ' ')" 3 \
+    "one line per top-level section (optimization's two keys share one)"
+
+# -v: the detail, every unused key with its line, on standard output.
+run_capture "$HETUI" config --check "$top_srcdir/tests/configs/het_full.yaml" -v
+is "$RUN_RC" 0 "--check FILE -v: exit 0"
+like "$RUN_OUT" "het_full.yaml: 4 keys not used by hetui:" "-v counts the keys"
+like "$RUN_OUT" "het_full.yaml:120: optimization.nlsq.enable_cmaes: not used by hetui" \
+    "-v names the grouped key with its own line"
+run_capture "$HETUI" config -v --template static
+is "$RUN_RC" 2 "-v without --check: usage error"
+like "$RUN_ERR" "-v goes with --check FILE" "... which says so"
+
+# Many unused keys of one section: one line, the count and their names;
+# a key that changes the reference's results gets a line of its own.
+cat >"$T/many.yaml" <<'EOF_YAML'
+analysis_mode: static
+experimental_data:
+  file_path: data.h5
+optimization:
+  nlsq:
+    verbose: true
+    workflow: auto
+    goal: robust
+    enable_cmaes: true
+  cmc:
+    prior_tempering: false
+    run_id: 7
+logging:
+  level: INFO
+plotting:
+  dpi: 300
+EOF_YAML
+run_capture "$HETUI" config --check "$T/many.yaml"
+is "$RUN_RC" 0 "many unused keys: still valid"
+is "$(printf '%s\n' "$RUN_ERR" | wc -l | tr -d ' ')" 4 \
+    "grouped: optimization, the top-level sections, and the two that change results"
+like "$RUN_ERR" "many.yaml:6: optimization: 4 keys not used by hetui: nlsq.verbose, nlsq.workflow, nlsq.goal, cmc.run_id;" \
+    "one line for optimization's plain unused keys"
+like "$RUN_ERR" "many.yaml:13: 2 top-level sections and keys not used by hetui: logging \\(section: hetui keeps its own session log\\), plotting \\(section: hetui draws its own views\\);" \
+    "one line for the unused top-level sections, with why"
+like "$RUN_ERR" "many.yaml:9: optimization.nlsq.enable_cmaes: true is not used by hetui, and it changes results: the reference then fits by a CMA-ES global search" \
+    "enable_cmaes: true gets its own warning"
+like "$RUN_ERR" "many.yaml:11: optimization.cmc.prior_tempering: false is not used by hetui, and it changes results: the homodyne reference" \
+    "prior_tempering: false (homodyne) gets its own warning"
+sed 's/enable_cmaes: true/enable_cmaes: false/' "$T/many.yaml" >"$T/many2.yaml"
+run_capture "$HETUI" config --check "$T/many2.yaml"
+unlike "$RUN_ERR" "changes results: the reference then fits by a CMA-ES" \
+    "enable_cmaes: false changes nothing: grouped"
+like "$RUN_ERR" "optimization: 5 keys not used by hetui: .*nlsq.enable_cmaes" \
+    "... with optimization's other keys"
 
 # Invalid configurations: exit 1, one error line naming file, line and key.
 check_bad() {

@@ -212,18 +212,27 @@ test_het_full(void)
 	is_int(cfg->cmc.use_reparam, 0, "use_reparam");
 	is_int(cfg->cmc.nlsq_priors, 0, "use_nlsq_informed_priors false");
 	is_str(cfg->output_dir, "results/sample_07", "output_dir");
-	is_int(cfg->nwarnings, 4, "four unused keys, four warnings");
+	/* Four unused keys, two of them in optimization: three warnings,
+	   one per top-level section, and the detail in cfg->unused. */
+	is_int(cfg->nwarnings, 3, "four unused keys in three sections, three "
+	    "warnings");
 	ok(has_warning(cfg, "experimental_data.cache_compression", 11,
 	    "not used by hetui"), "warning names cache_compression, line 11");
 	ok(has_warning(cfg, "parameters.angle.phi0.unit", 87,
 	    "parameters.angle.phi0.unit: not used by hetui"),
 	    "warning names phi0.unit, line 87");
-	ok(has_warning(cfg, "optimization.method", 99, "subcommand"),
-	    "warning names optimization.method, line 99");
-	ok(has_warning(cfg, "optimization.nlsq.enable_cmaes", 120,
-	    "not used"), "warning names enable_cmaes, line 120");
-	ok(cfg->nwarnings == 4 && cfg->warnings[0].line == 11 &&
-	    cfg->warnings[3].line == 120, "warnings in line order");
+	ok(has_warning(cfg, "optimization.method", 99, "optimization: 2 keys "
+	    "not used by hetui: method (the subcommand chooses NLSQ or CMC), "
+	    "nlsq.enable_cmaes; `hetui config --check FILE -v` lists each"),
+	    "optimization's two keys in one warning at the first one's line");
+	ok(cfg->nwarnings == 3 && cfg->warnings[0].line == 11 &&
+	    cfg->warnings[2].line == 99, "warnings in line order");
+	ok(cfg->nunused == 4 && cfg->unused[0].line == 11 &&
+	    cfg->unused[1].line == 87 && cfg->unused[2].line == 99 &&
+	    cfg->unused[3].line == 120 &&
+	    strcmp(cfg->unused[3].key, "optimization.nlsq.enable_cmaes") == 0 &&
+	    strstr(cfg->unused[3].msg, "not used by hetui") != NULL,
+	    "the detail lists the four keys with their lines");
 	het_config_free(cfg);
 }
 
@@ -986,6 +995,51 @@ test_hostile_sizes(void)
 	het_config_free(cfg);
 }
 
+/*
+ * Many unused keys in one section: one warning counting them all, naming
+ * as many as fit and "and N more"; the detail keeps every key.  Unused
+ * keys in every top-level section interleaved with the top-level ones.
+ */
+static void
+test_unused_grouped(void)
+{
+	struct het_error err;
+	struct het_config *cfg;
+	size_t n = 0, i, cap = 64 * 1024;
+	char *y = malloc(cap);
+	const char *w;
+
+	if (!ok(y != NULL, "buffer for 300 keys"))
+		return;
+	n += (size_t)snprintf(y + n, cap - n, "analysis_mode: static\n"
+	    "alpha_top: 1\noptimization:\n  nlsq:\n");
+	for (i = 0; i < 300; i++)
+		n += (size_t)snprintf(y + n, cap - n, "    knob_%03zu: %zu\n",
+		    i, i);
+	n += (size_t)snprintf(y + n, cap - n, "omega_top: 2\n");
+	cfg = load_str(y, &err);
+	free(y);
+	ok(cfg != NULL, "300 unused keys load");
+	if (cfg == NULL) {
+		diag("%s", err.msg);
+		return;
+	}
+	is_int(cfg->nwarnings, 2, "two warnings: optimization, top level");
+	is_int(cfg->nunused, 302, "the detail has all 302 keys");
+	w = cfg->nwarnings == 2 ? cfg->warnings[1].msg : "";
+	ok(strstr(w, "optimization: 300 keys not used by hetui: "
+	    "nlsq.knob_000, nlsq.knob_001") != NULL && strstr(w, " more; ") !=
+	    NULL && strlen(w) < HET_ERROR_MSG_MAX - 1, "one sentence counts "
+	    "the 300, names the first, says how many more, and is not cut");
+	ok(cfg->nwarnings == 2 && cfg->warnings[1].line == 5,
+	    "... at the first key's line (5)");
+	ok(cfg->nwarnings == 2 && strstr(cfg->warnings[0].msg, "2 top-level "
+	    "sections and keys not used by hetui: alpha_top, omega_top;") !=
+	    NULL && cfg->warnings[0].line == 2, "the two top-level keys, "
+	    "apart in the file, share one warning at line 2");
+	het_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -1009,6 +1063,7 @@ main(void)
 	test_scale_scalar();
 	test_errors();
 	test_hostile_sizes();
+	test_unused_grouped();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpdir);

@@ -79,8 +79,23 @@ config_template(const struct cli_cmd *self, const char *name)
 	return CLI_EXIT_OK;
 }
 
+/* --check -v: every unused key on its own line, to standard output. */
+static void
+config_unused(const char *name, const struct het_config *cfg)
+{
+	size_t i;
+
+	if (cfg->nunused == 0)
+		return;
+	printf("%s: %zu key%s not used by hetui:\n", name, cfg->nunused,
+	    cfg->nunused == 1 ? "" : "s");
+	for (i = 0; i < cfg->nunused; i++)
+		printf("  %s:%d: %s\n", name, cfg->unused[i].line,
+		    cfg->unused[i].msg);
+}
+
 static int
-config_check(const struct cli_cmd *self, const char *path)
+config_check(const struct cli_cmd *self, const char *path, int verbose)
 {
 	struct het_config *cfg;
 	struct het_error err;
@@ -102,6 +117,8 @@ config_check(const struct cli_cmd *self, const char *path)
 	if (cfg == NULL)
 		return cli_report(self, &err);
 	cli_config_warnings(self, name, cfg);
+	if (verbose)
+		config_unused(name, cfg);
 	printf("%s: valid %s configuration; %s; %zu warning%s\n", name,
 	    cfg->family == HET_FAMILY_HETERODYNE ? "heterodyne" : "homodyne",
 	    cfg->mode_note, cfg->nwarnings, cfg->nwarnings == 1 ? "" : "s");
@@ -115,15 +132,19 @@ config_run(const struct cli_cmd *self, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "template", required_argument, NULL, 't' },
 		{ "check", required_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *tmpl = NULL, *check = NULL;
-	int c;
+	int c, verbose = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'v':
+			verbose = 1;
+			break;
 		case 't':
 			tmpl = optarg;
 			break;
@@ -147,22 +168,27 @@ config_run(const struct cli_cmd *self, int argc, char **argv)
 	if ((tmpl == NULL) == (check == NULL))
 		return cli_usage_error(self, "give exactly one of --template "
 		    "MODE and --check FILE");
+	if (verbose && check == NULL)
+		return cli_usage_error(self, "-v goes with --check FILE");
 	if (tmpl != NULL)
 		return config_template(self, tmpl);
-	return config_check(self, check);
+	return config_check(self, check, verbose);
 }
 
 const struct cli_cmd cli_cmd_config = {
 	"config",
 	"print a configuration template or check a configuration",
-	"hetui config --template MODE | --check FILE",
+	"hetui config --template MODE | --check FILE [-v]",
 	"Options:\n"
 	"  --template MODE  print a commented configuration with every\n"
 	"                   key hetui reads, at its default, for MODE:\n"
 	"                   static_ref, static_both, two_component\n"
 	"                   (heterodyne) or static, laminar_flow (homodyne)\n"
 	"  --check FILE     read and validate FILE ('-' for standard input);\n"
-	"                   warnings for keys hetui does not use go to stderr\n"
+	"                   warnings for keys hetui does not use go to stderr,\n"
+	"                   one per top-level section\n"
+	"  -v, --verbose    with --check: list every unused key with its\n"
+	"                   line on standard output\n"
 	"  -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 valid (warnings allowed), 1 invalid configuration,\n"

@@ -184,17 +184,17 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 }
 
 int
-cl_add_warning(struct het_config *cfg, const char *key, int line,
-    const char *msg, struct het_error *err)
+cl_warning_push(struct het_config_warning **list, size_t *n, const char *key,
+    int line, const char *msg, struct het_error *err)
 {
 	struct het_config_warning *w;
 
-	w = realloc(cfg->warnings, (cfg->nwarnings + 1) * sizeof(*w));
+	w = realloc(*list, (*n + 1) * sizeof(*w));
 	if (w == NULL)
 		return het_error_set(err, HET_ENOMEM, "out of memory recording "
 		    "a configuration warning");
-	cfg->warnings = w;
-	w = &cfg->warnings[cfg->nwarnings];
+	*list = w;
+	w = &w[*n];
 	w->line = line;
 	w->key = het_strdup(key, err);
 	w->msg = het_strdup(msg, err);
@@ -203,8 +203,28 @@ cl_add_warning(struct het_config *cfg, const char *key, int line,
 		free(w->msg);
 		return HET_ENOMEM;
 	}
-	cfg->nwarnings++;
+	(*n)++;
 	return HET_OK;
+}
+
+int
+cl_add_warning(struct het_config *cfg, const char *key, int line,
+    const char *msg, struct het_error *err)
+{
+	return cl_warning_push(&cfg->warnings, &cfg->nwarnings, key, line,
+	    msg, err);
+}
+
+static void
+warnings_free(struct het_config_warning *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].key);
+		free(list[i].msg);
+	}
+	free(list);
 }
 
 void
@@ -227,11 +247,8 @@ het_config_free(struct het_config *cfg)
 	free(cfg->scaling.init_offset);
 	free(cfg->cmc.worker_command);
 	free(cfg->output_dir);
-	for (i = 0; i < cfg->nwarnings; i++) {
-		free(cfg->warnings[i].key);
-		free(cfg->warnings[i].msg);
-	}
-	free(cfg->warnings);
+	warnings_free(cfg->warnings, cfg->nwarnings);
+	warnings_free(cfg->unused, cfg->nunused);
 	free(cfg);
 }
 
@@ -503,8 +520,8 @@ het_config_dup(const struct het_config *src, struct het_error *err)
 	c->phi_ranges = NULL;
 	c->nphi_ranges = 0;
 	c->scaling.init_contrast = c->scaling.init_offset = NULL;
-	c->warnings = NULL;
-	c->nwarnings = 0;
+	c->warnings = c->unused = NULL;
+	c->nwarnings = c->nunused = 0;
 #define DS(f) do { c->f = src->f; bad |= dup_str(&c->f, err); } while (0)
 	DS(mode_key);
 	DS(mode_note);
@@ -538,6 +555,10 @@ het_config_dup(const struct het_config *src, struct het_error *err)
 	for (i = 0; !bad && i < src->nwarnings; i++)
 		bad |= cl_add_warning(c, src->warnings[i].key,
 		    src->warnings[i].line, src->warnings[i].msg, err) != HET_OK;
+	for (i = 0; !bad && i < src->nunused; i++)
+		bad |= cl_warning_push(&c->unused, &c->nunused,
+		    src->unused[i].key, src->unused[i].line,
+		    src->unused[i].msg, err) != HET_OK;
 	if (bad) {
 		het_config_free(c);
 		return NULL;

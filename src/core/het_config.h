@@ -283,6 +283,14 @@ struct het_config {
 
 	struct het_config_warning *warnings; /* in line order */
 	size_t		 nwarnings;
+	/*
+	 * Every key hetui does not use, one entry each in line order.  The
+	 * warnings above name them grouped, one sentence per top-level
+	 * section (and one per key whose value changes the reference's
+	 * results); this list is the detail (`hetui config --check FILE -v`).
+	 */
+	struct het_config_warning *unused;
+	size_t		 nunused;
 };
 
 /*

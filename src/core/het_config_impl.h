@@ -140,6 +140,9 @@ int cl_validate(const struct het_config *cfg, const struct cl_load *ld,
 /* het_config.c: shared with the readers */
 int cl_set_defaults(struct het_config *cfg, enum het_mode mode,
     struct het_error *err);
+/* Append (key, line, msg) to a warning list; HET_ENOMEM on failure. */
+int cl_warning_push(struct het_config_warning **list, size_t *n,
+    const char *key, int line, const char *msg, struct het_error *err);
 int cl_add_warning(struct het_config *cfg, const char *key, int line,
     const char *msg, struct het_error *err);
 
