@@ -395,7 +395,9 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
     int status, struct het_error *err)
 {
 	const struct het_fit_options *opt = run->opt;
-	double rms = sqrt(res->rss / (double)res->n), lim;
+	double rms = sqrt(res->rss / (double)res->n);
+	struct fit_chi2 c2;
+	char nb[96];
 	size_t k, nfail = 0;
 	int rc = HET_OK;
 
@@ -419,12 +421,22 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "the raw residual variance sum r^2 / dof = %.6g, and the "
 		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
 		    res->chi2_red);
-	lim = 1.0 + fmax(0.05, 5.0 * sqrt(2.0 / (double)res->dof));
-	if (res->sigma > 0 && res->converged && res->chi2_red > lim)
-		ADD("The reduced chi-square is %.4f, clearly above 1 at a "
-		    "converged point: the fit may sit in a local minimum (the "
-		    "two-component model has several) or the noise sigma is "
-		    "too small; try multistart.", res->chi2_red);
+	if (res->converged && fit_chi2_check(run, res->rss, &c2) &&
+	    c2.t > c2.lim) {
+		if (isfinite(c2.d2))
+			snprintf(nb, sizeof(nb), "a noise estimate with about "
+			    "%.0f degrees of freedom", c2.d2);
+		else
+			snprintf(nb, sizeof(nb), "the given noise sigma");
+		ADD("The reduced chi-square is %.4f (%.4f against the noise "
+		    "pooled over the angles), above %.4f, which a correct "
+		    "model at its optimum exceeds with probability %g given "
+		    "%s: the fit may sit in a local minimum (the "
+		    "two-component model has several), the model may miss a "
+		    "feature of the data, or the noise sigma is too small; "
+		    "try multistart, or another model.", res->chi2_red,
+		    c2.t, c2.lim, HET_FIT_CHI2_ALPHA, nb);
+	}
 	if (opt->nlsq.method == HET_NLSQ_LM)
 		ADD("Method lm runs the same bounded trust-region "
 		    "Levenberg-Marquardt iteration as trf in hetui.");
@@ -751,6 +763,9 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 			sig = opt->noise_sigma_angle[a];
 			o.noise_sigma_angle = NULL;
 			o.noise_sigma = sig;
+			o.noise_count_angle = NULL;
+			o.noise_count = opt->noise_count_angle != NULL ?
+			    opt->noise_count_angle[a] : 0;
 			if (!(sig > 0) || !isfinite(sig)) {
 				rc = het_error_set(err, HET_EINVAL, "fit: the "
 				    "noise sigma of angle %zu is %g; it must "

@@ -132,6 +132,17 @@ struct het_fit_options {
 	/* NULL, or n_angles per-angle sigmas overriding noise_sigma (the
 	   joint chi2 sums each angle's sum r^2 / sigma_a^2). */
 	const double	*noise_sigma_angle;
+	/*
+	 * How many far-lag differences each sigma rests on (the
+	 * het_problem noise_count): noise_count for noise_sigma,
+	 * noise_count_angle (NULL: none) for noise_sigma_angle.  0 (or
+	 * NULL) treats that sigma as exact.  The reduced chi-square test
+	 * of the warnings (het_fit_check.c) derives its threshold from
+	 * them: an estimate from few differences scatters, and the
+	 * chi-square with it.
+	 */
+	size_t		 noise_count;
+	const size_t	*noise_count_angle;
 	size_t		 chunk;		/* pairs per chunk, 0: HET_FIT_CHUNK */
 	/* 0 (default): project the scaling columns out when the loss is
 	   linear (see the top of this file); 1: always fit them jointly

@@ -242,4 +242,29 @@ int fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
 int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Statistical checks behind the warnings (het_fit_check.c). */
+
+/* One-sided level of the reduced chi-square test (false alarms of a
+   correct fit) and the smallest excess it ever reports. */
+#define HET_FIT_CHI2_ALPHA	1e-3
+#define HET_FIT_CHI2_SYS	0.03
+
+/* The reduced chi-square test of a fit (see het_fit_check.c). */
+struct fit_chi2 {
+	double		 t;	/* rss / dof over the pooled sigma^2 */
+	double		 lim;	/* its 1 - alpha point for a correct model */
+	double		 d1, d2; /* effective degrees of freedom of the
+				   residual and of the noise variance
+				   (INFINITY: sigma taken as exact) */
+};
+
+/*
+ * fit_chi2_check: the test for a fit of run with sum of squares rss
+ * (raw residuals).  Returns 1 and fills out, or 0 (out NaN) when the
+ * run has no noise sigma.  Thread: any.
+ */
+int fit_chi2_check(const struct fit_run *run, double rss,
+    struct fit_chi2 *out);
+
 #endif /* HET_FIT_IMPL_H */
