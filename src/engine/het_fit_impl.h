@@ -249,6 +249,8 @@ int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
    correct fit) and the smallest excess it ever reports. */
 #define HET_FIT_CHI2_ALPHA	1e-3
 #define HET_FIT_CHI2_SYS	0.03
+/* Restarts off a floor of the model after a fit (het_fit.c). */
+#define HET_FIT_FLOOR_RESTARTS	2
 
 /* The reduced chi-square test of a fit (see het_fit_check.c). */
 struct fit_chi2 {
@@ -266,5 +268,48 @@ struct fit_chi2 {
  */
 int fit_chi2_check(const struct fit_run *run, double rss,
     struct fit_chi2 *out);
+
+/* ------------------------------------------------------------------ */
+/* Floors of the model (het_fit_floor.c). */
+
+/*
+ * fit_floor_causes: which physics parameters of r have no effect at the
+ * full parameter vector xfull (het_resid_nparams values) because a floor
+ * or clip of the model is active at every time of the data.  cause
+ * (het_model_nphys entries) gets, per physics parameter, a sentence
+ * naming the floor (static storage) or NULL.  Returns how many are set.
+ * Thread: any.
+ */
+size_t fit_floor_causes(const struct het_resid *r, const double *xfull,
+    const char **cause);
+
+/*
+ * fit_floor_columns: fit_floor_causes for the fitted vector x of fp
+ * (fp->p values): cause (fp->p entries) per fitted column.  Returns how
+ * many fitted columns sit behind a floor (0 also when out of memory).
+ */
+size_t fit_floor_columns(const struct fit_prob *fp, const double *x,
+    const char **cause);
+
+/*
+ * fit_floor_restart: after a joint fit *out of fp (HET_OK), restart it
+ * off a floor its physics parameters sit behind (see het_fit_floor.c);
+ * Xs is the caller's start, X0 the start the fit used, L and H the
+ * bounds (full layout).  *out may be replaced by the better result; a
+ * warning says what happened.  HET_OK or HET_ENOMEM (*out stays valid).
+ */
+int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
+    const double *Xs, const double *X0, const double *L, const double *H,
+    const struct het_fit_options *opt, struct het_fit_result **out,
+    struct het_error *err);
+
+/* fit_problem (het_fit.c): fit one problem (joint or one angle) from
+   fp->x0 with its starts; *out as het_fit_run.  Returns as het_fit_run. */
+int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, double t0,
+    struct het_fit_result **out, struct het_error *err);
+
+/* fit_now: a monotonic clock in seconds (het_fit.c). */
+double fit_now(void);
 
 #endif /* HET_FIT_IMPL_H */
