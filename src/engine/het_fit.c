@@ -396,8 +396,6 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 {
 	const struct het_fit_options *opt = run->opt;
 	double rms = sqrt(res->rss / (double)res->n);
-	struct fit_chi2 c2;
-	char nb[96];
 	size_t k, nfail = 0;
 	int rc = HET_OK;
 
@@ -421,22 +419,8 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "the raw residual variance sum r^2 / dof = %.6g, and the "
 		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
 		    res->chi2_red);
-	if (res->converged && fit_chi2_check(run, res->rss, &c2) &&
-	    c2.t > c2.lim) {
-		if (isfinite(c2.d2))
-			snprintf(nb, sizeof(nb), "a noise estimate with about "
-			    "%.0f degrees of freedom", c2.d2);
-		else
-			snprintf(nb, sizeof(nb), "the given noise sigma");
-		ADD("The reduced chi-square is %.4f (%.4f against the noise "
-		    "pooled over the angles), above %.4f, which a correct "
-		    "model at its optimum exceeds with probability %g given "
-		    "%s: the fit may sit in a local minimum (the "
-		    "two-component model has several), the model may miss a "
-		    "feature of the data, or the noise sigma is too small; "
-		    "try multistart, or another model.", res->chi2_red,
-		    c2.t, c2.lim, HET_FIT_CHI2_ALPHA, nb);
-	}
+	if (rc == HET_OK)
+		rc = fit_check_warnings(run, res, err);
 	if (opt->nlsq.method == HET_NLSQ_LM)
 		ADD("Method lm runs the same bounded trust-region "
 		    "Levenberg-Marquardt iteration as trf in hetui.");

@@ -30,10 +30,14 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "het_fit_impl.h"
+#include "het_model.h"
 #include "het_problem.h"
 
 /*
@@ -116,4 +120,266 @@ fit_chi2_check(const struct fit_run *run, double rss, struct fit_chi2 *out)
 	if (out->lim < 1.0 + HET_FIT_CHI2_SYS)
 		out->lim = 1.0 + HET_FIT_CHI2_SYS;
 	return 1;
+}
+
+/* ---- residual structure ------------------------------------------------- */
+
+/* Pairs per chunk of the residual pass. */
+#define RS_CHUNK	16384
+/* Age bins (of t1), short lags (lag <= N / RS_SHORT), test level. */
+#define RS_AGE		8
+#define RS_SHORT	16
+#define RS_ALPHA	1e-6
+
+/* The upper alpha point of chi^2(d) (Wilson-Hilferty); 0 for d <= 0. */
+static double
+chi2_upper(double alpha, double d)
+{
+	double z = gsl_cdf_ugaussian_Qinv(alpha), v = 2.0 / (9.0 * d), u;
+
+	if (!(d > 0))
+		return 0;
+	u = 1.0 - v + z * sqrt(v);
+	return d * u * u * u;
+}
+
+struct rs_ctx {
+	const struct fit_prob	*fp;
+	struct het_resid_eval	*ev;
+	struct het_resid_scratch **scr;	/* per worker */
+	double			**res;	/* per worker, HET_FIT_BLOCK */
+	size_t			 nf, nage, nlag, len;
+};
+
+/* The cell of a pair: angle, age bin of t1 = i, lag band log2(j - i). */
+static size_t
+rs_cell(const struct rs_ctx *c, const struct het_pair *pr)
+{
+	size_t b = (size_t)pr->i * c->nage / c->nf, l = 0, lag = pr->j - pr->i;
+
+	while (lag > 1) {
+		lag >>= 1;
+		l++;
+	}
+	if (l >= c->nlag)
+		l = c->nlag - 1;
+	return ((size_t)pr->a * c->nage + b) * c->nlag + l;
+}
+
+/* One chunk: per cell sum r, count and sum r^2 into partial. */
+static int
+rs_chunk(void *ctx, size_t chunk, size_t worker, double *partial,
+    struct het_error *err)
+{
+	struct rs_ctx *c = ctx;
+	const struct het_pair *pr = het_resid_pairs(c->fp->r);
+	size_t v = c->fp->first + chunk * RS_CHUNK, end, nb, k, cell;
+	size_t ncell = c->len / 3;
+
+	(void)err;
+	end = c->fp->first + c->fp->n;
+	if (v + RS_CHUNK < end)
+		end = v + RS_CHUNK;
+	for (; v < end; v += nb) {
+		nb = end - v < HET_FIT_BLOCK ? end - v : HET_FIT_BLOCK;
+		het_resid_eval_rows(c->ev, c->scr[worker], v, nb,
+		    c->res[worker], NULL);
+		for (k = 0; k < nb; k++) {
+			cell = rs_cell(c, &pr[v + k]);
+			partial[cell] += c->res[worker][k];
+			partial[ncell + cell] += 1.0;
+			partial[2 * ncell + cell] += c->res[worker][k] *
+			    c->res[worker][k];
+		}
+	}
+	return HET_OK;
+}
+
+int
+fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
+    const double *x, struct fit_struct *out, struct het_error *err)
+{
+	const struct fit_prob *fp = run->fp;
+	struct rs_ctx c;
+	struct het_pool_reducer *red = NULL;
+	double *xf = NULL, *acc = NULL, s, n, zl, zb, tb, tm, vb, ss;
+	double num = 0, var = 0;
+	size_t nw = het_pool_nthreads(pool), k, a, b, l, ncell, cell;
+	int rc = HET_ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	memset(&c, 0, sizeof(c));
+	c.nf = het_model_spec_of(het_resid_model(fp->r))->n_frames;
+	if (fp->nseg > 0 || c.nf < 8 || fp->n == 0)
+		return HET_OK;
+	c.fp = fp;
+	c.nage = c.nf >= 4 * RS_AGE ? RS_AGE : c.nf / 4;
+	for (c.nlag = 1; ((size_t)1 << c.nlag) < c.nf; c.nlag++)
+		;
+	ncell = fp->na * c.nage * c.nlag;
+	c.len = 3 * ncell;
+	xf = malloc(fp->P * sizeof(*xf) + 1);
+	acc = malloc(c.len * sizeof(*acc));
+	c.scr = calloc(nw, sizeof(*c.scr));
+	c.res = calloc(nw, sizeof(*c.res));
+	if (xf == NULL || acc == NULL || c.scr == NULL || c.res == NULL) {
+		het_error_set(err, HET_ENOMEM, "fit: out of memory");
+		goto out;
+	}
+	memcpy(xf, fp->xfull0, fp->P * sizeof(*xf));
+	for (k = 0; k < fp->p; k++)
+		xf[fp->rcol[k]] = x[k];
+	if ((c.ev = het_resid_eval_alloc(fp->r, err)) == NULL)
+		goto out;
+	if ((rc = het_resid_prepare(c.ev, xf, 0, err)) != HET_OK)
+		goto out;
+	rc = HET_ENOMEM;
+	for (k = 0; k < nw; k++)
+		if ((c.scr[k] = het_resid_scratch_alloc(fp->r, HET_FIT_BLOCK,
+		    err)) == NULL || (c.res[k] = malloc(HET_FIT_BLOCK *
+		    sizeof(double))) == NULL)
+			goto out;
+	if ((red = het_pool_reducer_alloc(c.len, 0, err)) == NULL)
+		goto out;
+	if ((rc = het_pool_reduce(pool, red, (fp->n + RS_CHUNK - 1) /
+	    RS_CHUNK, rs_chunk, &c, acc, NULL, NULL, err)) != HET_OK)
+		goto out;
+	/*
+	 * Per angle and lag band: the band's z (all ages) enters the lag
+	 * test; the spread of the age bins' z around it (sum z_b^2 - z^2,
+	 * exactly the between-bin chi-square of the band's mean residual)
+	 * enters the age test, for the short-lag bands only.
+	 */
+	out->zmin = INFINITY;
+	out->zmax = -INFINITY;
+	for (a = 0; a < fp->na; a++)
+		for (l = 0; l < c.nlag; l++) {
+			s = n = zb = ss = 0;
+			for (b = 0; b < c.nage; b++) {
+				cell = (a * c.nage + b) * c.nlag + l;
+				if (acc[ncell + cell] > 0)
+					zb += acc[cell] * acc[cell] /
+					    acc[ncell + cell];
+				s += acc[cell];
+				n += acc[ncell + cell];
+				ss += acc[2 * ncell + cell];
+			}
+			if (n < 2 || !(ss > 0))
+				continue;
+			/* the band's own residual variance: robust to noise
+			   that changes with lag, and to the noise estimate */
+			vb = ss / n;
+			zb /= vb;
+			zl = s / sqrt(n * vb);
+			out->chi2_lag += zl * zl;
+			out->zlag = fmax(out->zlag, fabs(zl));
+			out->dof_lag += 1;
+			if (((size_t)1 << l) > (c.nf / RS_SHORT > 0 ?
+			    c.nf / RS_SHORT : 1))
+				continue;
+			out->short_lag = ((size_t)2 << l) - 1;
+			out->chi2_age += zb - zl * zl;
+			/* the least-squares slope of the band's mean
+			   residual against the age bin, in units of its
+			   standard error: num / sqrt(var) */
+			tm = 0;
+			for (b = 0; b < c.nage; b++)
+				tm += (double)b * acc[ncell + (a * c.nage + b) *
+				    c.nlag + l];
+			tm /= n;
+			for (b = 0; b < c.nage; b++) {
+				cell = (a * c.nage + b) * c.nlag + l;
+				tb = (double)b - tm;
+				num += tb * acc[cell] / sqrt(vb);
+				var += tb * tb * acc[ncell + cell];
+			}
+			for (b = 0; b < c.nage; b++) {
+				cell = (a * c.nage + b) * c.nlag + l;
+				if (acc[ncell + cell] > 0) {
+					out->dof_age += 1;
+					zb = acc[cell] / sqrt(vb *
+					    acc[ncell + cell]);
+					out->zmin = fmin(out->zmin, zb);
+					out->zmax = fmax(out->zmax, zb);
+				}
+			}
+			out->dof_age -= 1;
+		}
+	out->trend = var > 0 ? num / sqrt(var) : 0;
+	out->lim_trend = gsl_cdf_ugaussian_Qinv(RS_ALPHA / 2);
+	out->lim_age = chi2_upper(RS_ALPHA, out->dof_age);
+	out->lim_lag = chi2_upper(RS_ALPHA, out->dof_lag);
+	out->nage = c.nage;
+	out->ran = 1;
+	rc = HET_OK;
+out:
+	for (k = 0; k < nw; k++) {
+		if (c.scr != NULL)
+			het_resid_scratch_free(c.scr[k]);
+		if (c.res != NULL)
+			free(c.res[k]);
+	}
+	free(c.scr);
+	free(c.res);
+	het_resid_eval_free(c.ev);
+	het_pool_reducer_free(red);
+	free(xf);
+	free(acc);
+	return rc;
+}
+
+int
+fit_check_warnings(const struct fit_run *run, struct het_fit_result *res,
+    struct het_error *err)
+{
+	struct fit_chi2 c2;
+	struct fit_struct st;
+	char nb[96];
+	int rc = HET_OK;
+
+	if (!res->converged)
+		return HET_OK;
+#define ADD(...) do { if (rc == HET_OK) rc = het_nlsq_warning_add( \
+	&res->warnings, &res->nwarnings, err, __VA_ARGS__); } while (0)
+	if (fit_chi2_check(run, res->rss, &c2) && c2.t > c2.lim) {
+		if (isfinite(c2.d2))
+			snprintf(nb, sizeof(nb), "a noise estimate with about "
+			    "%.0f degrees of freedom", c2.d2);
+		else
+			snprintf(nb, sizeof(nb), "the given noise sigma");
+		ADD("The reduced chi-square is %.4f (%.4f against the noise "
+		    "pooled over the angles), above %.4f, which a correct "
+		    "model at its optimum exceeds with probability %g given "
+		    "%s: the fit may sit in a local minimum (the "
+		    "two-component model has several), the model may miss a "
+		    "feature of the data, or the noise sigma is too small; "
+		    "try multistart, or another model.", res->chi2_red,
+		    c2.t, c2.lim, HET_FIT_CHI2_ALPHA, nb);
+	}
+	if (rc != HET_OK || (rc = fit_resid_structure(run,
+	    run->slots[0].fe.pool, res->x, &st, err)) != HET_OK || !st.ran)
+		return rc;
+	if (st.chi2_age > st.lim_age || fabs(st.trend) > st.lim_trend)
+		ADD("The residuals at short lags (up to %zu frames) drift with "
+		    "the age t1: their mean over %zu age bins ranges from "
+		    "%.1f to %+.1f standard errors, with a common trend of "
+		    "%+.1f (chi-square %.1f for %.0f degrees of freedom; a "
+		    "correct model exceeds %.1f, or a trend of %.1f, with "
+		    "probability %g), although the reduced chi-square is "
+		    "%.4f.  The dynamics change with time in a way the model "
+		    "does not follow: free the exponent (alpha, or the "
+		    "model's other time exponents) or choose another model.",
+		    st.short_lag, st.nage, st.zmin, st.zmax, st.trend,
+		    st.chi2_age, st.dof_age, st.lim_age, st.lim_trend,
+		    RS_ALPHA, res->chi2_red);
+	if (st.chi2_lag > st.lim_lag)
+		ADD("The residuals have structure across lag: the mean "
+		    "residual of a lag band reaches %.1f standard errors "
+		    "(chi-square %.1f for %.0f bands; a correct model exceeds "
+		    "%.1f with probability %g).  The model's decay shape "
+		    "does not match the data: free more parameters or choose "
+		    "another model.", st.zlag, st.chi2_lag, st.dof_lag,
+		    st.lim_lag, RS_ALPHA);
+#undef ADD
+	return rc;
 }

@@ -269,6 +269,38 @@ struct fit_chi2 {
 int fit_chi2_check(const struct fit_run *run, double rss,
     struct fit_chi2 *out);
 
+/* The residual-structure test of a fit (see het_fit_check.c). */
+struct fit_struct {
+	int		 ran;		/* 0: not run (no sigma, a window) */
+	double		 chi2_age, dof_age, lim_age; /* short-lag drift
+					   with age t1 */
+	double		 chi2_lag, dof_lag, lim_lag; /* structure across
+					   lag */
+	double		 zmin, zmax;	/* extreme age-bin z at short lag */
+	double		 trend, lim_trend; /* z of the common linear trend
+					   of short-lag residuals with age,
+					   and its two-sided limit */
+	double		 zlag;		/* largest |z| of a lag band */
+	size_t		 nage, short_lag; /* age bins, largest short lag */
+};
+
+/*
+ * fit_resid_structure: one residual pass of the fit of run at x (the
+ * fitted vector) on pool (NULL: serial).  HET_OK (out->ran 0 when the
+ * test does not apply), or HET_ENOMEM / a pool error.  Thread: the
+ * fit's.
+ */
+int fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
+    const double *x, struct fit_struct *out, struct het_error *err);
+
+/*
+ * fit_check_warnings: the sentences of both tests for the converged
+ * result res of run, appended to its warnings.  HET_OK, HET_ENOMEM or a
+ * pool error.  Thread: the fit's.
+ */
+int fit_check_warnings(const struct fit_run *run,
+    struct het_fit_result *res, struct het_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Floors of the model (het_fit_floor.c). */
 
