@@ -52,6 +52,16 @@ static const char *const cause_het_s1 = "the sample fraction x_s(t) is 1 "
     "at every time of the data, so neither the reference nor the flow "
     "enters the model";
 
+/* The rates' parameters (prefactor, exponent, offset, and one more
+   that has no effect without the rate). */
+static const char *const hom_d[4] = { "D0", "alpha", "D_offset", NULL };
+static const char *const hom_g[4] = { "gamma_dot_t0", "beta",
+    "gamma_dot_t_offset", "phi0" };
+static const char *const het_r[4] = { "D0_ref", "alpha_ref",
+    "D_offset_ref", NULL };
+static const char *const het_s[4] = { "D0_sample", "alpha_sample",
+    "D_offset_sample", NULL };
+
 /* theta[name] of family fam, NAN when the family has no such name. */
 static double
 th(const double *theta, enum het_family fam, const char *name)
@@ -88,6 +98,25 @@ all_floored(const double *t, size_t n, double tmin, double a, double b,
 	return 1;
 }
 
+/*
+ * The rate names[0] t^names[1] + names[2] of theta: when it is at or
+ * below `floor` at every time, set the cause `why` for those parameters
+ * and names[3] (NULL: none).
+ */
+static void
+rate_floor(const char **cause, enum het_family fam, const double *theta,
+    const double *t, size_t n, double tmin, const char *const names[4],
+    double floor, const char *why)
+{
+	size_t k;
+
+	if (!all_floored(t, n, tmin, th(theta, fam, names[0]), th(theta, fam,
+	    names[1]), th(theta, fam, names[2]), floor))
+		return;
+	for (k = 0; k < 4 && names[k] != NULL; k++)
+		set_cause(cause, fam, names[k], why);
+}
+
 size_t
 fit_floor_causes(const struct het_resid *r, const double *xfull,
     const char **cause)
@@ -107,21 +136,11 @@ fit_floor_causes(const struct het_resid *r, const double *xfull,
 	het_resid_unpack(r, xfull, theta, NULL);
 	if (fam == HET_FAMILY_HOMODYNE) {
 		eps = n > 1 ? fmax(fabs(t[1] - t[0]) / 2.0, 1e-8) : 1e-8;
-		if (all_floored(t, n, eps, th(theta, fam, "D0"),
-		    th(theta, fam, "alpha"), th(theta, fam, "D_offset"),
-		    FLOOR_HOM_RATE)) {
-			set_cause(cause, fam, "D0", cause_hom_d);
-			set_cause(cause, fam, "alpha", cause_hom_d);
-			set_cause(cause, fam, "D_offset", cause_hom_d);
-		}
-		if (sp->mode == HET_MODE_HOM_LAMINAR && all_floored(t, n, eps,
-		    th(theta, fam, "gamma_dot_t0"), th(theta, fam, "beta"),
-		    th(theta, fam, "gamma_dot_t_offset"), FLOOR_HOM_RATE)) {
-			set_cause(cause, fam, "gamma_dot_t0", cause_hom_g);
-			set_cause(cause, fam, "beta", cause_hom_g);
-			set_cause(cause, fam, "gamma_dot_t_offset", cause_hom_g);
-			set_cause(cause, fam, "phi0", cause_hom_g);
-		}
+		rate_floor(cause, fam, theta, t, n, eps, hom_d, FLOOR_HOM_RATE,
+		    cause_hom_d);
+		if (sp->mode == HET_MODE_HOM_LAMINAR)
+			rate_floor(cause, fam, theta, t, n, eps, hom_g,
+			    FLOOR_HOM_RATE, cause_hom_g);
 	} else {
 		/* P(t, a) = 0 for t <= 0: a t^b + c there is c alone. */
 		for (k = 0; k < n; k++) {
@@ -145,33 +164,19 @@ fit_floor_causes(const struct het_resid *r, const double *xfull,
 		if (hi == 0 || lo == 1) {
 			const char *why = hi == 0 ? cause_het_s0 :
 			    cause_het_s1;
-			static const char *const sample[] = { "D0_sample",
-			    "alpha_sample", "D_offset_sample" };
-			static const char *const ref[] = { "D0_ref",
-			    "alpha_ref", "D_offset_ref" };
 			static const char *const flow[] = { "v0", "beta",
 			    "v_offset", "phi0" };
 
 			for (k = 0; k < 3; k++)
-				set_cause(cause, fam, hi == 0 ? sample[k] :
-				    ref[k], why);
+				set_cause(cause, fam, hi == 0 ? het_s[k] :
+				    het_r[k], why);
 			for (k = 0; k < 4; k++)
 				set_cause(cause, fam, flow[k], why);
 		}
-		if (all_floored(t, n, 1e-10, th(theta, fam, "D0_ref"),
-		    th(theta, fam, "alpha_ref"), th(theta, fam,
-		    "D_offset_ref"), 0.0)) {
-			set_cause(cause, fam, "D0_ref", cause_het_r);
-			set_cause(cause, fam, "alpha_ref", cause_het_r);
-			set_cause(cause, fam, "D_offset_ref", cause_het_r);
-		}
-		if (all_floored(t, n, 1e-10, th(theta, fam, "D0_sample"),
-		    th(theta, fam, "alpha_sample"), th(theta, fam,
-		    "D_offset_sample"), 0.0)) {
-			set_cause(cause, fam, "D0_sample", cause_het_s);
-			set_cause(cause, fam, "alpha_sample", cause_het_s);
-			set_cause(cause, fam, "D_offset_sample", cause_het_s);
-		}
+		rate_floor(cause, fam, theta, t, n, 1e-10, het_r, 0.0,
+		    cause_het_r);
+		rate_floor(cause, fam, theta, t, n, 1e-10, het_s, 0.0,
+		    cause_het_s);
 	}
 	for (k = 0; k < np; k++)
 		cnt += cause[k] != NULL;
