@@ -16,6 +16,8 @@
  *     chi-square (measured 1.77) is far above its limit (1.147).  (At
  *     300 frames x 8 angles the limit is about 1.03, so the 1.19 of a
  *     wrong basin there warns.)
+ *   - no noise estimate (10 frames): no chi-square test, the sentence
+ *     that says so;
  *   - floors: the laminar_flow template start on the real BNL matrix
  *     (shared/data/real, wrapped as an APS-U file) escapes the floor of
  *     D(t) to the nested static model's cost (156.816 against 161.58 on
@@ -144,7 +146,7 @@ simulate(const char *path, const struct simspec *ss)
 
 /* Run a fit job of the configuration text into out. */
 static struct het_fitjob_result *
-fit_text(const char *text, const char *out)
+fit_text(const char *text, const char *out, int per_angle)
 {
 	struct het_fitjob_spec spec;
 	struct het_fitjob_result *res = NULL;
@@ -162,6 +164,7 @@ fit_text(const char *text, const char *out)
 	spec.outdir = out;
 	spec.threads = 1;
 	spec.no_grids = 1;
+	spec.per_angle = per_angle;
 	if (het_fitjob_execute(&spec, NULL, NULL, &res, &err) != HET_OK)
 		diag("fit: %s", err.msg);
 	het_config_free(cfg);
@@ -171,7 +174,7 @@ fit_text(const char *text, const char *out)
 /* Fit path with static_ref from the truth; alpha_ref free or held. */
 static struct het_fitjob_result *
 fit(const char *path, const char *out, const struct simspec *ss,
-    int alpha_free)
+    int alpha_free, int per_angle)
 {
 	char text[2048], angles[256];
 	size_t a, used = 0;
@@ -193,7 +196,7 @@ fit(const char *path, const char *out, const struct simspec *ss,
 	    "    per_angle_mode: individual\n", path, ss->nf, angles,
 	    ss->D0, alpha_free ? ss->alpha : 0.0,
 	    alpha_free ? "true" : "false");
-	return fit_text(text, out);
+	return fit_text(text, out, per_angle);
 }
 
 /* The warning sentence containing `what`, or NULL. */
@@ -229,13 +232,13 @@ false_alarms(const char *tmp, int hetero)
 		snprintf(out, sizeof(out), "%s/fa-%d-%lu", tmp, hetero, seed);
 		if (simulate(path, &ss) != HET_OK)
 			continue;
-		if ((res = fit(path, out, &ss, 1)) == NULL)
+		if ((res = fit(path, out, &ss, 1, 0)) == NULL)
 			continue;
 		fr = res->fits[0];
 		nrun++;
 		nconv += fr->converged;
 		sum += fr->chi2_red;
-		if (warning(fr, "reduced chi-square is") != NULL)
+		if (warning(fr, "against the noise pooled") != NULL)
 			nwarn++;
 		if (warning(fr, "The residuals") != NULL)
 			nstruct++;
@@ -265,16 +268,17 @@ wrong_model(const char *tmp)
 	const struct het_fit_result *fr;
 	const char *w;
 	char path[512], out[512];
+	size_t a;
 
 	snprintf(path, sizeof(path), "%s/wm.h5", tmp);
 	snprintf(out, sizeof(out), "%s/wm", tmp);
 	ok(simulate(path, &ss) == HET_OK, "wrong model: simulated");
-	res = fit(path, out, &ss, 0);
+	res = fit(path, out, &ss, 0, 0);
 	ok(res != NULL, "wrong model: fitted");
 	if (res == NULL)
 		return;
 	fr = res->fits[0];
-	w = warning(fr, "reduced chi-square is");
+	w = warning(fr, "against the noise pooled");
 	diag("%s", w != NULL ? w : "(no warning)");
 	ok(w != NULL, "alpha_ref held at 0 on ageing data: the chi-square "
 	    "warning fires (chi2_red %.4f)", fr->chi2_red);
@@ -282,9 +286,21 @@ wrong_model(const char *tmp)
 	    "it states its false-alarm probability");
 	like(w != NULL ? w : "", "degrees of freedom",
 	    "and the noise estimate's degrees of freedom");
-	res->fits[0] = NULL;
 	het_fitjob_result_free(res);
-	het_fit_result_free((struct het_fit_result *)fr);
+	/* Per angle: each angle's own estimate (m = 946 differences, about
+	   284 degrees of freedom) sets its limit (about 1.27). */
+	snprintf(out, sizeof(out), "%s/wm-pa", tmp);
+	res = fit(path, out, &ss, 0, 1);
+	ok(res != NULL && res->nfits == ss.na, "wrong model per angle: %zu "
+	    "fits", res != NULL ? res->nfits : 0);
+	for (a = 0; res != NULL && a < res->nfits; a++) {
+		w = warning(res->fits[a], "against the noise pooled");
+		like(w != NULL ? w : "", "noise estimate with about 28",
+		    "angle %zu (chi2_red %.3f) warns with its own estimate's "
+		    "degrees of freedom", a, res->fits[a] != NULL ?
+		    res->fits[a]->chi2_red : NAN);
+	}
+	het_fitjob_result_free(res);
 }
 
 /* ---- the real BNL matrix ------------------------------------------------ */
@@ -351,6 +367,31 @@ bnl_file(const char *path)
 }
 
 /*
+ * Without a noise estimate (10 frames: fewer than 50 far-lag
+ * differences) there is no chi-square test, only the sentence that says
+ * so, even for a wrong model.
+ */
+static void
+no_sigma(const char *tmp)
+{
+	struct simspec ss = { 10, 4, 5000, 0.3, { 0.004, 0.004, 0.004,
+	    0.004 }, 9, 0 };
+	struct het_fitjob_result *res;
+	char path[512], out[512];
+
+	snprintf(path, sizeof(path), "%s/ns.h5", tmp);
+	snprintf(out, sizeof(out), "%s/ns", tmp);
+	res = simulate(path, &ss) == HET_OK ? fit(path, out, &ss, 0, 0) :
+	    NULL;
+	ok(res != NULL && res->fits[0]->sigma == 0, "10 frames: no noise "
+	    "estimate");
+	ok(res != NULL && warning(res->fits[0], "No noise sigma") != NULL &&
+	    warning(res->fits[0], "against the noise pooled") == NULL,
+	    "the no-sigma sentence, no chi-square test");
+	het_fitjob_result_free(res);
+}
+
+/*
  * Floors.  The homodyne laminar_flow template's start (D0 1000, alpha
  * 0.5, D_offset 10, gamma_dot_t0 0.01, beta 0.5, gamma_dot_t_offset 0,
  * phi0 0: the configuration defaults) on the real matrix first steps onto
@@ -375,11 +416,11 @@ floor_laminar(const char *tmp)
 	snprintf(text, sizeof(text), "analysis_mode: laminar_flow\n"
 	    "experimental_data:\n  file_path: %s\n", path);
 	snprintf(out, sizeof(out), "%s/lam", tmp);
-	lam = fit_text(text, out);
+	lam = fit_text(text, out, 0);
 	snprintf(text, sizeof(text), "analysis_mode: static\n"
 	    "experimental_data:\n  file_path: %s\n", path);
 	snprintf(out, sizeof(out), "%s/static", tmp);
-	st = fit_text(text, out);
+	st = fit_text(text, out, 0);
 	ok(lam != NULL && st != NULL, "laminar_flow and static fits of the "
 	    "real matrix ran");
 	if (lam == NULL || st == NULL) {
@@ -417,7 +458,7 @@ floor_laminar(const char *tmp)
  * 0 at every time from the start and D0_ref, alpha_ref, D_offset_ref
  * have no effect.  The restart cannot reset them to their start (also
  * floored) and takes the middle of their bounds; it must recover the
- * truth and name the heterodyne cause.
+ * truth and name the heterodyne cause, jointly and per angle.
  */
 static void
 floor_heterodyne(const char *tmp)
@@ -429,6 +470,7 @@ floor_heterodyne(const char *tmp)
 	char path[512], out[512], text[2048];
 	const char *w;
 	size_t k;
+	int nok;
 	double d0 = NAN;
 
 	snprintf(path, sizeof(path), "%s/hf.h5", tmp);
@@ -447,7 +489,7 @@ floor_heterodyne(const char *tmp)
 	    "max: 100000.0}\n"
 	    "optimization:\n  nlsq:\n    loss: linear\n"
 	    "    per_angle_mode: individual\n", path);
-	res = fit_text(text, out);
+	res = fit_text(text, out, 0);
 	ok(res != NULL, "heterodyne floor: fitted");
 	if (res == NULL) {
 		skip(3, "no fit");
@@ -463,6 +505,16 @@ floor_heterodyne(const char *tmp)
 	    "the heterodyne floor is named");
 	ok(fr->chi2_red < 2.0, "the restart reached a good fit (chi2_red "
 	    "%.3f, about 69 on the floor; D0_ref %.1f)", fr->chi2_red, d0);
+	het_fitjob_result_free(res);
+	/* The same per angle: every angle restarts off the floor. */
+	snprintf(out, sizeof(out), "%s/hf-pa", tmp);
+	res = fit_text(text, out, 1);
+	for (k = 0, nok = 0; res != NULL && k < res->nfits; k++)
+		nok += res->fits[k] != NULL && res->fits[k]->chi2_red < 2.0 &&
+		    warning(res->fits[k], "restarted with them off it") !=
+		    NULL;
+	is_int(nok, 4, "per angle: all 4 angles restart off the floor to a "
+	    "good fit");
 	het_fitjob_result_free(res);
 }
 
@@ -501,7 +553,7 @@ structure(const char *tmp)
 		    "  values: [1000, 0, 0]\n"
 		    "  active_parameters: [D0, contrast, offset]\n", path);
 		snprintf(out, sizeof(out), "%s/constd", tmp);
-		res = fit_text(text, out);
+		res = fit_text(text, out, 0);
 		ok(res != NULL, "constant-D fit of the real matrix ran");
 		fr = res != NULL ? res->fits[0] : NULL;
 		w = warning(fr, "drift with the age");
@@ -517,7 +569,7 @@ structure(const char *tmp)
 		snprintf(path, sizeof(path), "%s/rs.h5", tmp);
 		snprintf(out, sizeof(out), "%s/rs-%lu", tmp, seed);
 		if (simulate(path, &ss) != HET_OK || (res = fit(path, out, &ss,
-		    1)) == NULL)
+		    1, 0)) == NULL)
 			continue;
 		nrun++;
 		nstruct += warning(res->fits[0], "The residuals") != NULL;
@@ -552,8 +604,10 @@ main(int argc, char **argv)
 	}
 	if (strcmp(part, "mkbnl") == 0 && argc > 2)
 		return bnl_file(argv[2]) == 0 ? 0 : 1;
-	if (PART("wrong"))
+	if (PART("wrong")) {
 		wrong_model(tmp);
+		no_sigma(tmp);
+	}
 	if (PART("structure"))
 		structure(tmp);
 	if (PART("floor")) {

@@ -778,6 +778,9 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 		    err)) != HET_OK)
 			goto fail;
 		rc = fit_problem(pool, &fp, &o, fit_now(), &res[a], err);
+		if (rc == HET_OK)
+			rc = fit_floor_restart(pool, &fp, X0, X0, L, H, &o,
+			    &res[a], err);
 		fit_prob_fini(&fp);
 		if (rc == HET_ECANCEL) {
 			cancelled = 1;

@@ -3,7 +3,7 @@
  * which parameters sit behind a floor or clip active at every time of
  * the data (fit_floor_causes, fit_floor_columns: for the zero-column
  * warning, which then names the model's cause), and the restart off the
- * floor after a joint fit (fit_floor_restart).
+ * floor after a fit (fit_floor_restart).
  */
 #include "config.h"
 
@@ -249,8 +249,8 @@ floor_names(const struct fit_prob *fp, const char **cause, char *buf,
  * parameters no longer describe) reset to their start values (the
  * floored ones to the middle of their bounds where the start is behind
  * the same floor) and keeps the lower cost; either way a warning
- * says what happened.  fp is the problem of *out (joint), Xs the
- * caller's start and X0 the start the fit used (full layout).
+ * says what happened.  fp is the problem of *out (joint or one angle),
+ * Xs the caller's start and X0 the start the fit used (full layout).
  */
 int
 fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
@@ -305,7 +305,8 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 		cost0 = res->cost;
 		nres = NULL;
 		het_error_clear(&e);
-		if (fit_prob_init(&fq, fp->r, -1, Xr, L, H, &o, &e) == HET_OK) {
+		if (fit_prob_init(&fq, fp->r, fp->angle, Xr, L, H, &o, &e) ==
+		    HET_OK) {
 			if (fit_problem(pool, &fq, &o, fit_now(), &nres, &e) !=
 			    HET_OK && nres != NULL && nres->reason ==
 			    HET_NLSQ_CANCELLED) {

@@ -324,7 +324,7 @@ size_t fit_floor_columns(const struct fit_prob *fp, const double *x,
     const char **cause);
 
 /*
- * fit_floor_restart: after a joint fit *out of fp (HET_OK), restart it
+ * fit_floor_restart: after a fit *out of fp (HET_OK), restart it
  * off a floor its physics parameters sit behind (see het_fit_floor.c);
  * Xs is the caller's start, X0 the start the fit used, L and H the
  * bounds (full layout).  *out may be replaced by the better result; a
