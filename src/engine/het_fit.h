@@ -248,7 +248,12 @@ struct het_fit_result {
 void het_fit_default_options(struct het_fit_options *opt);
 
 /*
- * het_fit_run: fit a problem jointly (all angles at once).
+ * het_fit_run: fit a problem jointly (all angles at once).  A fit that
+ * ends with physics parameters behind a floor of the model at every time
+ * (a rate floored, a fraction clipped) is restarted off the floor and
+ * the lower cost kept (het_fit_floor.c); a converged result's warnings
+ * include the calibrated reduced chi-square test and the residual-
+ * structure test (het_fit_check.c), each only when it fails.
  *   pool   the pool to accumulate on, or NULL to run on the calling
  *          thread.  Not one of the pool's own threads.
  *   r      the problem (borrowed; must not change during the call).
@@ -288,6 +293,8 @@ int het_fit_run(struct het_pool *pool, const struct het_resid *r,
  *               results (free with het_fit_results_free); result a has
  *               angle = a and its own p, names and vectors.  After a
  *               cancel, angles not started have NULL entries.
+ * Each angle's fit is restarted off a floor and checked as in
+ * het_fit_run, its chi-square test with that angle's sigma and count.
  * Returns as het_fit_run (HET_ECANCEL if any angle was cancelled).
  * Thread: as het_fit_run.
  */
