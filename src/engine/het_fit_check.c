@@ -1,7 +1,9 @@
 /*
- * het_fit_check.c: the statistical checks behind the fit's warnings:
- * is the reduced chi-square improbable for a correct model, given that
- * the noise sigma is itself an estimate (fit_chi2_check)?
+ * het_fit_check.c: the statistical checks behind the fit's warnings
+ * (fit_check_warnings): is the reduced chi-square improbable for a
+ * correct model, given that the noise sigma is itself an estimate
+ * (fit_chi2_check)?  Do the residuals have structure a correct model
+ * would not leave (fit_resid_structure)?
  *
  * The reduced chi-square test.  The far-lag noise estimate of an angle
  * rests on m_a differences (het_problem.h); sigma_a^2 then scatters like
@@ -25,6 +27,25 @@
  * and never below 1 + HET_FIT_CHI2_SYS, the systematic uncertainty of
  * the far-lag estimator on real data (non-Gaussian or correlated noise).
  * A sigma without a count (given by the caller) counts as exact.
+ *
+ * The residual-structure test.  A model can miss how the dynamics change
+ * with time and still reach a reduced chi-square of 1 (a constant-D fit
+ * of an ageing sample: the misfit at short lags changes sign with age
+ * and averages out).  One pass over the residuals at the optimum (on
+ * the pool, chunk-ordered so the sums do not depend on the threads)
+ * sums r, r^2 and the count per cell: angle x age bin of t1 (RS_AGE
+ * bins) x lag band [2^l, 2^(l+1)).  Each (angle, band) is scaled by its
+ * own residual variance (robust to noise that grows with c2, and
+ * independent of the noise estimate), so a cell's mean is z = sum r /
+ * sqrt(n v) ~ N(0, 1) for a correct model.  Two tests, each at
+ * probability RS_ALPHA for a correct model:
+ *   - age, for the short-lag bands (lag <= N / RS_SHORT, where the
+ *     decay is): the between-age-bin chi-square sum_b z_b^2 - z_band^2
+ *     (dof: bins - 1 per band), and the common least-squares trend of
+ *     the bins' means with age in standard errors (two-sided);
+ *   - lag: sum over bands of z_band^2 (dof: the bands).
+ * chi-square points by Wilson-Hilferty.  Not run on early-window
+ * problems.
  */
 #include "config.h"
 
