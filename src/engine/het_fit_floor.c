@@ -264,8 +264,8 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 	struct het_error e;
 	const char **cause = NULL, **c2 = NULL;
 	double *Xr = NULL, *xr = NULL, cost0;
-	char names[512];
-	size_t c, att, n, changed;
+	char names[512], note[HET_FIT_FLOOR_RESTARTS][1024];
+	size_t c, att, n, changed, nnote = 0;
 	int rc = HET_OK;
 
 	cause = calloc(fp->p > 0 ? fp->p : 1, sizeof(*cause));
@@ -315,13 +315,25 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 			}
 			fit_prob_fini(&fq);
 		}
+		if (opt->cancel != NULL && atomic_load(opt->cancel)) {
+			het_fit_result_free(nres);
+			break;
+		}
 		if (nres != NULL && nres->cost < cost0) {
-			rc = het_nlsq_warning_add(&nres->warnings,
-			    &nres->nwarnings, err, "The fit first stopped at "
-			    "cost %.6g with %s behind a floor of the model "
-			    "(%s); restarted with %s off it, it reached cost "
-			    "%.6g.", cost0, names, firstcause(fp, cause),
-			    n > 1 ? "them" : "it", nres->cost);
+			/* Earlier restarts' sentences move to the new result. */
+			for (c = 0; rc == HET_OK && c < nnote; c++)
+				rc = het_nlsq_warning_add(&nres->warnings,
+				    &nres->nwarnings, err, "%s", note[c]);
+			snprintf(note[nnote++], sizeof(note[0]), "The fit first "
+			    "stopped at cost %.6g with %s behind a floor of "
+			    "the model (%s); restarted with %s off it, it "
+			    "reached cost %.6g.", cost0, names,
+			    firstcause(fp, cause), n > 1 ? "them" : "it",
+			    nres->cost);
+			if (rc == HET_OK)
+				rc = het_nlsq_warning_add(&nres->warnings,
+				    &nres->nwarnings, err, "%s",
+				    note[nnote - 1]);
 			het_fit_result_free(*out);
 			*out = nres;
 			if (rc != HET_OK)
@@ -329,13 +341,22 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 			continue;
 		}
 		het_fit_result_free(nres);
-		rc = het_nlsq_warning_add(&res->warnings, &res->nwarnings, err,
-		    "The fit ends with %s behind a floor of the model (%s); "
-		    "a restart with %s off the floor did not lower the cost "
-		    "(%.6g), so the data do not call for %s: fix %s, or fit "
-		    "a model without %s.", names, firstcause(fp, cause),
-		    n > 1 ? "them" : "it", cost0, n > 1 ? "them" : "it",
-		    n > 1 ? "them" : "it", n > 1 ? "them" : "it");
+		if (nres == NULL)
+			rc = het_nlsq_warning_add(&res->warnings,
+			    &res->nwarnings, err, "The fit ends with %s behind "
+			    "a floor of the model (%s); a restart off the "
+			    "floor could not run (%s).", names,
+			    firstcause(fp, cause), e.msg);
+		else
+			rc = het_nlsq_warning_add(&res->warnings,
+			    &res->nwarnings, err, "The fit ends with %s behind "
+			    "a floor of the model (%s); a restart with %s off "
+			    "the floor did not lower the cost (%.6g), so the "
+			    "data do not call for %s: fix %s, or fit a model "
+			    "without %s.", names, firstcause(fp, cause),
+			    n > 1 ? "them" : "it", cost0, n > 1 ? "them" :
+			    "it", n > 1 ? "them" : "it", n > 1 ? "them" :
+			    "it");
 		break;
 	}
 out:
