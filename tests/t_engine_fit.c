@@ -14,7 +14,9 @@
  *     (individual and averaged scaling);
  *   - noisy data (seeded Gaussian noise, sigma given): reduced chi2
  *     within 5 of its standard deviations of 1, every parameter within
- *     3 sigma of the truth;
+ *     3 sigma of the truth; the chi-square warning with a given sigma
+ *     (none at the truth, one at 0.71 x, none when that sigma rests on
+ *     10 differences);
  *   - bit-identical x and cost (memcmp) for no pool, 1 and 2 threads
  *     and several chunkings of the same chunk size, also for multistart;
  *   - cancellation from the progress callback after k iterations:
@@ -375,6 +377,62 @@ test_noisy(void)
 	    13);
 }
 
+/* The chi-square warning of het_fit_check.c, or NULL. */
+static const char *
+chi2_warning(const struct het_fit_result *res)
+{
+	size_t k;
+
+	for (k = 0; res != NULL && k < res->nwarnings; k++)
+		if (strstr(res->warnings[k], "against the noise pooled") != NULL)
+			return res->warnings[k];
+	return NULL;
+}
+
+/*
+ * The reduced chi-square warning with a sigma the caller gives
+ * (issue 17): exact (no count), no warning at the true sigma (limit
+ * 1.052 for 7,076 degrees of freedom); one at a sigma 0.71 x the truth
+ * (chi2_red near 2), naming "the given noise sigma"; none at that sigma
+ * when it rests on 10 differences (3 degrees of freedom: the limit is
+ * far above 2).
+ */
+static void
+test_chi2_given(void)
+{
+	const double sigma = 0.0021;
+	struct sim *S = sim_new(HET_MODE_STATIC_REF, HET_SCALING_INDIVIDUAL,
+	    NULL, sigma, 11, 0.1);
+	struct het_fit_options o;
+	struct het_fit_result *res = NULL;
+	struct het_error err;
+	const char *w;
+
+	opts(&o);
+	o.noise_sigma = sigma;
+	het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &res, &err);
+	ok(res != NULL && res->converged && chi2_warning(res) == NULL,
+	    "exact sigma at the truth: no chi-square warning (chi2_red %.4f)",
+	    res != NULL ? res->chi2_red : NAN);
+	het_fit_result_free(res);
+	res = NULL;
+	o.noise_sigma = 0.0015;
+	het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &res, &err);
+	w = chi2_warning(res);
+	like(w != NULL ? w : "", "given the given noise sigma",
+	    "sigma 0.71 x the truth: the warning names the given sigma "
+	    "(chi2_red %.3f)", res != NULL ? res->chi2_red : NAN);
+	het_fit_result_free(res);
+	res = NULL;
+	o.noise_count = 10;
+	het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &res, &err);
+	ok(res != NULL && res->converged && chi2_warning(res) == NULL,
+	    "the same sigma from 10 differences: no warning (chi2_red %.3f)",
+	    res != NULL ? res->chi2_red : NAN);
+	het_fit_result_free(res);
+	sim_fini(S);
+}
+
 /* ------------------------------------------------------------------ */
 /* Determinism, cancellation, multistart. */
 
@@ -731,6 +789,7 @@ main(void)
 	pool2 = het_pool_alloc(2, NULL);
 	test_recovery();
 	test_noisy();
+	test_chi2_given();
 	test_determinism();
 	test_cancel();
 	test_multistart();

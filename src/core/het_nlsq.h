@@ -263,6 +263,17 @@ int het_nlsq_quality(size_t p, const double *jtj, double s2,
     const double *x, const double *lo, const double *hi,
     const char *const *names, struct het_nlsq_quality *q,
     struct het_error *err);
+/*
+ * het_nlsq_quality_cause: het_nlsq_quality with, for a zero Jacobian
+ * column, the model's reason in its warning: cause is NULL or p entries,
+ * each NULL or a sentence fragment such as "the diffusion rate ... is at
+ * its floor at every time of the data" (borrowed during the call).  A
+ * zero column without a cause gets a generic reason.
+ */
+int het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
+    const double *x, const double *lo, const double *hi,
+    const char *const *names, const char *const *cause,
+    struct het_nlsq_quality *q, struct het_error *err);
 void het_nlsq_quality_fini(struct het_nlsq_quality *q);
 
 /*

@@ -200,9 +200,9 @@ name_list(const char *const *names, const unsigned char *flag, size_t p,
 /* The warnings of het_nlsq_quality. */
 static int
 quality_warnings(size_t p, const double *x, const double *lo,
-    const double *hi, const char *const *names, const double *Z,
-    const unsigned char *keepdir, struct het_nlsq_quality *q,
-    struct het_error *err)
+    const double *hi, const char *const *names, const char *const *cause,
+    const double *Z, const unsigned char *keepdir,
+    struct het_nlsq_quality *q, struct het_error *err)
 {
 	char nb[32], nb2[32], list[768], combo[768];
 	unsigned char *flag = NULL;
@@ -211,13 +211,21 @@ quality_warnings(size_t p, const double *x, const double *lo,
 	int rc = HET_OK;
 
 	for (i = 0; i < p && rc == HET_OK; i++) {
-		if (q->zero_col[i])
+		if (q->zero_col[i] && cause != NULL && cause[i] != NULL)
 			rc = het_nlsq_warning_add(&q->warnings, &q->nwarnings,
 			    err, "Parameter %s has no effect on the residuals "
-			    "at the solution (its Jacobian column is zero, "
-			    "e.g. a sample fraction clipped at 0 or 1 at every "
-			    "time); its uncertainty is undefined: fix it, or "
-			    "change its start or bounds.",
+			    "at the solution (its Jacobian column is zero: %s); "
+			    "its uncertainty is undefined: fix it, or change "
+			    "its start or bounds.",
+			    pname(names, i, nb, sizeof(nb)), cause[i]);
+		else if (q->zero_col[i])
+			rc = het_nlsq_warning_add(&q->warnings, &q->nwarnings,
+			    err, "Parameter %s has no effect on the residuals "
+			    "at the solution (its Jacobian column is zero: "
+			    "the model does not depend on it there, e.g. "
+			    "behind a floor or clip active at every time); "
+			    "its uncertainty is undefined: fix it, or change "
+			    "its start or bounds.",
 			    pname(names, i, nb, sizeof(nb)));
 		if (rc != HET_OK || q->at_bound[i] == 0)
 			continue;
@@ -293,6 +301,16 @@ quality_warnings(size_t p, const double *x, const double *lo,
 int
 het_nlsq_quality(size_t p, const double *jtj, double s2, const double *x,
     const double *lo, const double *hi, const char *const *names,
+    struct het_nlsq_quality *q, struct het_error *err)
+{
+	return het_nlsq_quality_cause(p, jtj, s2, x, lo, hi, names, NULL, q,
+	    err);
+}
+
+int
+het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
+    const double *x, const double *lo, const double *hi,
+    const char *const *names, const char *const *cause,
     struct het_nlsq_quality *q, struct het_error *err)
 {
 	double *M = NULL, *Z = NULL, *lam = NULL, *cn = NULL, *pinv = NULL;
@@ -395,7 +413,8 @@ het_nlsq_quality(size_t p, const double *jtj, double s2, const double *x,
 		    BOUND_RTOL * fmax(1.0, fabs(hi[i]))))
 			q->at_bound[i] = 2;
 	}
-	rc = quality_warnings(p, x, lo, hi, names, Z, keepdir, q, err);
+	rc = quality_warnings(p, x, lo, hi, names, cause, Z, keepdir, q,
+	    err);
 out:
 	free(M);
 	free(Z);

@@ -33,8 +33,8 @@
 #include "het_problem.h"
 #include "het_util.h"
 
-static double
-now_s(void)
+double
+fit_now(void)
 {
 	struct timespec ts;
 
@@ -395,7 +395,7 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
     int status, struct het_error *err)
 {
 	const struct het_fit_options *opt = run->opt;
-	double rms = sqrt(res->rss / (double)res->n), lim;
+	double rms = sqrt(res->rss / (double)res->n);
 	size_t k, nfail = 0;
 	int rc = HET_OK;
 
@@ -419,12 +419,8 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "the raw residual variance sum r^2 / dof = %.6g, and the "
 		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
 		    res->chi2_red);
-	lim = 1.0 + fmax(0.05, 5.0 * sqrt(2.0 / (double)res->dof));
-	if (res->sigma > 0 && res->converged && res->chi2_red > lim)
-		ADD("The reduced chi-square is %.4f, clearly above 1 at a "
-		    "converged point: the fit may sit in a local minimum (the "
-		    "two-component model has several) or the noise sigma is "
-		    "too small; try multistart.", res->chi2_red);
+	if (rc == HET_OK)
+		rc = fit_check_warnings(run, res, err);
 	if (opt->nlsq.method == HET_NLSQ_LM)
 		ADD("Method lm runs the same bounded trust-region "
 		    "Levenberg-Marquardt iteration as trf in hetui.");
@@ -458,6 +454,7 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 	struct het_fit_result *res;
 	struct het_nlsq_quality q;
 	const double *ca = run->slots[0].fe.cacc, *J;
+	const char **cause;
 	double *jtj = NULL, s2;
 	size_t p = fp->p, i, j, a;
 	int rc = HET_ENOMEM;
@@ -517,8 +514,15 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 		for (j = i; j < p; j++)
 			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
 	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
-	if ((rc = het_nlsq_quality(p, jtj, s2, res->x, res->lo, res->hi,
-	    fp->names, &q, err)) != HET_OK)
+	if ((cause = calloc(p > 0 ? p : 1, sizeof(*cause))) == NULL) {
+		rc = het_error_set(err, HET_ENOMEM, "fit: out of memory");
+		goto fail;
+	}
+	fit_floor_columns(fp, res->x, cause);
+	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
+	    fp->names, cause, &q, err);
+	free(cause);
+	if (rc != HET_OK)
 		goto fail;
 	res->cov = q.cov;
 	res->corr = q.corr;
@@ -539,7 +543,7 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 	het_nlsq_quality_fini(&q);
 	if ((rc = engine_warnings(run, res, 0, err)) != HET_OK)
 		goto fail;
-	res->wall_time = now_s() - t0;
+	res->wall_time = fit_now() - t0;
 	free(jtj);
 	*out = res;
 	return HET_OK;
@@ -550,8 +554,8 @@ fail:
 	return rc;
 }
 
-/* Fit one problem (joint or one angle). */
-static int
+/* Fit one problem (joint or one angle): het_fit_impl.h. */
+int
 fit_problem(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, double t0,
     struct het_fit_result **out, struct het_error *err)
@@ -667,7 +671,7 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 		return;
 	if (fit_prob_window(&fw, w, &e) == HET_OK) {
 		o.nlsq.multistart = 0;
-		if (fit_problem(pool, &fw, &o, now_s(), &res, &e) == HET_OK ||
+		if (fit_problem(pool, &fw, &o, fit_now(), &res, &e) == HET_OK ||
 		    res != NULL) {
 			for (c = 0; c < fw.p; c++)
 				X0[fw.rcol[c]] = res->x[c];
@@ -686,7 +690,7 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
     struct het_error *err)
 {
 	struct fit_prob fp;
-	double *X0 = NULL, *L = NULL, *H = NULL, t0 = now_s();
+	double *X0 = NULL, *L = NULL, *H = NULL, *Xs = NULL, t0 = fit_now();
 	long wf = 0, wi = 0;
 	int rc;
 
@@ -694,22 +698,31 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 	if (r == NULL || opt == NULL)
 		return het_error_set(err, HET_EINVAL, "fit: a problem and "
 		    "options are required");
-	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) == HET_OK) {
+	if ((rc = full_vectors(r, x0, lo, hi, &X0, &L, &H, err)) == HET_OK &&
+	    (Xs = het_alloc_array(het_resid_nparams(r) + 1, sizeof(double),
+	    "fit", err)) == NULL)
+		rc = HET_ENOMEM;
+	if (rc == HET_OK) {
+		memcpy(Xs, X0, het_resid_nparams(r) * sizeof(double));
 		/* A pre-fit that fails (bad start, too few pairs) is skipped;
 		   the fit proper then reports the problem. */
 		window_stage(pool, r, X0, L, H, opt, &wf, &wi);
 		if ((rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) ==
 		    HET_OK) {
 			rc = fit_problem(pool, &fp, opt, t0, out, err);
+			if (rc == HET_OK)
+				rc = fit_floor_restart(pool, &fp, Xs, X0, L,
+				    H, opt, out, err);
 			fit_prob_fini(&fp);
 		}
 		if (*out != NULL) {
 			(*out)->window_frames = wf;
 			(*out)->window_iterations = wi;
-			(*out)->wall_time = now_s() - t0;
+			(*out)->wall_time = fit_now() - t0;
 		}
 	}
 	free(X0);
+	free(Xs);
 	free(L);
 	free(H);
 	return rc;
@@ -751,6 +764,9 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 			sig = opt->noise_sigma_angle[a];
 			o.noise_sigma_angle = NULL;
 			o.noise_sigma = sig;
+			o.noise_count_angle = NULL;
+			o.noise_count = opt->noise_count_angle != NULL ?
+			    opt->noise_count_angle[a] : 0;
 			if (!(sig > 0) || !isfinite(sig)) {
 				rc = het_error_set(err, HET_EINVAL, "fit: the "
 				    "noise sigma of angle %zu is %g; it must "
@@ -761,7 +777,10 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 		if ((rc = fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
 		    err)) != HET_OK)
 			goto fail;
-		rc = fit_problem(pool, &fp, &o, now_s(), &res[a], err);
+		rc = fit_problem(pool, &fp, &o, fit_now(), &res[a], err);
+		if (rc == HET_OK)
+			rc = fit_floor_restart(pool, &fp, X0, X0, L, H, &o,
+			    &res[a], err);
 		fit_prob_fini(&fp);
 		if (rc == HET_ECANCEL) {
 			cancelled = 1;

@@ -132,6 +132,17 @@ struct het_fit_options {
 	/* NULL, or n_angles per-angle sigmas overriding noise_sigma (the
 	   joint chi2 sums each angle's sum r^2 / sigma_a^2). */
 	const double	*noise_sigma_angle;
+	/*
+	 * How many far-lag differences each sigma rests on (the
+	 * het_problem noise_count): noise_count for noise_sigma,
+	 * noise_count_angle (NULL: none) for noise_sigma_angle.  0 (or
+	 * NULL) treats that sigma as exact.  The reduced chi-square test
+	 * of the warnings (het_fit_check.c) derives its threshold from
+	 * them: an estimate from few differences scatters, and the
+	 * chi-square with it.
+	 */
+	size_t		 noise_count;
+	const size_t	*noise_count_angle;
 	size_t		 chunk;		/* pairs per chunk, 0: HET_FIT_CHUNK */
 	/* 0 (default): project the scaling columns out when the loss is
 	   linear (see the top of this file); 1: always fit them jointly
@@ -237,7 +248,12 @@ struct het_fit_result {
 void het_fit_default_options(struct het_fit_options *opt);
 
 /*
- * het_fit_run: fit a problem jointly (all angles at once).
+ * het_fit_run: fit a problem jointly (all angles at once).  A fit that
+ * ends with physics parameters behind a floor of the model at every time
+ * (a rate floored, a fraction clipped) is restarted off the floor and
+ * the lower cost kept (het_fit_floor.c); a converged result's warnings
+ * include the calibrated reduced chi-square test and the residual-
+ * structure test (het_fit_check.c), each only when it fails.
  *   pool   the pool to accumulate on, or NULL to run on the calling
  *          thread.  Not one of the pool's own threads.
  *   r      the problem (borrowed; must not change during the call).
@@ -277,6 +293,8 @@ int het_fit_run(struct het_pool *pool, const struct het_resid *r,
  *               results (free with het_fit_results_free); result a has
  *               angle = a and its own p, names and vectors.  After a
  *               cancel, angles not started have NULL entries.
+ * Each angle's fit is restarted off a floor and checked as in
+ * het_fit_run, its chi-square test with that angle's sigma and count.
  * Returns as het_fit_run (HET_ECANCEL if any angle was cancelled).
  * Thread: as het_fit_run.
  */

@@ -242,4 +242,106 @@ int fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
 int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Statistical checks behind the warnings (het_fit_check.c). */
+
+/* One-sided level of the reduced chi-square test (false alarms of a
+   correct fit) and the smallest excess it ever reports. */
+#define HET_FIT_CHI2_ALPHA	1e-3
+#define HET_FIT_CHI2_SYS	0.03
+/* Restarts off a floor of the model after a fit (het_fit.c). */
+#define HET_FIT_FLOOR_RESTARTS	2
+
+/* The reduced chi-square test of a fit (see het_fit_check.c). */
+struct fit_chi2 {
+	double		 t;	/* rss / dof over the pooled sigma^2 */
+	double		 lim;	/* its 1 - alpha point for a correct model */
+	double		 d1, d2; /* effective degrees of freedom of the
+				   residual and of the noise variance
+				   (INFINITY: sigma taken as exact) */
+};
+
+/*
+ * fit_chi2_check: the test for a fit of run with sum of squares rss
+ * (raw residuals).  Returns 1 and fills out, or 0 (out NaN) when the
+ * run has no noise sigma.  Thread: any.
+ */
+int fit_chi2_check(const struct fit_run *run, double rss,
+    struct fit_chi2 *out);
+
+/* The residual-structure test of a fit (see het_fit_check.c). */
+struct fit_struct {
+	int		 ran;		/* 0: not run (no sigma, a window) */
+	double		 chi2_age, dof_age, lim_age; /* short-lag drift
+					   with age t1 */
+	double		 chi2_lag, dof_lag, lim_lag; /* structure across
+					   lag */
+	double		 zmin, zmax;	/* extreme age-bin z at short lag */
+	double		 trend, lim_trend; /* z of the common linear trend
+					   of short-lag residuals with age,
+					   and its two-sided limit */
+	double		 zlag;		/* largest |z| of a lag band */
+	size_t		 nage, short_lag; /* age bins, largest short lag */
+};
+
+/*
+ * fit_resid_structure: one residual pass of the fit of run at x (the
+ * fitted vector) on pool (NULL: serial).  HET_OK (out->ran 0 when the
+ * test does not apply), or HET_ENOMEM / a pool error.  Thread: the
+ * fit's.
+ */
+int fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
+    const double *x, struct fit_struct *out, struct het_error *err);
+
+/*
+ * fit_check_warnings: the sentences of both tests for the converged
+ * result res of run, appended to its warnings.  HET_OK, HET_ENOMEM or a
+ * pool error.  Thread: the fit's.
+ */
+int fit_check_warnings(const struct fit_run *run,
+    struct het_fit_result *res, struct het_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Floors of the model (het_fit_floor.c). */
+
+/*
+ * fit_floor_causes: which physics parameters of r have no effect at the
+ * full parameter vector xfull (het_resid_nparams values) because a floor
+ * or clip of the model is active at every time of the data.  cause
+ * (het_model_nphys entries) gets, per physics parameter, a sentence
+ * naming the floor (static storage) or NULL.  Returns how many are set.
+ * Thread: any.
+ */
+size_t fit_floor_causes(const struct het_resid *r, const double *xfull,
+    const char **cause);
+
+/*
+ * fit_floor_columns: fit_floor_causes for the fitted vector x of fp
+ * (fp->p values): cause (fp->p entries) per fitted column.  Returns how
+ * many fitted columns sit behind a floor (0 also when out of memory).
+ */
+size_t fit_floor_columns(const struct fit_prob *fp, const double *x,
+    const char **cause);
+
+/*
+ * fit_floor_restart: after a fit *out of fp (HET_OK), restart it
+ * off a floor its physics parameters sit behind (see het_fit_floor.c);
+ * Xs is the caller's start, X0 the start the fit used, L and H the
+ * bounds (full layout).  *out may be replaced by the better result; a
+ * warning says what happened.  HET_OK or HET_ENOMEM (*out stays valid).
+ */
+int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
+    const double *Xs, const double *X0, const double *L, const double *H,
+    const struct het_fit_options *opt, struct het_fit_result **out,
+    struct het_error *err);
+
+/* fit_problem (het_fit.c): fit one problem (joint or one angle) from
+   fp->x0 with its starts; *out as het_fit_run.  Returns as het_fit_run. */
+int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, double t0,
+    struct het_fit_result **out, struct het_error *err);
+
+/* fit_now: a monotonic clock in seconds (het_fit.c). */
+double fit_now(void);
+
 #endif /* HET_FIT_IMPL_H */

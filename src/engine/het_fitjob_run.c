@@ -122,6 +122,7 @@ fj_options(const struct het_config *cfg, const struct het_problem *pb,
 			    pb->sigma_angle[k] > 0 ? pb->sigma_angle[k] :
 			    pb->sigma;
 		opt->noise_sigma_angle = *sig;
+		opt->noise_count_angle = pb->noise_count;
 	}
 	return HET_OK;
 }

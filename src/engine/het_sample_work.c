@@ -163,6 +163,7 @@ hs_fit(struct het_sample *s, struct het_error *err)
 			    pb->sigma_angle[k] > 0 ? pb->sigma_angle[k] :
 			    pb->sigma;
 		opt.noise_sigma_angle = sig;
+		opt.noise_count_angle = pb->noise_count;
 	}
 	opt.cancel = &s->cancel;
 	opt.progress = hs_fit_progress;
