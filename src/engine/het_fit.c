@@ -80,6 +80,8 @@ het_fit_result_free(struct het_fit_result *res)
 	free(res->cov);
 	free(res->corr);
 	free(res->unc);
+	free(res->degen);
+	free(res->combos);
 	het_nlsq_warnings_free(res->warnings, res->nwarnings);
 	for (k = 0; res->starts != NULL && k < res->nstarts; k++) {
 		free(res->starts[k].x0);
@@ -518,13 +520,16 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
 	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
 	if ((rc = het_nlsq_quality(p, jtj, s2, res->x, res->lo, res->hi,
-	    fp->names, &q, err)) != HET_OK)
+	    fp->names, &q, err)) != HET_OK ||
+	    (rc = fit_ident_probe(run, res->x, &q, err)) != HET_OK)
 		goto fail;
 	res->cov = q.cov;
 	res->corr = q.corr;
 	res->unc = q.unc;
+	res->degen = q.degen;
 	res->rank = q.rank;
 	q.cov = q.corr = q.unc = NULL;
+	q.degen = NULL;
 	res->starts = run->starts;	/* ownership moves to the result */
 	res->nstarts = run->nstarts;
 	res->best = best;
@@ -536,8 +541,12 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 		if ((rc = het_nlsq_warning_add(&res->warnings,
 		    &res->nwarnings, err, "%s", q.warnings[i])) != HET_OK)
 			goto fail;
+	q.degen = res->degen;
+	rc = fit_ident_combos(fp, &q, res, err);
+	q.degen = NULL;
 	het_nlsq_quality_fini(&q);
-	if ((rc = engine_warnings(run, res, 0, err)) != HET_OK)
+	if (rc != HET_OK || (rc = engine_warnings(run, res, 0, err)) !=
+	    HET_OK)
 		goto fail;
 	res->wall_time = now_s() - t0;
 	free(jtj);
