@@ -17,10 +17,13 @@
  * dropped; so is a direction whose one-sigma step spans a whole bound
  * range.  Every parameter with a real share of its variance in a dropped
  * direction is then flagged degenerate by the core, with no finite
- * uncertainty.  The thresholds come from measurement (docs/PERFORMANCE.md,
- * "Identifiability"): legitimate directions of the demo and of the
- * simulated test problems rise 0.8-1.3 times their prediction, ridges
- * below 0.01.
+ * uncertainty.  The thresholds come from measurement: on the demo the
+ * numerically null directions sit at lam / lam_max 4e-13 and below,
+ * the weakest kept one at 3e-5 and rose 1.00-1.02 times its
+ * prediction; a weak but curved direction of tests/t_engine_fit_ident
+ * rose 2200-5800 times (the quadratic model is conservative there).
+ * IDENT_RIDGE = 0.1 and IDENT_WEAK_RTOL = 1e-7 sit a decade or more away
+ * from all of these.
  *
  * The combinations: the model's exact degeneracies have names - f0 and
  * f2 enter only as f0 exp(-f1 f2), and D0 and D_offset of a transport
@@ -118,10 +121,6 @@ fit_ident_probe(struct fit_run *run, const double *x,
 			    HET_OK)
 				break;
 			r = (fe->cacc[0] - f0) / (0.5 * t * t * q->s2);
-			if (getenv("HET_DEBUG_IDENT") != NULL)
-				fprintf(stderr, "ident: dir %zu lam_rel %.3g "
-				    "step %.3g side %d t %.3g ratio %.4g\n", k,
-				    q->lam[k] / q->lmax, step, s, t, r);
 			rmin = fmin(rmin, r);
 			sides++;
 		}
@@ -163,9 +162,6 @@ combo_add(struct het_fit_result *res, const struct het_nlsq_quality *q,
 
 	*added = 0;
 	het_nlsq_quality_combo(q, g, &sd, &leak);
-	if (getenv("HET_DEBUG_IDENT") != NULL)
-		fprintf(stderr, "ident: combo %s = %g sd %g leak %g\n", expr,
-		    value, sd, sqrt(leak));
 	if (!(sd > 0) || !isfinite(value) || !(leak <= IDENT_LEAK * sd * sd))
 		return HET_OK;
 	nc = realloc(res->combos, (res->ncombos + 1) * sizeof(*nc));
