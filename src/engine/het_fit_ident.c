@@ -82,7 +82,8 @@ fit_ident_probe(struct fit_run *run, const double *x,
 	size_t k, i, p = fp->p, nprobe = 0;
 	int rc = HET_OK, s, sides;
 
-	if (p == 0 || q->lmax <= 0 || !(q->s2 > 0))
+	/* Not for the early-window pre-fit, whose report nobody reads. */
+	if (p == 0 || fp->nseg > 0 || q->lmax <= 0 || !(q->s2 > 0))
 		return HET_OK;
 	d = het_alloc_array(p, sizeof(double), "fit report", err);
 	xt = het_alloc_array(p, sizeof(double), "fit report", err);
