@@ -18,10 +18,18 @@
  *     f0 and f2 degenerate, f1 not; the combination f0*exp(-f1*f2)
  *     reported, its sigma against the finite-difference Hessian with
  *     f2 held (within 10 %; measured 0.5 %);
+ *   - weak directions whose one-sigma steps span a bound range
+ *     (static_ref at alpha_ref = 0.313 with alpha_ref bounded to
+ *     [0.30, 0.315]: steps of 1.9 and 3.3 ranges, threshold 1):
+ *     alpha_ref degenerate, and a warning says so;
+ *   - the core's rank analysis on a 3 x 3 matrix: a weak direction
+ *     kept, its one-sigma step, dropped as a ridge (flags, NaN, the
+ *     sigma of a + b, the leak of a alone), and the error paths of
+ *     het_nlsq_quality_drop;
  *   - no false positive: static_ref at alpha_ref = 0.313 (all three
- *     free: D0_ref +- 3900, a weak but curved direction whose probe
- *     rose 2200-5800 times its quadratic prediction, against the ridge
- *     threshold 0.1) and two_component with velocity, fraction (f2
+ *     free: D0_ref +- 3900, a weak but curved direction, one-sigma step
+ *     0.04 of a range, whose probe rose 2200-5800 times its quadratic
+ *     prediction, against the thresholds 1 and 0.1) and two_component with velocity, fraction (f2
  *     fixed) and phi0 free get no degenerate flag, finite
  *     uncertainties and no combination.  (With all 13 free at this
  *     size the fit lands in a wrong basin with one-sigma steps beyond
@@ -254,7 +262,7 @@ fd_sigma(struct prob *P, const struct het_fit_result *res, int held,
 }
 
 static struct het_fit_result *
-fit(struct prob *P, const char *name)
+fit_b(struct prob *P, const char *name, const double *lo, const double *hi)
 {
 	struct het_fit_options o;
 	struct het_fit_result *res = NULL;
@@ -266,7 +274,7 @@ fit(struct prob *P, const char *name)
 	o.nlsq.max_nfev = 2000;
 	o.noise_sigma = NOISE;
 	o.window_frames = -1;
-	rc = het_fit_run(NULL, P->r, P->x0, NULL, NULL, &o, &res, &err);
+	rc = het_fit_run(NULL, P->r, P->x0, lo, hi, &o, &res, &err);
 	ok(rc == HET_OK && res != NULL, "%s: fit ran (%s)", name,
 	    rc == HET_OK ? res->message : err.msg);
 	if (res == NULL)
@@ -274,6 +282,12 @@ fit(struct prob *P, const char *name)
 	diag("%s: chi2_red %.4f, %ld iterations", name, res->chi2_red,
 	    res->iterations);
 	return res;
+}
+
+static struct het_fit_result *
+fit(struct prob *P, const char *name)
+{
+	return fit_b(P, name, NULL, NULL);
 }
 
 static const struct het_nlsq_combo *
@@ -403,6 +417,97 @@ test_fraction(void)
 	prob_free(P);
 }
 
+/*
+ * Weak directions whose one-sigma steps span a bound range: static_ref
+ * at alpha_ref = 0.313 (alpha_ref +- 0.16 with the table bounds) with
+ * alpha_ref bounded to [0.30, 0.315] (measured steps 1.9 and 3.3 of
+ * the range).  alpha_ref is flagged degenerate and the warning says why.
+ */
+static void
+test_loose(void)
+{
+	static const double th[HET_P_HET_COUNT] = { 12385.0, 0.313, 151.7 };
+	unsigned char fr[HET_P_HET_COUNT] = { 1, 1, 1 };
+	struct prob *P = prob_new(HET_MODE_STATIC_REF, th, fr);
+	struct het_fit_result *res;
+	double lo[64], hi[64];
+	size_t k;
+	int d, found = 0;
+
+	het_resid_bounds(P->r, lo, hi);
+	lo[1] = 0.30;
+	hi[1] = 0.315;
+	P->x0[1] = 0.31;
+	res = fit_b(P, "alpha_ref bounded to [0.30, 0.315]", lo, hi);
+	d = col(res, "alpha_ref");
+	ok(d >= 0 && res->degen[d] && isnan(res->unc[d]), "alpha_ref: its "
+	    "one-sigma range exceeds its bounds, flagged degenerate");
+	for (k = 0; k < res->nwarnings; k++)
+		found |= strstr(res->warnings[k], "whole bound range") != NULL;
+	ok(found, "a warning says the direction spans a whole bound range");
+	het_fit_result_free(res);
+	prob_free(P);
+}
+
+/* The core's rank analysis on a 3 x 3 normal matrix whose first two
+   columns are nearly collinear (correlation 1 - 1e-9). */
+static void
+test_core(void)
+{
+	static const char *const nm[3] = { "a", "b", "c" };
+	double c = 1 - 1e-9, jtj[9] = { 1, c, 0, c, 1, 0, 0, 0, 4 };
+	double lo[3] = { -1, -1, -1 }, hi[3] = { 1, 1, 1 }, x[3] = { 0 };
+	double d[3], g[3], sd, leak, st;
+	struct het_nlsq_quality q;
+	struct het_error err;
+	size_t k;
+	int rc, found = 0;
+
+	rc = het_nlsq_quality(3, jtj, 1e-12, x, lo, hi, nm, &q, &err);
+	ok(rc == HET_OK && q.rank == 3 && !q.degen[0] && !q.degen[1],
+	    "core: a weak but non-null direction is kept (rank %zu)", q.rank);
+	ok(q.lam[0] / q.lmax > 1e-10 && q.lam[0] / q.lmax < 1e-9, "core: its "
+	    "eigenvalue ratio is 2e-10/4 (%.3g)", q.lam[0] / q.lmax);
+	st = het_nlsq_quality_step(&q, 0, lo, hi, d);
+	is_rel(st, sqrt(1e-12 / q.lam[0]) / sqrt(2) / 2, 1e-3, "core: the "
+	    "one-sigma step of the weak direction over the bound range");
+	rc = het_nlsq_quality_drop(&q, 0, HET_NLSQ_DIR_RIDGE, 1e6, x, lo, hi,
+	    nm, &err);
+	ok(rc == HET_OK && q.rank == 2 && q.degen[0] && q.degen[1] &&
+	    !q.degen[2], "core: dropped as a ridge, a and b degenerate, c "
+	    "not");
+	ok(isnan(q.unc[0]) && isnan(q.unc[1]) && isnan(q.cov[1]) &&
+	    isnan(q.corr[2]), "core: NaN uncertainty, covariance and "
+	    "correlation for a and b");
+	is_double(q.unc[2], 0.5e-6, 1e-12, "core: c keeps its sigma "
+	    "sqrt(1e-12 / 4)");
+	for (k = 0; k < q.nwarnings; k++)
+		found |= strstr(q.warnings[k], "a and b are not separately "
+		    "identifiable") != NULL && strstr(q.warnings[k],
+		    "ridge") != NULL;
+	ok(found, "core: a warning names a and b and the ridge");
+	g[0] = g[1] = 1;
+	g[2] = 0;
+	het_nlsq_quality_combo(&q, g, &sd, &leak);
+	is_rel(sd, 1e-6, 1e-6, "core: a + b has sigma sqrt(s2 * 2 / 2)");
+	ok(leak < 1e-6 * sd * sd, "core: and the dropped direction leaves "
+	    "it determined (leak %.3g)", leak);
+	g[1] = 0;
+	het_nlsq_quality_combo(&q, g, &sd, &leak);
+	ok(leak > sd * sd, "core: a alone is not determined");
+	rc = het_nlsq_quality_drop(&q, 0, HET_NLSQ_DIR_LOOSE, 1, x, lo, hi,
+	    nm, &err);
+	ok(rc == HET_EINVAL && strstr(err.msg, "cannot be dropped"), "core: "
+	    "dropping a dropped direction: HET_EINVAL (%s)", err.msg);
+	rc = het_nlsq_quality_drop(&q, 3, HET_NLSQ_DIR_RIDGE, 1, x, lo, hi,
+	    nm, &err);
+	ok(rc == HET_EINVAL, "core: a direction out of range: HET_EINVAL");
+	rc = het_nlsq_quality_drop(&q, 1, HET_NLSQ_DIR_NULL, 1, x, lo, hi,
+	    nm, &err);
+	ok(rc == HET_EINVAL, "core: dropping as 'null': HET_EINVAL");
+	het_nlsq_quality_fini(&q);
+}
+
 int
 main(void)
 {
@@ -414,8 +519,10 @@ main(void)
 	size_t k;
 
 	plan_lazy();
+	test_core();
 	test_rate();
 	test_fraction();
+	test_loose();
 	well_determined("static_ref, alpha 0.313", HET_MODE_STATIC_REF, th,
 	    fr3);
 	/* velocity, fraction (f2 fixed) and phi0 free */
