@@ -520,8 +520,8 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
 	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
 	if ((rc = het_nlsq_quality(p, jtj, s2, res->x, res->lo, res->hi,
-	    fp->names, &q, err)) != HET_OK ||
-	    (rc = fit_ident_probe(run, res->x, &q, err)) != HET_OK)
+	    fp->names, &q, err)) != HET_OK || (res->converged &&
+	    (rc = fit_ident_probe(run, res->x, &q, err)) != HET_OK))
 		goto fail;
 	res->cov = q.cov;
 	res->corr = q.corr;

@@ -211,10 +211,11 @@ struct het_fit_result {
 	 * From s^2 (J^T J)^+ at x (loss-scaled J, as SciPy's curve_fit),
 	 * s^2 = sigma^2, or rss / dof without sigma, on the identifiable
 	 * subspace: numerically null eigen-directions of the unit-diagonal
-	 * normal matrix are dropped, and so are weak directions along
-	 * which the cost, probed at +- 2 sigma, rises less than a tenth of
-	 * its quadratic prediction (a ridge), or whose one-sigma step
-	 * spans a bound range (het_fit_ident.c); rank counts the rest.  A
+	 * normal matrix are dropped, and so are (in a converged fit) weak
+	 * directions along which the cost, probed at +- 2 sigma, rises
+	 * less than a tenth of its quadratic prediction (a ridge), or
+	 * whose one-sigma step spans a bound range (het_fit_ident.c);
+	 * rank counts the rest.  A
 	 * parameter with a zero Jacobian column, or degenerate (a real
 	 * share of its variance in a dropped direction, degen[k] = 1), has
 	 * NaN in its unc entry and its cov / corr rows and columns:

@@ -244,8 +244,10 @@ int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
 
 /*
  * Identifiability (het_fit_ident.c).  fit_ident_probe: probe the weak
- * kept directions of q with the cost at x (full fitted vector; passes on
- * run->slots[0].fe) and drop the ridges and loose directions from q.
+ * kept directions of q with the cost at x (full fitted vector, a
+ * converged optimum: elsewhere the cost falls along some directions;
+ * passes on run->slots[0].fe) and drop the ridges and loose directions
+ * from q.
  * fit_ident_combos: the identifiable combinations of the degenerate
  * parameters of q into res->combos, each with a warning.  HET_OK, or an
  * evaluation's or HET_ENOMEM.
