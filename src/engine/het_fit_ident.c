@@ -29,11 +29,13 @@
  * each, plus one at x): on the demo fit 0.05 of 0.40 CPU-s, on L none.
  *
  * The combinations: the model's exact degeneracies have names - f0 and
- * f2 enter only as f0 exp(-f1 f2), and D0 and D_offset of a transport
- * rate only through J(t) = D0 t^alpha + D_offset (their sum when
- * alpha = 0) - and are reported with value and uncertainty when the
- * dropped directions leave them determined; other degenerate sets get
- * the linear combination that is constant along their dropped direction.
+ * f2 enter only as f0 exp(-f1 f2), and the prefactor and offset of a
+ * power law (the transport rates J(t) = D0 t^alpha + D_offset, the
+ * velocity v0 t^beta + v_offset, the shear rate) only through the law
+ * (their sum when the exponent is 0) - and are reported with value and
+ * uncertainty when the dropped directions leave them determined; other
+ * degenerate sets get the linear combination that is constant along
+ * their dropped direction.
  */
 #include "config.h"
 
@@ -215,32 +217,44 @@ combo_fraction(const struct fit_prob *fp, enum het_family fam,
 	return rc;
 }
 
+/* A power law a(t) = pre * t^exp + off of the models (P(t) = 0 at
+   t <= 0): the transport rates, the velocity and the shear rate. */
+struct law {
+	const char	*pre, *exp, *off, *fn;
+};
+
+static const struct law laws[] = {
+	{ "D0_ref", "alpha_ref", "D_offset_ref", "J_ref" },
+	{ "D0_sample", "alpha_sample", "D_offset_sample", "J_sample" },
+	{ "D0", "alpha", "D_offset", "J" },
+	{ "v0", "beta", "v_offset", "v" },
+	{ "gamma_dot_t0", "beta", "gamma_dot_t_offset", "gamma_dot" }
+};
+
 /*
- * One transport rate J(t) = D0 t^alpha + D_offset: D0 + D_offset (J at
- * t = 1 s, where t^alpha = 1 for every alpha: the sum the data fix when
- * alpha is near 0), else J at the first and last times of the data.
+ * One power law with pre and off degenerate: pre + off (the law at
+ * t = 1 s, where t^exp = 1 for every exponent: the sum the data fix
+ * when the exponent is near 0), else the law at the first and last
+ * times of the data.
  */
 static int
-combo_rate(const struct fit_prob *fp, enum het_family fam, const char *sfx,
-    const double *th, const double *x, const struct het_nlsq_quality *q,
-    double *g, unsigned char *done, struct het_fit_result *res,
-    struct het_error *err)
+combo_law(const struct fit_prob *fp, enum het_family fam,
+    const struct law *lw, const double *th, const double *x,
+    const struct het_nlsq_quality *q, double *g, unsigned char *done,
+    struct het_fit_result *res, struct het_error *err)
 {
 	const struct het_model *m = het_resid_model(fp->r);
 	const double *tg = het_model_time(m);
 	size_t nt = het_model_spec_of(m)->n_frames, w, tk[2];
-	char nd[24], na[24], no[24], expr[160];
+	char expr[160];
 	long cd, ca, co;
 	int ia, added, rc;
 	double D0, al, P, t;
 
-	snprintf(nd, sizeof(nd), "D0%s", sfx);
-	snprintf(na, sizeof(na), "alpha%s", sfx);
-	snprintf(no, sizeof(no), "D_offset%s", sfx);
-	cd = fcol_of(fp, fam, nd);
-	ca = fcol_of(fp, fam, na);
-	co = fcol_of(fp, fam, no);
-	ia = het_params_find(fam, na);
+	cd = fcol_of(fp, fam, lw->pre);
+	ca = fcol_of(fp, fam, lw->exp);
+	co = fcol_of(fp, fam, lw->off);
+	ia = het_params_find(fam, lw->exp);
 	if (ia < 0 || cd < 0 || co < 0 || !(q->degen[cd] || q->degen[co]) ||
 	    nt == 0)
 		return HET_OK;
@@ -248,8 +262,8 @@ combo_rate(const struct fit_prob *fp, enum het_family fam, const char *sfx,
 	al = ca >= 0 ? x[ca] : th[ia];
 	memset(g, 0, fp->p * sizeof(double));
 	g[cd] = g[co] = 1.0;
-	snprintf(expr, sizeof(expr), "%s + %s%s%s%s", nd, no,
-	    ca >= 0 ? " (J" : "", ca >= 0 ? sfx : "", ca >= 0 ?
+	snprintf(expr, sizeof(expr), "%s + %s%s%s%s", lw->pre, lw->off,
+	    ca >= 0 ? " (" : "", ca >= 0 ? lw->fn : "", ca >= 0 ?
 	    " at t = 1 s)" : "");
 	if ((rc = combo_add(res, q, g, D0 + x[co], expr, &added, err)) !=
 	    HET_OK || added) {
@@ -258,7 +272,7 @@ combo_rate(const struct fit_prob *fp, enum het_family fam, const char *sfx,
 			done[ca] = (unsigned char)added;
 		return rc;
 	}
-	/* The first and last frames of the data (P(t) = 0 for t <= 0). */
+	/* The first and last frames of the data. */
 	tk[0] = 0;
 	tk[1] = nt - 1;
 	for (w = 0; w < 2 && rc == HET_OK; w++) {
@@ -269,8 +283,8 @@ combo_rate(const struct fit_prob *fp, enum het_family fam, const char *sfx,
 		g[co] = 1.0;
 		if (ca >= 0)
 			g[ca] = t > 0 ? D0 * P * log(fmax(t, 1e-10)) : 0.0;
-		snprintf(expr, sizeof(expr), "J%s(t) = %s*t^%s + %s at t = "
-		    "%.4g s", sfx, nd, na, no, t);
+		snprintf(expr, sizeof(expr), "%s(t) = %s*t^%s + %s at t = "
+		    "%.4g s", lw->fn, lw->pre, lw->exp, lw->off, t);
 		rc = combo_add(res, q, g, D0 * P + x[co], expr, &added, err);
 		if (added)
 			done[cd] = done[co] = 1;
@@ -330,7 +344,6 @@ fit_ident_combos(const struct fit_prob *fp, const struct het_nlsq_quality *q,
 {
 	enum het_family fam = het_mode_family(het_model_spec_of(
 	    het_resid_model(fp->r))->mode);
-	static const char *const sfx[3] = { "_ref", "_sample", "" };
 	double th[HET_MAX_PHYS], *xf = NULL, *g = NULL, *d = NULL;
 	unsigned char *done = NULL;
 	size_t c, k, ndeg = 0;
@@ -351,8 +364,8 @@ fit_ident_combos(const struct fit_prob *fp, const struct het_nlsq_quality *q,
 		xf[fp->rcol[c]] = res->x[c];
 	het_resid_unpack(fp->r, xf, th, NULL);
 	rc = combo_fraction(fp, fam, th, res->x, q, g, done, res, err);
-	for (k = 0; k < 3 && rc == HET_OK; k++)
-		rc = combo_rate(fp, fam, sfx[k], th, res->x, q, g, done, res,
+	for (k = 0; k < sizeof(laws) / sizeof(laws[0]) && rc == HET_OK; k++)
+		rc = combo_law(fp, fam, &laws[k], th, res->x, q, g, done, res,
 		    err);
 	if (rc == HET_OK)
 		rc = combo_generic(fp, res->x, q, g, d, done, res, err);
