@@ -32,9 +32,10 @@
  *   - no false positive: static_ref at alpha_ref = 0.313 (all three
  *     free: D0_ref +- 3900, a weak but curved direction, one-sigma step
  *     0.04 of a range, whose probe rose 2200-5800 times its quadratic
- *     prediction, against the thresholds 1 and 0.1) and two_component with velocity, fraction (f2
- *     fixed) and phi0 free get no degenerate flag, finite
- *     uncertainties and no combination.  (With all 13 free at this
+ *     prediction, against the thresholds 1 and 0.1) and two_component
+ *     with velocity, fraction (f2 fixed) and phi0 free get no
+ *     degenerate flag, finite uncertainties and no combination.  (With
+ *     all 13 free at this
  *     size the fit lands in a wrong basin with one-sigma steps beyond
  *     the bounds: flagged degenerate, rightly, so not used here.)
  */

@@ -209,7 +209,20 @@ name_list(const char *const *names, const unsigned char *flag, size_t p,
 	}
 }
 
-/* The sentence of one dropped direction k (flag: p scratch bytes). */
+/* Effective eigenvalue of a dropped direction for the leak. */
+static double
+lam_eff(const struct het_nlsq_quality *q, size_t k)
+{
+	double fl = QUAL_RTOL * (double)q->p * DBL_EPSILON * q->lmax;
+	double l = q->dir[k] == HET_NLSQ_DIR_NULL ? 0.0 :
+	    q->lam[k] / q->flat[k];
+
+	return l > fl ? l : fl;
+}
+
+/* The sentence of one dropped direction k (flag: p scratch bytes): its
+   large components, and every degenerate parameter that it makes so
+   (its variance along k at least its pseudo-inverse variance). */
 static int
 dir_warning(size_t k, const char *const *names, unsigned char *flag,
     struct het_nlsq_quality *q, struct het_error *err)
@@ -222,13 +235,14 @@ dir_warning(size_t k, const char *const *names, unsigned char *flag,
 	for (i = 0; i < p; i++) {
 		c = q->Z[k * p + i];
 		flag[i] = !q->zero_col[i] && (fabs(c) > DIR_SHOW ||
-		    (q->degen[i] && fabs(c) > DIR_SHOW * DIR_SHOW));
+		    (q->degen[i] && !(q->s2 * c * c / (q->cn[i] * q->cn[i] *
+		    lam_eff(q, k)) < q->cov_pinv[i * p + i])));
 		if (!flag[i])
 			continue;
 		cnt++;
 		if (used < sizeof(combo))
 			used += (size_t)snprintf(combo + used, sizeof(combo) -
-			    used, "%s%.3f %s", cnt == 1 ? "" : (c < 0 ?
+			    used, "%s%.3g %s", cnt == 1 ? "" : (c < 0 ?
 			    " - " : " + "), cnt == 1 ? c : fabs(c),
 			    pname(names, i, nb, sizeof(nb)));
 	}
@@ -238,17 +252,18 @@ dir_warning(size_t k, const char *const *names, unsigned char *flag,
 	if (cnt == 1)
 		return het_nlsq_warning_add(&q->warnings, &q->nwarnings, err,
 		    "Parameter %s is not identifiable from these data (%s); "
-		    "it has no uncertainty (-): fix it.", list,
-		    q->dir[k] == HET_NLSQ_DIR_NULL ? "its curvature is "
+		    "it has no uncertainty (a dash in the table): fix it.",
+		    list, q->dir[k] == HET_NLSQ_DIR_NULL ? "its curvature is "
 		    "numerically zero" : q->dir[k] == HET_NLSQ_DIR_RIDGE ?
 		    "the cost barely rises when it moves" : "its one-sigma "
 		    "range exceeds its bounds");
 	return het_nlsq_warning_add(&q->warnings, &q->nwarnings, err,
 	    "Parameters %s are not separately identifiable: the combination "
 	    "%s (in units of each parameter's Jacobian column norm) %s; "
-	    "they are flagged degenerate and have no uncertainty (-): fix "
-	    "one of them.", list, combo, q->dir[k] == HET_NLSQ_DIR_NULL ?
-	    "leaves the residuals unchanged" : q->dir[k] ==
+	    "they are flagged degenerate and have no uncertainty (a dash in "
+	    "the table): fix one of them.", list, combo,
+	    q->dir[k] == HET_NLSQ_DIR_NULL ? "leaves the residuals "
+	    "unchanged" : q->dir[k] ==
 	    HET_NLSQ_DIR_RIDGE ? "runs along a ridge where the cost barely "
 	    "rises" : "can move across a whole bound range within one "
 	    "sigma");
@@ -309,16 +324,6 @@ quality_warnings(const double *x, const double *lo, const double *hi,
 	return rc;
 }
 
-/* Effective eigenvalue of a dropped direction for the leak. */
-static double
-lam_eff(const struct het_nlsq_quality *q, size_t k)
-{
-	double fl = QUAL_RTOL * (double)q->p * DBL_EPSILON * q->lmax;
-	double l = q->dir[k] == HET_NLSQ_DIR_NULL ? 0.0 :
-	    q->lam[k] / q->flat[k];
-
-	return l > fl ? l : fl;
-}
 
 void
 het_nlsq_quality_combo(const struct het_nlsq_quality *q, const double *g,
