@@ -35,9 +35,9 @@
  *     prediction, against the thresholds 1 and 0.1) and two_component
  *     with velocity, fraction (f2 fixed) and phi0 free get no
  *     degenerate flag, finite uncertainties and no combination.  (With
- *     all 13 free at this
- *     size the fit lands in a wrong basin with one-sigma steps beyond
- *     the bounds: flagged degenerate, rightly, so not used here.)
+ *     all 13 free at this size the fit lands in a wrong basin with
+ *     one-sigma steps beyond the bounds: flagged degenerate, rightly,
+ *     so not used here.)
  */
 #include "config.h"
 
