@@ -167,8 +167,12 @@ combo_add(struct het_fit_result *res, const struct het_nlsq_quality *q,
 {
 	struct het_nlsq_combo *nc;
 	double sd, leak;
+	size_t k;
 
 	*added = 0;
+	for (k = 0; k < res->ncombos; k++)
+		if (strcmp(res->combos[k].expr, expr) == 0)
+			return HET_OK;	/* found along another direction */
 	het_nlsq_quality_combo(q, g, &sd, &leak);
 	if (!(sd > 0) || !isfinite(value) || !(leak <= IDENT_LEAK * sd * sd))
 		return HET_OK;
