@@ -3,8 +3,8 @@
  * t_core_memory.c: the memory estimate of a frame window (het_memory):
  * its value against the model's formula, saturation instead of overflow
  * for absurd windows, the three verdicts of het_memory_check with their
- * messages, the HETUI_MEMORY_AVAILABLE override (suffixes, bad values
- * ignored) and the probe's plausibility on this machine.
+ * messages, the override the engine takes from HETUI_MEMORY_AVAILABLE
+ * (suffixes, bad values ignored) and the probe's plausibility on this machine.
  */
 
 #include <stdint.h>
@@ -68,21 +68,15 @@ test_available(void)
 	uint64_t a;
 	char buf[32];
 
-	setenv("HETUI_MEMORY_AVAILABLE", "3G", 1);
-	ok(het_memory_available() == 3ull << 30, "HETUI_MEMORY_AVAILABLE=3G");
-	setenv("HETUI_MEMORY_AVAILABLE", "512k", 1);
-	ok(het_memory_available() == 512ull << 10, "... =512k");
-	setenv("HETUI_MEMORY_AVAILABLE", "12345", 1);
-	ok(het_memory_available() == 12345, "... =12345 (bytes)");
-	unsetenv("HETUI_MEMORY_AVAILABLE");
-	a = het_memory_available();
-	setenv("HETUI_MEMORY_AVAILABLE", "lots", 1);
-	ok(het_memory_available() == a, "a bad value is ignored: the probe");
-	setenv("HETUI_MEMORY_AVAILABLE", "0x10", 1);
-	ok(het_memory_available() == a, "... so is hex");
-	setenv("HETUI_MEMORY_AVAILABLE", "5Q", 1);
-	ok(het_memory_available() == a, "... and an unknown suffix");
-	unsetenv("HETUI_MEMORY_AVAILABLE");
+	ok(het_memory_available("3G") == 3ull << 30, "override 3G");
+	ok(het_memory_available("512k") == 512ull << 10, "... 512k");
+	ok(het_memory_available("12345") == 12345, "... 12345 (bytes)");
+	a = het_memory_available(NULL);
+	ok(het_memory_available("lots") == a, "a bad override is ignored: "
+	    "the probe");
+	ok(het_memory_available("0x10") == a, "... so is hex");
+	ok(het_memory_available("5Q") == a, "... and an unknown suffix");
+	ok(het_memory_available("") == a, "... and an empty one");
 	/* The probe: some MiB at least on any machine that runs the suite,
 	   and not more than 64 TiB. */
 	ok(a > (16ull << 20) && (a == UINT64_MAX || a < (64ull << 40)),

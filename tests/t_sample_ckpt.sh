@@ -49,8 +49,15 @@ while [ "$(leftover)" != 0 ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 is "$(leftover)" 0 "the workers of the killed run exit"
-is "$(ls -A part | grep -c "\.tmp\.")" 0 \
-    "no temporary file is left (nor that of the earlier killed write)"
+# The earlier killed write's file is swept by the first checkpoint.  The
+# run killed here may itself have been writing its next checkpoint (its
+# shards take a fraction of a second, so the last write can be in flight
+# when the kill lands): that file of the killed pid may stay until the
+# next run sweeps it (checked after --resume below); nothing else may.
+is "$(ls -A part | grep -c "\.tmp\.$dead\$")" 0 \
+    "the temporary file of the earlier killed write is swept"
+is "$(ls -A part | grep "\.tmp\." | grep -vc "\.tmp\.$pid\$")" 0 \
+    "no other temporary file is left (at most the killed run's own)"
 
 st=$(h5dump -a /cmc/status part/hetui_checkpoint.h5 |
     sed -n 's/.*(0): "\(.*\)".*/\1/p')
@@ -102,6 +109,8 @@ for ds in /cmc/consensus/draws /cmc/summary/mean /cmc/shards/state; do
 done
 [ ! -e part/hetui_checkpoint.h5 ]
 ok $? "the checkpoint is removed once the results are written"
+is "$(ls -A part | grep -c "\.tmp\.")" 0 \
+    "... and no temporary file is left (that of the killed run is swept)"
 
 # --- a stale checkpoint (older than the results) is ignored ---------------------
 cp full/hetui_results.h5 stale_ckpt.h5

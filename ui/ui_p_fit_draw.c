@@ -368,7 +368,12 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 			flag = x <= lo + 1e-6 * (hi - lo) ? "at min" :
 			    x >= hi - 1e-6 * (hi - lo) ? "at max" : "";
 		} else {
-			fmt_fit(unc, sizeof(unc), fr->unc[k], 3, 10);
+			/* no finite uncertainty (degenerate): a dash */
+			if (isfinite(fr->unc[k]))
+				fmt_fit(unc, sizeof(unc), fr->unc[k], 3, 10);
+			else
+				snprintf(unc, sizeof(unc), "%9s%s", "",
+				    ui->term.utf8 ? "\xe2\x80\x94" : "-");
 			flag = short_flag(het_fitjob_flag(fr, k));
 		}
 		ui_put_trunc(w, TABLE_Y + 2 + y, 1, nw, A_NORMAL,

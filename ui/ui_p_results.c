@@ -548,7 +548,12 @@ csv_save(struct ui *ui)
 				if (strcmp(r->names[k], names[j]) == 0)
 					break;
 			csv_num(fp, k < r->np ? r->x[k] : NAN);
-			csv_num(fp, k < r->np ? r->unc[k] : NAN);
+			/* a fitted parameter without an uncertainty
+			   (degenerate): NaN; not in this run: empty */
+			if (k < r->np && isnan(r->unc[k]))
+				fputs(",NaN", fp);
+			else
+				csv_num(fp, k < r->np ? r->unc[k] : NAN);
 		}
 		fputc('\n', fp);
 	}

@@ -105,8 +105,8 @@ ui_results_run_draw(struct ui *ui, const struct results_run *r, WINDOW *w,
 	double m, sd;
 	size_t k;
 	int i, post;
+	char u[32];
 
-	(void)ui;
 	if (rows < 1)
 		return y;
 	if (res == NULL) {
@@ -133,14 +133,19 @@ ui_results_run_draw(struct ui *ui, const struct results_run *r, WINDOW *w,
 	    "   posterior mean        sd" : "");
 	rows--;
 	for (k = 0, i = 0; k < n->p && i < rows; k++, i++) {
+		/* no finite uncertainty (degenerate): a dash, no "nan" */
+		if (isfinite(n->unc[k]))
+			snprintf(u, sizeof(u), "%12.4g", n->unc[k]);
+		else
+			snprintf(u, sizeof(u), "%11s%s", "", ui->term.utf8 ?
+			    "\xe2\x80\x94" : "-");
 		if (post && post_of(res, n->names[k], &m, &sd))
 			ui_putf(w, y++, 1, cols - 2, A_NORMAL, "%-22.22s "
-			    "%14.6g %12.4g %17.6g %10.4g", n->names[k],
-			    n->x[k], n->unc[k], m, sd);
+			    "%14.6g %s %17.6g %10.4g", n->names[k],
+			    n->x[k], u, m, sd);
 		else
 			ui_putf(w, y++, 1, cols - 2, A_NORMAL, "%-22.22s "
-			    "%14.6g %12.4g", n->names[k], n->x[k],
-			    n->unc[k]);
+			    "%14.6g %s", n->names[k], n->x[k], u);
 	}
 	return y;
 }

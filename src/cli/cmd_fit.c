@@ -261,10 +261,23 @@ fit_print_table(const struct het_problem *pb, const struct het_fit_result *fr)
 		char b[64];
 
 		snprintf(b, sizeof(b), "[%g, %g]", fr->lo[k], fr->hi[k]);
-		printf("%-18s %14.6g ± %-11.3g %-16s %-22s %s\n", fr->names[k],
-		    fr->x[k], fr->unc[k], het_fitjob_unit(pb, fr->names[k]), b,
-		    het_fitjob_flag(fr, k));
+		/* No finite uncertainty (degenerate, no effect): a dash. */
+		if (isfinite(fr->unc[k]))
+			printf("%-18s %14.6g ± %-11.3g %-16s %-22s %s\n",
+			    fr->names[k], fr->x[k], fr->unc[k],
+			    het_fitjob_unit(pb, fr->names[k]), b,
+			    het_fitjob_flag(fr, k));
+		else
+			printf("%-18s %14.6g   \u2014%10s %-16s %-22s %s\n",
+			    fr->names[k], fr->x[k], "",
+			    het_fitjob_unit(pb, fr->names[k]), b,
+			    het_fitjob_flag(fr, k));
 	}
+	for (k = 0; k < fr->ncombos; k++)
+		printf("%s%s = %.6g ± %.3g\n", k == 0 ? "\nidentifiable "
+		    "combinations of the degenerate parameters:\n" : "",
+		    fr->combos[k].expr, fr->combos[k].value,
+		    fr->combos[k].unc);
 	tab = het_params_table(het_mode_family(pb->spec.mode), &n);
 	for (k = 0; k < pb->nphys; k++)
 		if (!pb->phys_free[k])
@@ -277,7 +290,8 @@ static json_t *
 fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 {
 	json_t *o = json_object(), *par = json_object(), *unc = json_object(),
-	    *fix = json_object(), *w = json_array();
+	    *fix = json_object(), *w = json_array(), *deg = json_array(),
+	    *comb = json_array();
 	const struct het_param_def *tab;
 	size_t k, n;
 
@@ -293,6 +307,13 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 			    json_real(pb->theta[k]));
 	for (k = 0; k < fr->nwarnings; k++)
 		json_array_append_new(w, json_string(fr->warnings[k]));
+	for (k = 0; k < fr->p; k++)
+		if (fr->degen != NULL && fr->degen[k])
+			json_array_append_new(deg, json_string(fr->names[k]));
+	for (k = 0; k < fr->ncombos; k++)
+		json_array_append_new(comb, json_pack("{s:s, s:f, s:f}",
+		    "expression", fr->combos[k].expr, "value",
+		    fr->combos[k].value, "uncertainty", fr->combos[k].unc));
 	if (fr->angle >= 0) {
 		json_object_set_new(o, "angle", json_integer(fr->angle));
 		json_object_set_new(o, "phi", json_real(pb->phi[fr->angle]));
@@ -300,6 +321,8 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 	json_object_set_new(o, "converged", json_boolean(fr->converged));
 	json_object_set_new(o, "parameters", par);
 	json_object_set_new(o, "uncertainties", unc);
+	json_object_set_new(o, "degenerate", deg);
+	json_object_set_new(o, "combinations", comb);
 	json_object_set_new(o, "fixed", fix);
 	json_object_set_new(o, "cost", json_real(fr->cost));
 	json_object_set_new(o, "chi2_red", isfinite(fr->chi2_red) ?

@@ -114,14 +114,13 @@ keep_min(uint64_t cur, uint64_t v)
 }
 
 uint64_t
-het_memory_available(void)
+het_memory_available(const char *override)
 {
 	uint64_t avail = UINT64_MAX, max, used;
-	const char *env = getenv("HETUI_MEMORY_AVAILABLE");
 	struct rlimit rl;
 
-	if (env != NULL && parse_size(env) != 0)
-		return parse_size(env);
+	if (parse_size(override) != 0)
+		return parse_size(override);
 	avail = keep_min(avail, meminfo_available());
 	max = read_number("/sys/fs/cgroup/memory.max");
 	used = read_number("/sys/fs/cgroup/memory.current");

@@ -46,12 +46,13 @@ uint64_t het_memory_problem_bytes(size_t n_frames, size_t nangles);
  * het_memory_available: the bytes this process can still allocate: the
  * smallest of MemAvailable (/proc/meminfo), the cgroup v2 limit less its
  * usage (/sys/fs/cgroup/memory.max, memory.current) and RLIMIT_AS /
- * RLIMIT_DATA.  The environment variable HETUI_MEMORY_AVAILABLE (bytes,
- * or with a K, M, G or T suffix, powers of 1024) replaces the probe, so
- * tests and users on exotic systems can set it.  UINT64_MAX when nothing
- * could be read.  Any thread (reads files and the environment).
+ * RLIMIT_DATA.  override, when not NULL and a valid size (bytes, or with
+ * a K, M, G or T suffix, powers of 1024), replaces the probe: the engine
+ * passes the environment variable HETUI_MEMORY_AVAILABLE, so tests and
+ * users on exotic systems can set it (the core reads no environment).
+ * UINT64_MAX when nothing could be read.  Any thread (reads files).
  */
-uint64_t het_memory_available(void);
+uint64_t het_memory_available(const char *override);
 
 /*
  * het_memory_check: compare the estimate for a window with avail bytes.

@@ -231,30 +231,65 @@ size_t het_nlsq_nparams(const struct het_nlsq *w);
 /*
  * Quality of a fit from its normal equations.
  *
- * het_nlsq_quality: covariance s2 (Ĵ^T Ĵ)^+ by a pseudo-inverse: the
- * matrix is first scaled to unit diagonal (zero columns stay zero), then
- * eigen-directions with eigenvalue below 1000 p eps of the largest are
- * dropped as exact degeneracies.
+ * het_nlsq_quality: covariance s2 (Ĵ^T Ĵ)^+ by a pseudo-inverse on the
+ * identifiable subspace, with a rank-revealing analysis.  The matrix is
+ * first scaled to unit diagonal (zero columns stay zero), so that its
+ * eigenvalues lam_k and eigen-directions Z_k do not depend on parameter
+ * units.  Directions with lam_k below 1000 p eps of the largest are
+ * numerically null and dropped (HET_NLSQ_DIR_NULL); the caller may drop
+ * more (het_nlsq_quality_drop), e.g. a direction along which the cost
+ * was found to rise far less than its quadratic model predicts.
+ *
+ * A parameter is degenerate when the dropped directions hold a share of
+ * its variance at least equal to that of the kept ones: its "leak"
+ * sum over dropped k of s2 Z_ki^2 / (cn_i^2 lam'_k) is >= its
+ * pseudo-inverse variance (lam'_k: lam_k divided by the caller's
+ * flatness factor, at least 1000 p eps lam_max).  A degenerate parameter
+ * has NaN in unc and in its cov and corr rows and columns (no finite
+ * uncertainty: the data do not determine it); so has a parameter with a
+ * zero Jacobian column.  cov_pinv keeps the unmasked pseudo-inverse for
+ * combinations (het_nlsq_quality_combo).
  *   p, jtj   the full symmetric p x p matrix (not modified).
  *   s2       variance scale (sigma^2, or rss / dof).
  *   x, lo, hi, names  the solution, its bounds and parameter names (for
- *            the warnings; names may be NULL: "x[k]").
- * Fills q (free with het_nlsq_quality_fini): cov, corr (p x p, NaN rows
- * for zero columns), unc (sqrt of the diagonal), rank, and warnings in
+ *            the warnings; names may be NULL: "x[k]"; x, lo, hi may be
+ *            NULL: no bound flags).
+ * Fills q (free with het_nlsq_quality_fini): cov, corr (p x p), unc,
+ * rank, at_bound, zero_col, degen, the eigen-analysis, and warnings in
  * words: a parameter at a bound; |correlation| > 0.99 between two
- * parameters; a zero-gradient parameter (its Jacobian column is zero);
- * each degenerate combination (naming its parameters).
+ * parameters; a zero-gradient parameter; each dropped direction (naming
+ * its parameters).
  * Returns HET_OK, HET_ENOMEM, or HET_EINTERNAL when LAPACK fails.
  * Thread: any.
  */
+enum het_nlsq_dir {
+	HET_NLSQ_DIR_KEPT = 0,
+	HET_NLSQ_DIR_NULL,	/* numerically zero eigenvalue */
+	HET_NLSQ_DIR_RIDGE,	/* the cost barely rises along it (caller) */
+	HET_NLSQ_DIR_LOOSE	/* its one-sigma step spans a parameter's
+				   whole bound range (caller) */
+};
+
 struct het_nlsq_quality {
 	size_t	  p;
-	double	 *cov;		/* p * p */
+	double	 *cov;		/* p * p, NaN rows of degenerate ones */
 	double	 *corr;		/* p * p */
-	double	 *unc;		/* p */
+	double	 *unc;		/* p, NaN for degenerate parameters */
 	size_t	  rank;		/* kept eigen-directions */
 	unsigned char *at_bound; /* p flags: 0 free, 1 lower, 2 upper */
 	unsigned char *zero_col; /* p flags */
+	unsigned char *degen;	/* p flags: a share of the parameter's
+				   variance lies in a dropped direction */
+	/* The eigen-analysis of the unit-diagonal normal matrix. */
+	double	 *lam;		/* p eigenvalues, ascending */
+	double	 *Z;		/* p * p, row k = eigen-direction k */
+	double	 *cn;		/* p column norms (the scaling) */
+	unsigned char *dir;	/* p enum het_nlsq_dir per direction */
+	double	 *flat;		/* p flatness factors (1: quadratic) */
+	double	 *cov_pinv;	/* p * p, s2 (J^T J)^+ unmasked */
+	char	**cause;	/* NULL or p owned fragments: why a zero
+				   column is zero (het_nlsq_quality_cause) */
+	double	  s2, lmax;
 	char	**warnings;	/* nwarnings sentences */
 	size_t	  nwarnings;
 };
@@ -275,6 +310,47 @@ int het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
     const char *const *names, const char *const *cause,
     struct het_nlsq_quality *q, struct het_error *err);
 void het_nlsq_quality_fini(struct het_nlsq_quality *q);
+
+/*
+ * het_nlsq_quality_step: the one-sigma step along eigen-direction k in
+ * parameter units, d_i = Z_ki sqrt(s2 / lam_k) / cn_i (0 for zero
+ * columns; Inf components when lam_k <= 0).  Returns the largest
+ * |d_i| / (hi_i - lo_i) over parameters with finite bounds (0 when
+ * lo/hi are NULL).  Thread: any.
+ */
+double het_nlsq_quality_step(const struct het_nlsq_quality *q, size_t k,
+    const double *lo, const double *hi, double *d);
+
+/*
+ * het_nlsq_quality_drop: drop kept direction k as `why` (RIDGE or
+ * LOOSE) with flatness factor flat >= 1 (how much flatter than its
+ * quadratic model the cost was found; Inf for flat), then recompute
+ * cov, corr, unc, degen, rank and the warnings (arguments as for
+ * het_nlsq_quality).  HET_OK, HET_EINVAL (k out of range or not kept),
+ * HET_ENOMEM.  Thread: any.
+ */
+int het_nlsq_quality_drop(struct het_nlsq_quality *q, size_t k,
+    enum het_nlsq_dir why, double flat, const double *x, const double *lo,
+    const double *hi, const char *const *names, struct het_error *err);
+
+/* An identifiable combination of degenerate parameters (the fit's
+   report and the results files). */
+struct het_nlsq_combo {
+	char		 expr[160];	/* e.g. "f0*exp(-f1*f2)" */
+	double		 value;		/* at the solution */
+	double		 unc;		/* one sigma */
+};
+
+/*
+ * het_nlsq_quality_combo: the uncertainty of a combination of the
+ * parameters whose gradient is g (p values) at the solution:
+ * *sd = sqrt(g^T cov_pinv g), and *leak = the variance the dropped
+ * directions would add (as for a parameter above; Inf along exactly
+ * null directions it touches).  The combination is identifiable when
+ * *leak is small against *sd^2.  Thread: any.
+ */
+void het_nlsq_quality_combo(const struct het_nlsq_quality *q,
+    const double *g, double *sd, double *leak);
 
 /*
  * het_nlsq_warning_add: append a printf-formatted sentence to a warning

@@ -11,7 +11,12 @@
  * for "exactly degenerate" independent of parameter units; the dropped
  * eigen-directions are reported as named parameter combinations, since
  * the heterodyne model has exact degeneracies (f0/f2, D0/D_offset at
- * alpha = 0) that the user must resolve by fixing a parameter.
+ * alpha = 0) that the user must resolve by fixing a parameter.  The
+ * eigen-analysis is kept in the report so that the engine can probe the
+ * weak directions with the true cost and drop more of them
+ * (het_nlsq_quality_drop); a parameter with a real share of its variance
+ * in a dropped direction gets no finite uncertainty at all, since the
+ * pseudo-inverse's number would only measure the kept directions.
  */
 #include "config.h"
 
@@ -163,6 +168,14 @@ het_nlsq_quality_fini(struct het_nlsq_quality *q)
 	free(q->unc);
 	free(q->at_bound);
 	free(q->zero_col);
+	free(q->degen);
+	free(q->lam);
+	free(q->Z);
+	free(q->cn);
+	free(q->dir);
+	free(q->flat);
+	free(q->cov_pinv);
+	het_nlsq_warnings_free(q->cause, q->cause != NULL ? q->p : 0);
 	het_nlsq_warnings_free(q->warnings, q->nwarnings);
 	memset(q, 0, sizeof(*q));
 }
@@ -197,36 +210,90 @@ name_list(const char *const *names, const unsigned char *flag, size_t p,
 	}
 }
 
-/* The warnings of het_nlsq_quality. */
+/* Effective eigenvalue of a dropped direction for the leak. */
+static double
+lam_eff(const struct het_nlsq_quality *q, size_t k)
+{
+	double fl = QUAL_RTOL * (double)q->p * DBL_EPSILON * q->lmax;
+	double l = q->dir[k] == HET_NLSQ_DIR_NULL ? 0.0 :
+	    q->lam[k] / q->flat[k];
+
+	return l > fl ? l : fl;
+}
+
+/* The sentence of one dropped direction k (flag: p scratch bytes): its
+   large components, and every degenerate parameter that it makes so
+   (its variance along k at least its pseudo-inverse variance). */
 static int
-quality_warnings(size_t p, const double *x, const double *lo,
-    const double *hi, const char *const *names, const char *const *cause,
-    const double *Z, const unsigned char *keepdir,
+dir_warning(size_t k, const char *const *names, unsigned char *flag,
     struct het_nlsq_quality *q, struct het_error *err)
 {
-	char nb[32], nb2[32], list[768], combo[768];
+	char nb[32], list[768], combo[768];
+	size_t i, p = q->p, cnt = 0, used = 0;
+	double c;
+
+	combo[0] = '\0';
+	for (i = 0; i < p; i++) {
+		c = q->Z[k * p + i];
+		flag[i] = !q->zero_col[i] && (fabs(c) > DIR_SHOW ||
+		    (q->degen[i] && !(q->s2 * c * c / (q->cn[i] * q->cn[i] *
+		    lam_eff(q, k)) < q->cov_pinv[i * p + i])));
+		if (!flag[i])
+			continue;
+		cnt++;
+		if (used < sizeof(combo))
+			used += (size_t)snprintf(combo + used, sizeof(combo) -
+			    used, "%s%.3g %s", cnt == 1 ? "" : (c < 0 ?
+			    " - " : " + "), cnt == 1 ? c : fabs(c),
+			    pname(names, i, nb, sizeof(nb)));
+	}
+	if (cnt == 0)
+		return HET_OK;
+	name_list(names, flag, p, list, sizeof(list));
+	if (cnt == 1)
+		return het_nlsq_warning_add(&q->warnings, &q->nwarnings, err,
+		    "Parameter %s is not identifiable from these data (%s); "
+		    "it has no uncertainty (a dash in the table): fix it.",
+		    list, q->dir[k] == HET_NLSQ_DIR_NULL ? "its curvature is "
+		    "numerically zero" : q->dir[k] == HET_NLSQ_DIR_RIDGE ?
+		    "the cost barely rises when it moves" : "its one-sigma "
+		    "range exceeds its bounds");
+	return het_nlsq_warning_add(&q->warnings, &q->nwarnings, err,
+	    "Parameters %s are not separately identifiable: the combination "
+	    "%s (in units of each parameter's Jacobian column norm) %s; "
+	    "they are flagged degenerate and have no uncertainty (a dash in "
+	    "the table): fix one of them.", list, combo,
+	    q->dir[k] == HET_NLSQ_DIR_NULL ? "leaves the residuals "
+	    "unchanged" : q->dir[k] ==
+	    HET_NLSQ_DIR_RIDGE ? "runs along a ridge where the cost barely "
+	    "rises" : "can move across a whole bound range within one "
+	    "sigma");
+}
+
+/* The warnings of the report. */
+static int
+quality_warnings(const double *x, const double *lo, const double *hi,
+    const char *const *names, struct het_nlsq_quality *q,
+    struct het_error *err)
+{
+	char nb[32], nb2[32];
 	unsigned char *flag = NULL;
-	size_t i, j, k, cnt, used;
-	double tol, c;
+	size_t i, j, k, p = q->p;
+	double c;
 	int rc = HET_OK;
 
 	for (i = 0; i < p && rc == HET_OK; i++) {
-		if (q->zero_col[i] && cause != NULL && cause[i] != NULL)
+		if (q->zero_col[i])
 			rc = het_nlsq_warning_add(&q->warnings, &q->nwarnings,
 			    err, "Parameter %s has no effect on the residuals "
 			    "at the solution (its Jacobian column is zero: %s); "
 			    "its uncertainty is undefined: fix it, or change "
 			    "its start or bounds.",
-			    pname(names, i, nb, sizeof(nb)), cause[i]);
-		else if (q->zero_col[i])
-			rc = het_nlsq_warning_add(&q->warnings, &q->nwarnings,
-			    err, "Parameter %s has no effect on the residuals "
-			    "at the solution (its Jacobian column is zero: "
-			    "the model does not depend on it there, e.g. "
-			    "behind a floor or clip active at every time); "
-			    "its uncertainty is undefined: fix it, or change "
-			    "its start or bounds.",
-			    pname(names, i, nb, sizeof(nb)));
+			    pname(names, i, nb, sizeof(nb)),
+			    q->cause != NULL && q->cause[i] != NULL ?
+			    q->cause[i] : "the model does not depend on it "
+			    "there, e.g. behind a floor or clip active at every "
+			    "time");
 		if (rc != HET_OK || q->at_bound[i] == 0)
 			continue;
 		rc = het_nlsq_warning_add(&q->warnings, &q->nwarnings, err,
@@ -254,48 +321,166 @@ quality_warnings(size_t p, const double *x, const double *lo,
 	if ((flag = calloc(p, 1)) == NULL)
 		return het_error_set(err, HET_ENOMEM, "fit report: out of "
 		    "memory");
-	/* Each dropped direction that involves a parameter with a
-	   non-zero column is an exact (or numerical) degeneracy. */
-	for (k = 0; k < p && rc == HET_OK; k++) {
-		if (keepdir[k])
-			continue;
-		cnt = 0;
-		used = 0;
-		combo[0] = '\0';
-		tol = DIR_SHOW;
-		for (i = 0; i < p; i++) {
-			c = Z[k * p + i];
-			flag[i] = !q->zero_col[i] && fabs(c) > tol;
-			if (!flag[i])
-				continue;
-			cnt++;
-			if (used < sizeof(combo))
-				used += (size_t)snprintf(combo + used,
-				    sizeof(combo) - used, "%s%.3f %s",
-				    cnt == 1 ? "" : (c < 0 ? " - " : " + "),
-				    cnt == 1 ? c : fabs(c),
-				    pname(names, i, nb, sizeof(nb)));
-		}
-		if (cnt == 0)
-			continue;
-		name_list(names, flag, p, list, sizeof(list));
-		if (cnt == 1)
-			rc = het_nlsq_warning_add(&q->warnings,
-			    &q->nwarnings, err, "Parameter %s is not "
-			    "identifiable from these data (its curvature is "
-			    "numerically zero); its uncertainty is not "
-			    "meaningful: fix it.", list);
-		else
-			rc = het_nlsq_warning_add(&q->warnings,
-			    &q->nwarnings, err, "Parameters %s are not "
-			    "separately identifiable: the combination %s (in "
-			    "units of each parameter's Jacobian column norm) "
-			    "leaves the residuals unchanged; fix one of them. "
-			    "Their uncertainties come from a pseudo-inverse "
-			    "that ignores this direction.", list, combo);
-	}
+	for (k = 0; k < p && rc == HET_OK; k++)
+		if (q->dir[k] != HET_NLSQ_DIR_KEPT)
+			rc = dir_warning(k, names, flag, q, err);
 	free(flag);
 	return rc;
+}
+
+
+void
+het_nlsq_quality_combo(const struct het_nlsq_quality *q, const double *g,
+    double *sd, double *leak)
+{
+	size_t i, j, k, p = q->p;
+	double v = 0.0, lk = 0.0, d;
+
+	/* Outer test first: a unit g (a parameter's own variance) costs
+	   O(p), not O(p^2), which matters at thousands of parameters. */
+	for (i = 0; i < p; i++) {
+		if (g[i] == 0 || q->zero_col[i])
+			continue;
+		for (j = 0; j < p; j++)
+			if (g[j] != 0 && !q->zero_col[j])
+				v += g[i] * q->cov_pinv[i * p + j] * g[j];
+	}
+	for (k = 0; k < p; k++) {
+		if (q->dir[k] == HET_NLSQ_DIR_KEPT)
+			continue;
+		d = 0.0;
+		for (i = 0; i < p; i++)
+			if (q->cn[i] > 0)
+				d += q->Z[k * p + i] * g[i] / q->cn[i];
+		lk += q->s2 * d * d / lam_eff(q, k);
+	}
+	*sd = sqrt(fmax(v, 0.0));
+	*leak = lk;
+}
+
+/*
+ * q->cov_pinv = sum over kept directions k of Z_k Z_k^T / lam_k (unit-
+ * diagonal units), and q->rank.  As W^T W with W the kept rows of Z
+ * scaled by 1/sqrt(lam_k): one BLAS rank-r update (dsyrk) instead of a
+ * p^3 loop, seconds at thousands of parameters.  HET_ENOMEM for W.
+ */
+static int
+pinv_kept(struct het_nlsq_quality *q)
+{
+	size_t i, j, k, r = 0, p = q->p;
+	double *W, f;
+
+	q->rank = 0;
+	if ((W = malloc((p > 0 ? p : 1) * p * sizeof(double))) == NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < p; k++) {
+		if (q->dir[k] != HET_NLSQ_DIR_KEPT)
+			continue;
+		f = 1.0 / sqrt(q->lam[k]);
+		for (i = 0; i < p; i++)
+			W[r * p + i] = q->Z[k * p + i] * f;
+		r++;
+	}
+	q->rank = r;
+	memset(q->cov_pinv, 0, p * p * sizeof(double));
+	if (r > 0)
+		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)p,
+		    (int)r, 1.0, W, (int)p, 0.0, q->cov_pinv, (int)p);
+	for (i = 0; i < p; i++)
+		for (j = 0; j < i; j++)
+			q->cov_pinv[i * p + j] = q->cov_pinv[j * p + i];
+	free(W);
+	return HET_OK;
+}
+
+/* Covariance, correlations, degenerate flags and warnings from the
+   eigen-analysis and the direction marks. */
+static int
+quality_finish(struct het_nlsq_quality *q, const double *x,
+    const double *lo, const double *hi, const char *const *names,
+    struct het_error *err)
+{
+	size_t i, j, p = q->p;
+	double *g, sd, leak;
+
+	het_nlsq_warnings_free(q->warnings, q->nwarnings);
+	q->warnings = NULL;
+	q->nwarnings = 0;
+	if ((g = calloc(p, sizeof(double))) == NULL)
+		return het_error_set(err, HET_ENOMEM, "fit report: out of "
+		    "memory");
+	if (pinv_kept(q) != HET_OK) {
+		free(g);
+		return het_error_set(err, HET_ENOMEM, "fit report: out of "
+		    "memory");
+	}
+	for (i = 0; i < p; i++)
+		for (j = 0; j < p; j++)
+			q->cov_pinv[i * p + j] = (q->zero_col[i] ||
+			    q->zero_col[j]) ? 0.0 : q->s2 *
+			    q->cov_pinv[i * p + j] / (q->cn[i] * q->cn[j]);
+	/* Degenerate: the dropped directions hold at least as much of
+	   the parameter's variance as the kept ones. */
+	for (i = 0; i < p; i++) {
+		q->degen[i] = 0;
+		if (q->zero_col[i])
+			continue;
+		g[i] = 1.0;
+		het_nlsq_quality_combo(q, g, &sd, &leak);
+		g[i] = 0.0;
+		q->degen[i] = leak > 0 && !(leak < sd * sd);
+	}
+	free(g);
+	for (i = 0; i < p; i++)
+		for (j = 0; j < p; j++)
+			q->cov[i * p + j] = (q->zero_col[i] || q->zero_col[j] ||
+			    q->degen[i] || q->degen[j]) ? NAN :
+			    q->cov_pinv[i * p + j];
+	for (i = 0; i < p; i++)
+		q->unc[i] = isnan(q->cov[i * p + i]) ? NAN :
+		    sqrt(fabs(q->cov[i * p + i]));
+	for (i = 0; i < p; i++)
+		for (j = 0; j < p; j++) {
+			double di = q->cov[i * p + i], dj = q->cov[j * p + j];
+
+			q->corr[i * p + j] = (di > 0 && dj > 0) ?
+			    q->cov[i * p + j] / sqrt(di * dj) : NAN;
+		}
+	return quality_warnings(x, lo, hi, names, q, err);
+}
+
+double
+het_nlsq_quality_step(const struct het_nlsq_quality *q, size_t k,
+    const double *lo, const double *hi, double *d)
+{
+	size_t i, p = q->p;
+	double sig, r, worst = 0.0;
+
+	sig = q->lam[k] > 0 ? sqrt(q->s2 / q->lam[k]) : INFINITY;
+	for (i = 0; i < p; i++) {
+		d[i] = q->cn[i] > 0 && q->Z[k * p + i] != 0 ?
+		    q->Z[k * p + i] * sig / q->cn[i] : 0.0;
+		if (lo == NULL || hi == NULL || !isfinite(hi[i] - lo[i]))
+			continue;
+		r = fabs(d[i]) / (hi[i] - lo[i]);
+		if (r > worst)
+			worst = r;
+	}
+	return worst;
+}
+
+int
+het_nlsq_quality_drop(struct het_nlsq_quality *q, size_t k,
+    enum het_nlsq_dir why, double flat, const double *x, const double *lo,
+    const double *hi, const char *const *names, struct het_error *err)
+{
+	if (k >= q->p || q->dir[k] != HET_NLSQ_DIR_KEPT ||
+	    (why != HET_NLSQ_DIR_RIDGE && why != HET_NLSQ_DIR_LOOSE))
+		return het_error_set(err, HET_EINVAL, "fit report: direction "
+		    "%zu cannot be dropped", k);
+	q->dir[k] = (unsigned char)why;
+	q->flat[k] = flat >= 1 ? flat : 1.0;
+	return quality_finish(q, x, lo, hi, names, err);
 }
 
 int
@@ -307,15 +492,32 @@ het_nlsq_quality(size_t p, const double *jtj, double s2, const double *x,
 	    err);
 }
 
+/* q->cause: an owned copy of the caller's fragments (NULL: none). */
+static int
+quality_causes(struct het_nlsq_quality *q, const char *const *cause,
+    struct het_error *err)
+{
+	size_t i;
+
+	if (cause == NULL)
+		return HET_OK;
+	if ((q->cause = calloc(q->p, sizeof(char *))) == NULL)
+		return het_error_set(err, HET_ENOMEM, "fit report: out of "
+		    "memory");
+	for (i = 0; i < q->p; i++)
+		if (cause[i] != NULL &&
+		    (q->cause[i] = het_strdup(cause[i], err)) == NULL)
+			return HET_ENOMEM;
+	return HET_OK;
+}
+
 int
 het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
     const double *x, const double *lo, const double *hi,
     const char *const *names, const char *const *cause,
     struct het_nlsq_quality *q, struct het_error *err)
 {
-	double *M = NULL, *Z = NULL, *lam = NULL, *cn = NULL, *pinv = NULL;
-	double lmax, tol, bt, v, wq;
-	unsigned char *keepdir = NULL;
+	double *M = NULL, tol, bt, v, wq;
 	lapack_int *isuppz = NULL, *iwork = NULL, np = (lapack_int)p, m;
 	lapack_int info, iq;
 	double *work = NULL;
@@ -324,38 +526,46 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 
 	memset(q, 0, sizeof(*q));
 	q->p = p;
+	q->s2 = s2;
 	if (p == 0)
 		return HET_OK;
 	q->cov = het_alloc_array(p * p, sizeof(double), "fit report", err);
 	q->corr = het_alloc_array(p * p, sizeof(double), "fit report", err);
+	q->cov_pinv = het_alloc_array(p * p, sizeof(double), "fit report",
+	    err);
 	q->unc = het_alloc_array(p, sizeof(double), "fit report", err);
 	q->at_bound = het_alloc_array(p, 1, "fit report", err);
 	q->zero_col = het_alloc_array(p, 1, "fit report", err);
+	q->degen = het_alloc_array(p, 1, "fit report", err);
+	q->dir = het_alloc_array(p, 1, "fit report", err);
+	q->flat = het_alloc_array(p, sizeof(double), "fit report", err);
+	q->Z = het_alloc_array(p * p, sizeof(double), "fit report", err);
+	q->lam = het_alloc_array(p, sizeof(double), "fit report", err);
+	q->cn = het_alloc_array(p, sizeof(double), "fit report", err);
+	if (quality_causes(q, cause, err) != HET_OK)
+		goto out;
 	M = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	Z = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	pinv = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	lam = het_alloc_array(p, sizeof(double), "fit report", err);
-	cn = het_alloc_array(p, sizeof(double), "fit report", err);
-	keepdir = het_alloc_array(p, 1, "fit report", err);
 	isuppz = het_alloc_array(2 * p, sizeof(lapack_int), "fit report",
 	    err);
 	if (q->cov == NULL || q->corr == NULL || q->unc == NULL ||
 	    q->at_bound == NULL || q->zero_col == NULL || M == NULL ||
-	    Z == NULL || pinv == NULL || lam == NULL || cn == NULL ||
-	    keepdir == NULL || isuppz == NULL)
+	    q->Z == NULL || q->cov_pinv == NULL || q->lam == NULL ||
+	    q->cn == NULL || q->dir == NULL || q->degen == NULL ||
+	    q->flat == NULL || isuppz == NULL)
 		goto out;
 	/* Unit-diagonal scaling; zero (or non-finite) columns stay zero. */
 	for (i = 0; i < p; i++) {
 		v = jtj[i * p + i];
 		q->zero_col[i] = !(v > 0) || !isfinite(v);
-		cn[i] = q->zero_col[i] ? 0.0 : sqrt(v);
+		q->cn[i] = q->zero_col[i] ? 0.0 : sqrt(v);
 	}
 	for (i = 0; i < p; i++)
 		for (j = 0; j < p; j++)
-			M[i * p + j] = (cn[i] > 0 && cn[j] > 0) ?
-			    jtj[i * p + j] / (cn[i] * cn[j]) : 0.0;
+			M[i * p + j] = (q->cn[i] > 0 && q->cn[j] > 0) ?
+			    jtj[i * p + j] / (q->cn[i] * q->cn[j]) : 0.0;
 	info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np, M,
-	    np, 0, 0, 0, 0, 0.0, &m, lam, Z, np, isuppz, &wq, -1, &iq, -1);
+	    np, 0, 0, 0, 0, 0.0, &m, q->lam, q->Z, np, isuppz, &wq, -1, &iq,
+	    -1);
 	if (info == 0) {
 		work = het_alloc_array((size_t)wq + 1, sizeof(double),
 		    "fit report", err);
@@ -364,7 +574,7 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		if (work == NULL || iwork == NULL)
 			goto out;
 		info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np,
-		    M, np, 0, 0, 0, 0, 0.0, &m, lam, Z, np, isuppz, work,
+		    M, np, 0, 0, 0, 0, 0.0, &m, q->lam, q->Z, np, isuppz, work,
 		    (lapack_int)wq + 1, iwork, iq + 1);
 	}
 	if (info != 0 || m != np) {
@@ -373,34 +583,13 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		    "dsyevr info %d)", (int)info);
 		goto out;
 	}
-	lmax = fmax(lam[p - 1], 0.0);
-	tol = QUAL_RTOL * (double)p * DBL_EPSILON * lmax;
-	memset(pinv, 0, p * p * sizeof(double));
+	q->lmax = fmax(q->lam[p - 1], 0.0);
+	tol = QUAL_RTOL * (double)p * DBL_EPSILON * q->lmax;
 	for (k = 0; k < p; k++) {
-		keepdir[k] = lmax > 0 && lam[k] > tol;
-		if (!keepdir[k])
-			continue;
-		q->rank++;
-		for (i = 0; i < p; i++)
-			for (j = 0; j < p; j++)
-				pinv[i * p + j] += Z[k * p + i] *
-				    Z[k * p + j] / lam[k];
+		q->flat[k] = 1.0;
+		q->dir[k] = q->lmax > 0 && q->lam[k] > tol ? HET_NLSQ_DIR_KEPT :
+		    HET_NLSQ_DIR_NULL;
 	}
-	for (i = 0; i < p; i++)
-		for (j = 0; j < p; j++)
-			q->cov[i * p + j] = (q->zero_col[i] ||
-			    q->zero_col[j]) ? NAN : s2 * pinv[i * p + j] /
-			    (cn[i] * cn[j]);
-	for (i = 0; i < p; i++)
-		q->unc[i] = q->zero_col[i] ? NAN :
-		    sqrt(fabs(q->cov[i * p + i]));
-	for (i = 0; i < p; i++)
-		for (j = 0; j < p; j++) {
-			double di = q->cov[i * p + i], dj = q->cov[j * p + j];
-
-			q->corr[i * p + j] = (di > 0 && dj > 0) ?
-			    q->cov[i * p + j] / sqrt(di * dj) : NAN;
-		}
 	/* At a bound: within BOUND_RTOL of the range (or of max(1,
 	   |bound|) for a half-infinite range). */
 	for (i = 0; x != NULL && lo != NULL && hi != NULL && i < p; i++) {
@@ -413,15 +602,9 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		    BOUND_RTOL * fmax(1.0, fabs(hi[i]))))
 			q->at_bound[i] = 2;
 	}
-	rc = quality_warnings(p, x, lo, hi, names, cause, Z, keepdir, q,
-	    err);
+	rc = quality_finish(q, x, lo, hi, names, err);
 out:
 	free(M);
-	free(Z);
-	free(pinv);
-	free(lam);
-	free(cn);
-	free(keepdir);
 	free(isuppz);
 	free(work);
 	free(iwork);

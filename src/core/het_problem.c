@@ -457,15 +457,18 @@ het_problem_noise(const double *c2, size_t n, long *lag, size_t *count)
 
 /* Refuse a window that cannot fit in memory, before allocating it. */
 static int
-pb_memory(struct het_problem *pb, struct het_error *err)
+pb_memory(struct het_problem *pb, const struct het_problem_opts *opts,
+    struct het_error *err)
 {
 	char what[96], warn[HET_ERROR_MSG_MAX];
+	uint64_t avail = opts != NULL && opts->mem_available > 0 ?
+	    opts->mem_available : het_memory_available(NULL);
 
 	snprintf(what, sizeof(what), "frames %ld..%ld of %zu angle%s "
 	    "(%zu frames)", pb->first_frame, pb->last_frame, pb->nangles,
 	    pb->nangles == 1 ? "" : "s", pb->n_frames);
-	switch (het_memory_check(pb->n_frames, pb->nangles,
-	    het_memory_available(), what, warn, sizeof(warn), err)) {
+	switch (het_memory_check(pb->n_frames, pb->nangles, avail, what,
+	    warn, sizeof(warn), err)) {
 	case HET_MEMORY_TOO_BIG:
 		return HET_ENOMEM;
 	case HET_MEMORY_TIGHT:
@@ -485,7 +488,7 @@ pb_read(struct het_problem *pb, struct het_dataset *ds,
 	size_t npooled = 0;
 	int rc = HET_OK;
 
-	if ((rc = pb_memory(pb, err)) != HET_OK)
+	if ((rc = pb_memory(pb, opts, err)) != HET_OK)
 		return rc;
 	per = n * (n - 1) / 2;
 	if (pb->nangles > 0 && per > ((size_t)-1) / pb->nangles)

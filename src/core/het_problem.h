@@ -80,6 +80,7 @@
 #define HET_PROBLEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "het_config.h"
 #include "het_dataset.h"
@@ -118,6 +119,8 @@ struct het_problem_opts {
 	const char	*dt_source;	/* its label, NULL gives "--dt" */
 	het_problem_progress_fn progress;	/* NULL: none */
 	void		*progress_arg;
+	uint64_t	 mem_available;	/* bytes the window may take (see
+					   het_memory.h); 0: probe */
 };
 
 /* How the angles were chosen (het_problem_angle_rule_name). */

@@ -66,6 +66,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 	const struct het_param_def *tab;
 	double theta[HET_MAX_PHYS], theta0[HET_MAX_PHYS], *s = NULL,
 	    *s0 = NULL, *x0j = NULL, *uj = NULL;
+	unsigned char *dj = NULL;
 	unsigned char *fj = NULL;
 	size_t i, c, ntab;
 	long col;
@@ -84,6 +85,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 	x0j = het_alloc_array(pb->p, sizeof(double), "results", err);
 	uj = het_alloc_array(pb->p, sizeof(double), "results", err);
 	fj = het_alloc_array(pb->p, 1, "results", err);
+	dj = het_alloc_array(pb->p, 1, "results", err);
 	s = het_alloc_array(pb->nscal, sizeof(double), "results", err);
 	s0 = het_alloc_array(pb->nscal, sizeof(double), "results", err);
 	v->contrast = het_alloc_array(pb->nangles, sizeof(double), "results",
@@ -93,7 +95,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 	v->rows = het_alloc_array(pb->nphys + pb->nscal, sizeof(*v->rows),
 	    "results", err);
 	if (v->xj == NULL || x0j == NULL || uj == NULL || fj == NULL ||
-	    s == NULL || s0 == NULL || v->contrast == NULL ||
+	    dj == NULL || s == NULL || s0 == NULL || v->contrast == NULL ||
 	    v->offset == NULL || v->rows == NULL)
 		goto out;
 	memcpy(v->xj, pb->x0, pb->p * sizeof(double));
@@ -114,6 +116,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 		v->xj[c] = f->x[i];
 		x0j[c] = f->x0[i];
 		uj[c] = f->unc != NULL ? f->unc[i] : NAN;
+		dj[c] = f->degen != NULL && f->degen[i];
 		fj[c] = 1;
 	}
 	het_resid_unpack(pb->resid, v->xj, theta, s);
@@ -130,6 +133,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 		r->start = theta0[i];
 		r->vary = col >= 0 && fj[col];
 		r->unc = r->vary ? uj[col] : NAN;
+		r->degen = r->vary && dj[col];
 		r->lo = pb->phys_lo[i];
 		r->hi = pb->phys_hi[i];
 	}
@@ -147,6 +151,7 @@ rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
 		r->start = s0[i];
 		r->vary = col >= 0 && fj[col];
 		r->unc = r->vary ? uj[col] : NAN;
+		r->degen = r->vary && dj[col];
 		het_scaling_param_bounds(pb->scaling, i, &r->lo, &r->hi);
 	}
 	rc = HET_OK;
@@ -154,6 +159,7 @@ out:
 	free(x0j);
 	free(uj);
 	free(fj);
+	free(dj);
 	free(s);
 	free(s0);
 	if (rc != HET_OK)
@@ -223,6 +229,38 @@ rs_json_parameters(const struct het_results_fit *f, const char *stamp)
 	return o;
 }
 
+/* The names of the degenerate parameters of a fit. */
+static json_t *
+rs_json_degen(const struct het_results_fit *f)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; a != NULL && f->degen != NULL && k < f->p; k++)
+		if (f->degen[k])
+			json_array_append_new(a, json_string(f->names[k]));
+	return a;
+}
+
+/* Its identifiable combinations: [{expression, value, uncertainty}]. */
+static json_t *
+rs_json_combos(const struct het_results_fit *f)
+{
+	json_t *a = json_array(), *o;
+	size_t k;
+
+	for (k = 0; a != NULL && k < f->ncombos; k++) {
+		o = json_object();
+		json_object_set_new(o, "expression",
+		    json_string(f->combos[k].expr));
+		json_object_set_new(o, "value", rs_num(f->combos[k].value));
+		json_object_set_new(o, "uncertainty",
+		    rs_num(f->combos[k].unc));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *
 rs_json_metadata(const struct het_results *res, size_t k)
 {
@@ -262,6 +300,8 @@ rs_json_metadata(const struct het_results *res, size_t k)
 	json_object_set_new(m, "dof", json_integer(f->dof));
 	json_object_set_new(m, "chi_squared", rs_num(f->chi2));
 	json_object_set_new(m, "noise_sigma", rs_num(f->sigma));
+	json_object_set_new(m, "degenerate", rs_json_degen(f));
+	json_object_set_new(m, "combinations", rs_json_combos(f));
 	json_object_set_new(m, "status", json_string(res->status));
 	json_object_set_new(m, "results_file", json_string(HET_RESULTS_H5));
 	json_object_set_new(m, "creator", json_string(res->creator != NULL ?

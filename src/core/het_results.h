@@ -49,6 +49,7 @@
 #include "het_config.h"
 #include "het_consensus.h"
 #include "het_error.h"
+#include "het_nlsq.h"
 #include "het_posterior.h"
 #include "het_problem.h"
 #include "het_shard_run.h"
@@ -93,7 +94,12 @@ struct het_results_fit {
 	size_t		 p;		/* free parameters */
 	const char *const *names;	/* p names, as het_resid_param_name */
 	const double	*x, *x0;	/* p fitted and start values */
-	const double	*unc;		/* p one-sigma uncertainties (NaN ok) */
+	const double	*unc;		/* p one-sigma uncertainties (NaN ok:
+					   degenerate or no effect) */
+	const unsigned char *degen;	/* p degenerate flags, or NULL */
+	const struct het_nlsq_combo *combos;	/* ncombos identifiable
+					   combinations, or NULL */
+	size_t		 ncombos;
 	const double	*lo, *hi;	/* p bounds used */
 	const double	*cov, *corr;	/* p * p, or NULL */
 	double		 cost, rss, chi2, chi2_red, sigma;

@@ -337,23 +337,25 @@ rs_table(struct rs_w *w, const char *g, const struct rs_view *v,
 	double *col[5] = { NULL, NULL, NULL, NULL, NULL };
 	static const char *const cn[5] = { "value", "uncertainty", "lower",
 	    "upper", "start" };
-	long *vary = NULL;
+	long *vary = NULL, *deg = NULL;
 	char path[RS_PATH_MAX];
 	int rc = HET_OK, i;
 
 	names = het_alloc_array(n, sizeof(*names), "table", err);
 	units = het_alloc_array(n, sizeof(*units), "table", err);
 	vary = het_alloc_array(n, sizeof(*vary), "table", err);
+	deg = het_alloc_array(n, sizeof(*deg), "table", err);
 	for (i = 0; i < 5; i++)
 		if ((col[i] = het_alloc_array(n, sizeof(double), "table",
 		    err)) == NULL)
 			rc = HET_ENOMEM;
-	if (names == NULL || units == NULL || vary == NULL)
+	if (names == NULL || units == NULL || vary == NULL || deg == NULL)
 		rc = HET_ENOMEM;
 	for (k = 0; rc == HET_OK && k < n; k++) {
 		names[k] = v->rows[k].name;
 		units[k] = v->rows[k].unit;
 		vary[k] = v->rows[k].vary;
+		deg[k] = v->rows[k].degen;
 		col[0][k] = v->rows[k].value;
 		col[1][k] = v->rows[k].unc;
 		col[2][k] = v->rows[k].lo;
@@ -372,6 +374,10 @@ rs_table(struct rs_w *w, const char *g, const struct rs_view *v,
 		snprintf(path, sizeof(path), "%s/parameters/vary", g);
 		rc = rs_i64(w, path, n, vary, NULL, err);
 	}
+	if (rc == HET_OK) {
+		snprintf(path, sizeof(path), "%s/parameters/degenerate", g);
+		rc = rs_i64(w, path, n, deg, NULL, err);
+	}
 	for (i = 0; rc == HET_OK && i < 5; i++) {
 		snprintf(path, sizeof(path), "%s/parameters/%s", g, cn[i]);
 		rc = rs_f64(w, path, n, col[i], err);
@@ -379,6 +385,7 @@ rs_table(struct rs_w *w, const char *g, const struct rs_view *v,
 	free(names);
 	free(units);
 	free(vary);
+	free(deg);
 	for (i = 0; i < 5; i++)
 		free(col[i]);
 	return rc;
@@ -562,6 +569,39 @@ out:
 	return rc;
 }
 
+/* g/combinations/{expression, value, uncertainty}. */
+static int
+rs_combos(struct rs_w *w, const char *g, const struct het_results_fit *f,
+    struct het_error *err)
+{
+	size_t n = f->ncombos, k;
+	const char **ex;
+	double *val, *unc;
+	char path[RS_PATH_MAX];
+	int rc = HET_ENOMEM;
+
+	ex = het_alloc_array(n, sizeof(*ex), "combinations", err);
+	val = het_alloc_array(n, sizeof(double), "combinations", err);
+	unc = het_alloc_array(n, sizeof(double), "combinations", err);
+	if (ex != NULL && val != NULL && unc != NULL) {
+		for (k = 0; k < n; k++) {
+			ex[k] = f->combos[k].expr;
+			val[k] = f->combos[k].value;
+			unc[k] = f->combos[k].unc;
+		}
+		if ((rc = rs_strs(w, rs_path(path, g,
+		    "combinations/expression"), n, ex, err)) == HET_OK &&
+		    (rc = rs_f64(w, rs_path(path, g, "combinations/value"), n,
+		    val, err)) == HET_OK)
+			rc = rs_f64(w, rs_path(path, g,
+			    "combinations/uncertainty"), n, unc, err);
+	}
+	free(ex);
+	free(val);
+	free(unc);
+	return rc;
+}
+
 static int
 rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
     int checkpoint, struct het_error *err)
@@ -609,6 +649,8 @@ rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
 		if ((rc = rs_mat(w, path, f->p, f->p, f->corr, err)) != HET_OK)
 			goto out;
 	}
+	if (f->ncombos > 0 && (rc = rs_combos(w, g, f, err)) != HET_OK)
+		goto out;
 	snprintf(path, sizeof(path), "%s/contrast", g);
 	if ((rc = rs_f64(w, path, v.nangles, v.contrast + v.first_angle,
 	    err)) != HET_OK)

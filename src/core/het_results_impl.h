@@ -23,6 +23,7 @@ struct rs_row {
 	const char	*unit;
 	double		 value, start, unc, lo, hi;
 	int		 vary;
+	int		 degen;		/* flagged degenerate by the fit */
 };
 
 struct rs_view {

@@ -80,6 +80,8 @@ het_fit_result_free(struct het_fit_result *res)
 	free(res->cov);
 	free(res->corr);
 	free(res->unc);
+	free(res->degen);
+	free(res->combos);
 	het_nlsq_warnings_free(res->warnings, res->nwarnings);
 	for (k = 0; res->starts != NULL && k < res->nstarts; k++) {
 		free(res->starts[k].x0);
@@ -522,13 +524,16 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
 	    fp->names, cause, &q, err);
 	free(cause);
-	if (rc != HET_OK)
+	if (rc != HET_OK || (res->converged &&
+	    (rc = fit_ident_probe(run, res->x, &q, err)) != HET_OK))
 		goto fail;
 	res->cov = q.cov;
 	res->corr = q.corr;
 	res->unc = q.unc;
+	res->degen = q.degen;
 	res->rank = q.rank;
 	q.cov = q.corr = q.unc = NULL;
+	q.degen = NULL;
 	res->starts = run->starts;	/* ownership moves to the result */
 	res->nstarts = run->nstarts;
 	res->best = best;
@@ -540,8 +545,12 @@ make_result(struct fit_run *run, size_t best, const double *acc,
 		if ((rc = het_nlsq_warning_add(&res->warnings,
 		    &res->nwarnings, err, "%s", q.warnings[i])) != HET_OK)
 			goto fail;
+	q.degen = res->degen;
+	rc = fit_ident_combos(fp, &q, res, err);
+	q.degen = NULL;
 	het_nlsq_quality_fini(&q);
-	if ((rc = engine_warnings(run, res, 0, err)) != HET_OK)
+	if (rc != HET_OK || (rc = engine_warnings(run, res, 0, err)) !=
+	    HET_OK)
 		goto fail;
 	res->wall_time = fit_now() - t0;
 	free(jtj);

@@ -220,16 +220,28 @@ struct het_fit_result {
 	char		 message[256];	/* one sentence on how it ended */
 	/*
 	 * From s^2 (J^T J)^+ at x (loss-scaled J, as SciPy's curve_fit),
-	 * s^2 = sigma^2, or rss / dof without sigma.  A parameter with a
-	 * zero Jacobian column (no effect at x) has NaN in its unc entry
-	 * and its cov / corr rows and columns: writers must map NaN to
-	 * null.  Exactly degenerate combinations are dropped by the
-	 * pseudo-inverse (rank < p) and named in a warning.
+	 * s^2 = sigma^2, or rss / dof without sigma, on the identifiable
+	 * subspace: numerically null eigen-directions of the unit-diagonal
+	 * normal matrix are dropped, and so are (in a converged fit) weak
+	 * directions along which the cost, probed at +- 2 sigma, rises
+	 * less than a tenth of its quadratic prediction (a ridge), or
+	 * whose one-sigma step spans a bound range (het_fit_ident.c);
+	 * rank counts the rest.  A
+	 * parameter with a zero Jacobian column, or degenerate (a real
+	 * share of its variance in a dropped direction, degen[k] = 1), has
+	 * NaN in its unc entry and its cov / corr rows and columns:
+	 * writers must map NaN to null.  Each dropped direction is named
+	 * in a warning, and the combinations of degenerate parameters that
+	 * the data do determine are in combos (and in a warning each).
 	 */
 	double		*cov;		/* p * p */
 	double		*corr;		/* p * p */
 	double		*unc;		/* p one-sigma uncertainties */
 	size_t		 rank;		/* identifiable directions */
+	unsigned char	*degen;		/* p flags: degenerate */
+	struct het_nlsq_combo *combos;	/* ncombos identifiable
+					   combinations */
+	size_t		 ncombos;
 	char		**warnings;	/* nwarnings sentences (owned) */
 	size_t		 nwarnings;
 	struct het_fit_start *starts;	/* nstarts, in start order */

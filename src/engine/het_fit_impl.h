@@ -344,4 +344,21 @@ int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 /* fit_now: a monotonic clock in seconds (het_fit.c). */
 double fit_now(void);
 
+/* ------------------------------------------------------------------ */
+/*
+ * Identifiability (het_fit_ident.c).  fit_ident_probe: probe the weak
+ * kept directions of q with the cost at x (full fitted vector, a
+ * converged optimum: elsewhere the cost falls along some directions;
+ * passes on run->slots[0].fe) and drop the ridges and loose directions
+ * from q.
+ * fit_ident_combos: the identifiable combinations of the degenerate
+ * parameters of q into res->combos, each with a warning.  HET_OK, or an
+ * evaluation's or HET_ENOMEM.
+ */
+int fit_ident_probe(struct fit_run *run, const double *x,
+    struct het_nlsq_quality *q, struct het_error *err);
+int fit_ident_combos(const struct fit_prob *fp,
+    const struct het_nlsq_quality *q, struct het_fit_result *res,
+    struct het_error *err);
+
 #endif /* HET_FIT_IMPL_H */

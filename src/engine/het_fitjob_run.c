@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "het_fitjob.h"
+#include "het_memory.h"
 #include "het_model.h"
 #include "het_params.h"
 #include "het_pool.h"
@@ -281,7 +282,8 @@ het_fitjob_describe(const struct het_fit_result *fr,
 		.njev = fr->njev, .wall_time = fr->wall_time,
 		.reason = het_nlsq_reason_name(fr->reason),
 		.converged = fr->converged, .message = fr->message,
-		.rank = fr->rank,
+		.rank = fr->rank, .degen = fr->degen, .combos = fr->combos,
+		.ncombos = fr->ncombos,
 		.warnings = (const char *const *)fr->warnings,
 		.nwarnings = fr->nwarnings, .starts = *starts,
 		.nstarts = fr->nstarts, .best = fr->best
@@ -388,6 +390,8 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	}
 	memset(&po, 0, sizeof(po));
 	po.dt = spec->dt;
+	po.mem_available = het_memory_available(
+	    getenv("HETUI_MEMORY_AVAILABLE"));
 	po.progress = fj_read;
 	po.progress_arg = &run;
 	if ((res->pb = het_problem_build(spec->cfg, ds, &po, err)) == NULL) {
@@ -514,7 +518,8 @@ het_fitjob_flag(const struct het_fit_result *fr, size_t k)
 {
 	double span = fr->hi[k] - fr->lo[k], tol = 1e-6 * span;
 
-	if (!isfinite(fr->unc[k]) || fr->unc[k] < 1e-30)
+	if ((fr->degen != NULL && fr->degen[k]) || !isfinite(fr->unc[k]) ||
+	    fr->unc[k] < 1e-30)
 		return fabs(fr->x[k] - fr->lo[k]) <= tol ||
 		    fabs(fr->x[k] - fr->hi[k]) <= tol ? "at bound, degenerate" :
 		    "degenerate";

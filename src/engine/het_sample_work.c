@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "het_dataset.h"
+#include "het_memory.h"
 #include "het_pool.h"
 #include "het_sample_impl.h"
 #include "het_util.h"
@@ -100,6 +101,8 @@ hs_read(struct het_sample *s, struct het_error *err)
 	po.dt = s->o.dt;
 	po.progress = hs_read_progress;
 	po.progress_arg = s;
+	po.mem_available = het_memory_available(
+	    getenv("HETUI_MEMORY_AVAILABLE"));
 	s->pb = het_problem_build(s->cfg, ds, &po, err);
 	het_dataset_close(ds);
 	free(path);
