@@ -311,7 +311,7 @@ run_check(struct fit_run *run, struct het_error *err)
 static int
 run_setup(struct fit_run *run, const struct fit_prob *fp,
     struct het_pool *pool, const struct het_fit_options *opt,
-    struct het_error *err)
+    const double *Xs, size_t nxs, struct het_error *err)
 {
 	size_t k, nth = het_pool_nthreads(pool), p = fp->p;
 	int rc;
@@ -334,8 +334,8 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 			    opt->x_scale[fp->rcol[k]] : opt->nlsq.x_scale;
 		run->par.x_scale = run->xs;
 	}
-	run->nstarts = opt->nlsq.multistart ? (size_t)opt->nlsq.multistart_n :
-	    1;
+	run->nstarts = Xs != NULL ? nxs : opt->nlsq.multistart ?
+	    (size_t)opt->nlsq.multistart_n : 1;
 	run->nslots = run->nstarts;
 	run->screen = opt->screen_iter == 0 ? HET_FIT_SCREEN_ITER :
 	    opt->screen_iter > 0 ? opt->screen_iter : 0;
@@ -352,8 +352,10 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 	if (run->X0 == NULL || run->starts == NULL || run->serr == NULL ||
 	    run->slots == NULL || run->order == NULL)
 		return HET_ENOMEM;
-	if ((rc = fit_lhs_starts(fp, opt->nlsq.seed, run->nstarts, run->X0,
-	    err)) != HET_OK)
+	if (Xs != NULL)
+		memcpy(run->X0, Xs, nxs * p * sizeof(double));
+	else if ((rc = fit_lhs_starts(fp, opt->nlsq.seed, run->nstarts,
+	    run->X0, err)) != HET_OK)
 		return rc;
 	for (k = 0; k < run->nstarts; k++) {
 		struct het_fit_start *st = &run->starts[k];
@@ -550,11 +552,11 @@ fail:
 	return rc;
 }
 
-/* Fit one problem (joint or one angle). */
-static int
+/* Fit one problem (joint or one angle); see het_fit_impl.h. */
+int
 fit_problem(struct het_pool *pool, const struct fit_prob *fp,
-    const struct het_fit_options *opt, double t0,
-    struct het_fit_result **out, struct het_error *err)
+    const struct het_fit_options *opt, const double *Xs, size_t nxs,
+    double t0, struct het_fit_result **out, struct het_error *err)
 {
 	struct fit_run run;
 	double *acc = NULL, best_cost = INFINITY;
@@ -562,7 +564,7 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	int rc, any = 0, cancelled = 0;
 
 	*out = NULL;
-	if ((rc = run_setup(&run, fp, pool, opt, err)) != HET_OK)
+	if ((rc = run_setup(&run, fp, pool, opt, Xs, nxs, err)) != HET_OK)
 		goto out;
 	if (run.nstarts > 1) {
 		rc = fit_run_multistart(&run, pool, err);
@@ -667,7 +669,8 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 		return;
 	if (fit_prob_window(&fw, w, &e) == HET_OK) {
 		o.nlsq.multistart = 0;
-		if (fit_problem(pool, &fw, &o, now_s(), &res, &e) == HET_OK ||
+		if (fit_problem(pool, &fw, &o, NULL, 0, now_s(), &res, &e) ==
+		    HET_OK ||
 		    res != NULL) {
 			for (c = 0; c < fw.p; c++)
 				X0[fw.rcol[c]] = res->x[c];
@@ -700,7 +703,11 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 		window_stage(pool, r, X0, L, H, opt, &wf, &wi);
 		if ((rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) ==
 		    HET_OK) {
-			rc = fit_problem(pool, &fp, opt, t0, out, err);
+			rc = fit_problem(pool, &fp, opt, NULL, 0, t0, out,
+			    err);
+			/* The basin strategy (het_fit_basin.c). */
+			if (rc == HET_OK && opt->basin >= 0)
+				rc = fit_basin(pool, &fp, opt, out, err);
 			fit_prob_fini(&fp);
 		}
 		if (*out != NULL) {
@@ -761,7 +768,8 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 		if ((rc = fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
 		    err)) != HET_OK)
 			goto fail;
-		rc = fit_problem(pool, &fp, &o, now_s(), &res[a], err);
+		rc = fit_problem(pool, &fp, &o, NULL, 0, now_s(), &res[a],
+		    err);
 		fit_prob_fini(&fp);
 		if (rc == HET_ECANCEL) {
 			cancelled = 1;

@@ -158,6 +158,12 @@ struct het_fit_options {
 	 * cannot run (too few pairs) is skipped.
 	 */
 	long		 window_frames;
+	/*
+	 * The basin strategy of a joint fit (het_fit_basin.c): 0 (default)
+	 * on, < 0 off (one local fit from the start, plus the multistart
+	 * starts when asked for).
+	 */
+	int		 basin;
 	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
 	het_fit_progress_fn progress;	/* NULL, or see above */
 	void		*progress_ctx;

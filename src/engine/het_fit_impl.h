@@ -242,4 +242,28 @@ int fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
 int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err);
 
+/*
+ * fit_problem (het_fit.c): fit one problem (joint or one angle) from
+ * its start fp->x0 (plus the multistart starts when asked for), or,
+ * when Xs is not NULL, from the nxs starts Xs (nxs * p values, screened
+ * as multistart when nxs > 1).  t0: the call's start time (now_s).  On
+ * HET_OK / HET_ECANCEL *out is a result owned by the caller.
+ */
+int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, const double *Xs, size_t nxs,
+    double t0, struct het_fit_result **out, struct het_error *err);
+
+/*
+ * fit_basin (het_fit_basin.c): the basin strategy after the fit of a
+ * joint problem: when the result *res looks like a wrong basin, fit
+ * again from escape starts and, when one ends lower, replace *res by
+ * that result (the starts of both in one table, `best` pointing at the
+ * winner).  HET_OK (also when nothing was tried or nothing was
+ * better), HET_ECANCEL (cancelled during the escape: *res is kept), or
+ * an allocation or pool error (*res kept).
+ */
+int fit_basin(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, struct het_fit_result **res,
+    struct het_error *err);
+
 #endif /* HET_FIT_IMPL_H */
