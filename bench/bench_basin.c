@@ -42,30 +42,20 @@
  */
 #include "config.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 
+#include "../tests/basin_sim.h"
 #include "het_fit.h"
 
 #define NTHREADS	2
 #define NSTART_MAX	50
 #define SUCCESS_TOL	1e-3
 
-struct truth_set {
-	size_t		 nf, na;
-	double		 q, dt, sigma;
-	unsigned long	 seed;
-	double		 th[HET_P_HET_COUNT];	/* D0_ref .. phi0 */
-};
-
-static const struct truth_set sets[] = {
+static const struct basin_set sets[] = {
 	{ 150, 8, 0.01, 0.1, 0.010, 11, { 1500.0, 0.25, 20.0, 6000.0, -0.3,
 	    50.0, 500.0, 0.2, 5.0, 0.35, 0.01, 30.0, 0.1, 4.0 } },
 	{ 150, 8, 0.0054, 0.01, 0.010, 77, { 9000.0, 0.1, 150.0, 60000.0,
@@ -76,27 +66,6 @@ static const struct truth_set sets[] = {
 	    20.0, 200.0, 0.5, 20.0, 0.2, 0.05, 5.0, 0.25, 6.0 } },
 	{ 150, 12, 0.01, 0.1, 0.006, 55, { 3000.0, 0.3, 100.0, 12000.0, -0.5,
 	    200.0, 600.0, -0.2, 15.0, 0.4, -0.05, 2.0, 0.3, -5.0 } },
-};
-
-/* Moderate bounds of the physics parameters. */
-static const double blo[HET_P_HET_COUNT] = {
-	1.0, -2.0, -1e3, 1.0, -2.0, -1e3, 1e-3, -2.0, -100.0, 0.0, -1.0,
-	-100.0, 0.0, -10.0
-};
-static const double bhi[HET_P_HET_COUNT] = {
-	1e5, 2.0, 1e3, 1e5, 2.0, 1e3, 1e4, 2.0, 100.0, 1.0, 1.0, 100.0, 1.0,
-	10.0
-};
-
-struct sim {
-	struct het_model	*m;
-	struct het_scaling	*sc;
-	struct het_resid	*r;
-	struct het_pair		*pairs;
-	double			*y, *phi;
-	size_t			 n, p, na, nf, ns;
-	double			*truth, *lo, *hi, *X0;	/* X0: ns starts */
-	double			 cost_noise;	/* 1/2 sum noise^2 */
 };
 
 struct fit_line {
@@ -114,141 +83,6 @@ die(const char *what, const struct het_error *err)
 	exit(1);
 }
 
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n > 0 ? n : 1);
-
-	if (p == NULL) {
-		fprintf(stderr, "bench_basin: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-static void
-sim_free(struct sim *S)
-{
-	het_resid_free(S->r);
-	het_scaling_free(S->sc);
-	het_model_free(S->m);
-	free(S->pairs);
-	free(S->y);
-	free(S->phi);
-	free(S->truth);
-	free(S->lo);
-	free(S->hi);
-	free(S->X0);
-	free(S);
-}
-
-static struct sim *
-sim_new(const struct truth_set *ts, size_t nstart)
-{
-	struct het_model_spec ms;
-	struct het_scaling_spec ss;
-	struct het_resid_spec rs;
-	struct het_resid_eval *ev;
-	struct het_error err;
-	struct sim *S = xmalloc(sizeof(*S));
-	double *s, e, u, sum = 0.0, *x;
-	size_t a, i, j, k, nph = HET_P_HET_COUNT;
-	gsl_rng *rng;
-
-	memset(S, 0, sizeof(*S));
-	S->na = ts->na;
-	S->nf = getenv("BENCH_BASIN_NF") != NULL ?
-	    (size_t)atol(getenv("BENCH_BASIN_NF")) : ts->nf;
-	S->ns = nstart;
-	S->n = S->na * S->nf * (S->nf - 1) / 2;
-	S->p = nph + 2 * S->na;
-	S->pairs = xmalloc(S->n * sizeof(*S->pairs));
-	S->y = xmalloc(S->n * sizeof(double));
-	S->phi = xmalloc(S->na * sizeof(double));
-	S->truth = xmalloc(S->p * sizeof(double));
-	S->lo = xmalloc(S->p * sizeof(double));
-	S->hi = xmalloc(S->p * sizeof(double));
-	S->X0 = xmalloc(nstart * S->p * sizeof(double));
-	s = S->truth + nph;
-	for (a = 0; a < S->na; a++) {
-		S->phi[a] = -90.0 + 180.0 * ((double)a + 0.5) /
-		    (double)S->na;
-		s[a] = 0.22 + 0.03 * sin(1.3 * (double)a + (double)ts->seed);
-		s[S->na + a] = 1.0 + 0.002 * cos(0.7 * (double)a);
-	}
-	memcpy(S->truth, ts->th, sizeof(ts->th));
-	memset(&ms, 0, sizeof(ms));
-	ms.mode = HET_MODE_TWO_COMPONENT;
-	ms.q = ts->q;
-	ms.dt = ts->dt;
-	ms.start_frame = 1;
-	ms.n_frames = S->nf;
-	ms.n_angles = S->na;
-	ms.phi = S->phi;
-	het_scaling_default_spec(&ss, HET_FAMILY_HETERODYNE,
-	    HET_SCALING_INDIVIDUAL, S->na, S->phi);
-	if ((S->m = het_model_alloc(&ms, &err)) == NULL)
-		die("model", &err);
-	if ((S->sc = het_scaling_alloc(&ss, &err)) == NULL)
-		die("scaling", &err);
-	k = 0;
-	for (a = 0; a < S->na; a++)
-		for (i = 0; i < S->nf; i++)
-			for (j = i + 1; j < S->nf; j++, k++) {
-				S->pairs[k].i = (uint32_t)i;
-				S->pairs[k].j = (uint32_t)j;
-				S->pairs[k].a = (uint32_t)a;
-			}
-	memset(&rs, 0, sizeof(rs));
-	rs.model = S->m;
-	rs.scaling = S->sc;
-	rs.theta = ts->th;
-	rs.s = s;
-	rs.n = S->n;
-	rs.pairs = S->pairs;
-	rs.y = S->y;
-	if ((S->r = het_resid_alloc(&rs, &err)) == NULL)
-		die("problem", &err);
-	het_resid_bounds(S->r, S->lo, S->hi);
-	memcpy(S->lo, blo, sizeof(blo));
-	memcpy(S->hi, bhi, sizeof(bhi));
-	if ((ev = het_resid_eval_alloc(S->r, &err)) == NULL ||
-	    het_resid_prepare(ev, S->truth, 0, &err) != HET_OK)
-		die("model evaluation", &err);
-	het_resid_eval_model(ev, 0, S->n, S->y);
-	het_resid_eval_free(ev);
-	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
-		fprintf(stderr, "bench_basin: out of memory\n");
-		exit(1);
-	}
-	gsl_rng_set(rng, 1000 + ts->seed);
-	for (k = 0; k < S->n; k++) {
-		e = gsl_ran_gaussian(rng, ts->sigma);
-		S->y[k] += e;
-		sum += e * e;
-	}
-	S->cost_noise = 0.5 * sum;
-	/* Starts: physics perturbed by 10-30 %, scaling estimated. */
-	gsl_rng_set(rng, 2000 + ts->seed);
-	for (i = 0; i < nstart; i++) {
-		x = S->X0 + i * S->p;
-		for (k = 0; k < nph; k++) {
-			u = 0.1 + 0.2 * gsl_rng_uniform(rng);
-			if (gsl_rng_uniform(rng) < 0.5)
-				u = -u;
-			x[k] = fmin(fmax(ts->th[k] * (1.0 + u), S->lo[k]),
-			    S->hi[k]);
-		}
-		if (het_scaling_estimate(S->sc, S->n, S->pairs, S->y,
-		    x + nph, x + nph + S->na, &err) != HET_OK)
-			die("scaling estimate", &err);
-		for (k = nph; k < S->p; k++)
-			x[k] = fmin(fmax(x[k], S->lo[k]), S->hi[k]);
-	}
-	gsl_rng_free(rng);
-	return S;
-}
-
 static double
 cpu_s(void)
 {
@@ -260,8 +94,8 @@ cpu_s(void)
 }
 
 static void
-fit(struct het_pool *pool, const struct sim *S, const double *x0,
-    const struct truth_set *ts, int local, struct fit_line *fl)
+fit(struct het_pool *pool, const struct basin_sim *S, const double *x0,
+    const struct basin_set *ts, int local, struct fit_line *fl)
 {
 	struct het_fit_options o;
 	struct het_fit_result *res;
@@ -309,8 +143,8 @@ print_array(FILE *f, const char *name, const double *v, size_t n)
 
 /* Bk.json and Bk.y for the SciPy peer. */
 static int
-dump(const char *dir, size_t b, const struct sim *S, double cost_min,
-    const struct fit_line *fl, const struct truth_set *ts)
+dump(const char *dir, size_t b, const struct basin_sim *S, double cost_min,
+    const struct fit_line *fl, const struct basin_set *ts)
 {
 	char path[4096];
 	FILE *f;
@@ -361,11 +195,11 @@ cmp_double(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	size_t nb = sizeof(sets) / sizeof(sets[0]), b, i, ns = 10;
+	size_t nb = sizeof(sets) / sizeof(sets[0]), b, i, ns = 10, nf = 0;
 	struct fit_line fl[2][NSTART_MAX], ft;
 	struct het_pool *pool;
 	struct het_error err;
-	struct sim *S;
+	struct basin_sim *S;
 	const char *only = getenv("BENCH_BASIN_ONLY");
 	const char *modes = getenv("BENCH_BASIN_MODES");
 	double cmin, rat[NSTART_MAX], tot[2] = { 0, 0 };
@@ -373,6 +207,8 @@ main(int argc, char **argv)
 	char rows[8][256];
 	int m, run[2];
 
+	if (getenv("BENCH_BASIN_NF") != NULL)
+		nf = (size_t)atol(getenv("BENCH_BASIN_NF"));
 	if (getenv("BENCH_BASIN_NSTART") != NULL)
 		ns = (size_t)atol(getenv("BENCH_BASIN_NSTART"));
 	if (ns < 1 || ns > NSTART_MAX)
@@ -388,7 +224,8 @@ main(int argc, char **argv)
 
 		if (only != NULL && strchr(only, digit) == NULL)
 			continue;
-		S = sim_new(&sets[b], ns);
+		if ((S = basin_sim_new(&sets[b], ns, nf, &err)) == NULL)
+			die("simulation", &err);
 		fit(pool, S, S->truth, &sets[b], 0, &ft);
 		cmin = ft.cost;
 		printf("truth set %zu: %zu frames x %zu angles, %zu pairs, "
@@ -439,7 +276,7 @@ main(int argc, char **argv)
 			    argv[1], b + 1);
 			return 1;
 		}
-		sim_free(S);
+		basin_sim_free(S);
 	}
 	het_pool_free(pool);
 	printf("\n| set | frames x angles | parameters | noise | local: "
