@@ -46,10 +46,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "../tests/basin_sim.h"
 #include "het_fit.h"
+#include "bench_util.h"
 
 #define NTHREADS	2
 #define NSTART_MAX	50
@@ -81,16 +81,6 @@ die(const char *what, const struct het_error *err)
 {
 	fprintf(stderr, "bench_basin: %s: %s\n", what, err->msg);
 	exit(1);
-}
-
-static double
-cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-	    (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
 static void
@@ -128,17 +118,6 @@ fit(struct het_pool *pool, const struct basin_sim *S, const double *x0,
 			    sizeof(fl->bound) - strlen(fl->bound), " %s",
 			    res->names[c]);
 	het_fit_result_free(res);
-}
-
-static void
-print_array(FILE *f, const char *name, const double *v, size_t n)
-{
-	size_t k;
-
-	fprintf(f, "\"%s\": [", name);
-	for (k = 0; k < n; k++)
-		fprintf(f, "%s%.17g", k ? ", " : "", v[k]);
-	fprintf(f, "],\n");
 }
 
 /* Bk.json and Bk.y for the SciPy peer. */
