@@ -37,8 +37,9 @@
  * Environment (development runs): BENCH_BASIN_ONLY, digits of the truth
  * sets to run ("125"); BENCH_BASIN_NSTART, starts per set (10);
  * BENCH_BASIN_MODES, "l" local and/or "d" default ("ld");
- * BENCH_BASIN_NF, frames of every set; BENCH_BASIN_MASK, the lever mask
- * of the default fit (het_fit_basin.c).
+ * BENCH_BASIN_NF, frames of every set; BENCH_BASIN_FIRST, the first
+ * start to fit (the summary then counts the others as failures);
+ * BENCH_BASIN_MASK, the lever mask of the default fit (het_fit_basin.c).
  */
 #include "config.h"
 
@@ -175,6 +176,7 @@ int
 main(int argc, char **argv)
 {
 	size_t nb = sizeof(sets) / sizeof(sets[0]), b, i, ns = 10, nf = 0;
+	size_t first = 0;
 	struct fit_line fl[2][NSTART_MAX], ft;
 	struct het_pool *pool;
 	struct het_error err;
@@ -186,6 +188,8 @@ main(int argc, char **argv)
 	char rows[8][256];
 	int m, run[2];
 
+	if (getenv("BENCH_BASIN_FIRST") != NULL)
+		first = (size_t)atol(getenv("BENCH_BASIN_FIRST"));
 	if (getenv("BENCH_BASIN_NF") != NULL)
 		nf = (size_t)atol(getenv("BENCH_BASIN_NF"));
 	if (getenv("BENCH_BASIN_NSTART") != NULL)
@@ -216,6 +220,8 @@ main(int argc, char **argv)
 		memset(fl, 0, sizeof(fl));
 		nok[0] = nok[1] = 0;
 		for (i = 0; i < ns; i++) {
+			if (i < first)
+				continue;
 			printf("  start %zu:", i);
 			for (m = 0; m < 2; m++) {
 				if (!run[m])
