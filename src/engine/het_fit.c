@@ -705,9 +705,14 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 		    HET_OK) {
 			rc = fit_problem(pool, &fp, opt, NULL, 0, t0, out,
 			    err);
-			/* The basin strategy (het_fit_basin.c). */
-			if (rc == HET_OK && opt->basin >= 0)
-				rc = fit_basin(pool, &fp, opt, out, err);
+			/* The basin strategy (het_fit_basin.c); on an error
+			   other than a cancel there is no result. */
+			if (rc == HET_OK && opt->basin >= 0 &&
+			    (rc = fit_basin(pool, &fp, opt, out, err)) !=
+			    HET_OK && rc != HET_ECANCEL) {
+				het_fit_result_free(*out);
+				*out = NULL;
+			}
 			fit_prob_fini(&fp);
 		}
 		if (*out != NULL) {

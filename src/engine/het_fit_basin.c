@@ -3,29 +3,39 @@
  * option `basin`; docs/PERFORMANCE.md section "Basin").
  *
  * After the fit proper (its start plus any multistart starts) the
- * result is judged: it looks like a wrong basin when its reduced
- * chi-square is improbable for the noise sigma (above 1 + max(0.05,
- * 5 sqrt(2 / dof)), the threshold of the engine's warning) or when a
- * physics parameter ended on a bound that its start was not on.  Then
- * one round of escape starts runs, screened like multistart (every
- * start HET_FIT_BASIN_SCREEN iterations, then the best
- * HET_FIT_BASIN_KEEP and the first go on):
+ * result is judged, and escape starts run when it looks like a wrong
+ * basin:
+ *   - full escape, when its reduced chi-square is improbable for the
+ *     noise sigma (above 1 + max(0.05, 5 sqrt(2 / dof)), the threshold
+ *     of the engine's warning): release, swap, HET_FIT_BASIN_NBEST
+ *     starts around the best point and HET_FIT_BASIN_NSTART around the
+ *     start (below), screened like multistart (every start
+ *     HET_FIT_BASIN_SCREEN iterations, then the best HET_FIT_BASIN_KEEP
+ *     and the first go on); up to HET_FIT_BASIN_ROUNDS rounds while the
+ *     result still looks wrong and the last round improved it;
+ *   - light escape, once, when only a physics parameter ended on a
+ *     bound that its start was not on (a difference of 1 % in cost that
+ *     no chi-square test sees): release and swap, the better after
+ *     screening and the first go on.  Many true minima have a parameter
+ *     the data do not pin on a bound, hence once and light.
+ * The starts:
  *	- release: the best point with every physics parameter stuck on a
  *	  bound moved back inside (to its start value, or a tenth of the
  *	  range in from the bound when the start was there too);
  *	- swap: the best point with the reference and sample transport
- *	  exchanged and the sample fraction mirrored at mid-series
- *	  (two-component problems, found by parameter name);
- *	- around the best point and around the start: the physics
- *	  parameters times 1 +- u, u uniform in [0.1, 0.3], random sign
- *	  (a parameter small against its range moves by u times a
+ *	  exchanged and f3' = 1 - 2 f0 - f3, so that the sample fraction at
+ *	  t = f2 becomes 1 - f (two-component problems, found by parameter
+ *	  name);
+ *	- around the best point (released) and around the start: the
+ *	  physics parameters times 1 +- u, u uniform in [0.1, 0.3], random
+ *	  sign (a parameter small against its range moves by u times a
  *	  hundredth of the range), clipped into the bounds; seeded with
- *	  nlsq.seed, so a fit is reproducible.
+ *	  nlsq.seed + 1, so a fit is reproducible.
  * The best escape replaces the result when it ends lower; the starts of
  * both runs form one table (the fit's first, then the escape's) and
- * `best` and the message say which start won.  Up to
- * HET_FIT_BASIN_ROUNDS rounds while the result still looks wrong and
- * the last round improved it.
+ * `best` and the message say which start won.  Levers measured and
+ * dropped (docs/PERFORMANCE.md): restarts around the start in the light
+ * escape (BASIN_LIGHT), the full escape on every fit (BASIN_ALWAYS).
  *
  * Which levers run is a bit mask (enum below): opt->basin 0 is the
  * default mask, chosen from the bench (bench/bench_basin.c); > 0 an
@@ -158,9 +168,10 @@ release(const struct fit_prob *fp, const double *x0, double *x)
 
 /*
  * Swap: reference and sample transport exchanged, the sample fraction
- * f(t) = f0 exp(f1 (t - f2)) + f3 replaced by one whose value at f2 is
- * 1 - f (f3' = 1 - f0 - f3 - f0 = 1 - 2 f0 - f3 keeps f0, f1, f2).
- * Returns 0 when the problem has no such columns free.
+ * f(t) = f0 exp(f1 (t - f2)) + f3 replaced by one whose value at t = f2
+ * is 1 - f(f2): f3' = 1 - 2 f0 - f3 (f0, f1, f2 kept; the caller clips
+ * into the bounds).  Returns 0 when the problem has no such columns
+ * free.
  */
 static int
 swap_roles(const struct fit_prob *fp, double *x)
@@ -303,6 +314,7 @@ fit_basin(struct het_pool *pool, const struct fit_prob *fp,
 {
 	struct het_fit_options o = *opt;
 	struct het_fit_result *r = *res, *e = NULL;
+	struct het_error ee;
 	unsigned mask = opt->basin > 0 ? (unsigned)opt->basin : BASIN_DEFAULT;
 	size_t n, round;
 	int how;
@@ -335,10 +347,21 @@ fit_basin(struct het_pool *pool, const struct fit_prob *fp,
 			break;
 		cost = r->cost;
 		/* t0 0: het_fit_run sets the wall time of the whole call. */
-		rc = fit_problem(pool, fp, &o, X, n, 0.0, &e, err);
+		het_error_clear(&ee);
+		rc = fit_problem(pool, fp, &o, X, n, 0.0, &e, &ee);
 		if (rc != HET_OK) {
 			het_fit_result_free(e);
 			e = NULL;
+			/* The first fit stands: a cancel is passed on, any
+			   other failure of the escape becomes a warning. */
+			if (rc == HET_ECANCEL) {
+				if (err != NULL)
+					*err = ee;
+			} else
+				rc = het_nlsq_warning_add(&r->warnings,
+				    &r->nwarnings, err, "The fit looks like a "
+				    "wrong basin, but the escape starts could "
+				    "not run: %s", ee.msg);
 			break;
 		}
 		if (e->cost < cost) {
