@@ -669,9 +669,8 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 		return;
 	if (fit_prob_window(&fw, w, &e) == HET_OK) {
 		o.nlsq.multistart = 0;
-		if (fit_problem(pool, &fw, &o, NULL, 0, now_s(), &res, &e) ==
-		    HET_OK ||
-		    res != NULL) {
+		if (fit_problem(pool, &fw, &o, NULL, 0, now_s(), &res,
+		    &e) == HET_OK || res != NULL) {
 			for (c = 0; c < fw.p; c++)
 				X0[fw.rcol[c]] = res->x[c];
 			*wf = (long)w;
@@ -705,14 +704,8 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 		    HET_OK) {
 			rc = fit_problem(pool, &fp, opt, NULL, 0, t0, out,
 			    err);
-			/* The basin strategy (het_fit_basin.c); on an error
-			   other than a cancel there is no result. */
-			if (rc == HET_OK && opt->basin >= 0 &&
-			    (rc = fit_basin(pool, &fp, opt, out, err)) !=
-			    HET_OK && rc != HET_ECANCEL) {
-				het_fit_result_free(*out);
-				*out = NULL;
-			}
+			if (rc == HET_OK && opt->basin >= 0)	/* basin */
+				rc = fit_basin(pool, &fp, opt, out, err);
 			fit_prob_fini(&fp);
 		}
 		if (*out != NULL) {

@@ -325,14 +325,14 @@ fit_basin(struct het_pool *pool, const struct fit_prob *fp,
 	if (opt->basin < 0 || fp->angle >= 0 || fp->nfp == 0 || r == NULL ||
 	    r->nstarts == 0)
 		return HET_OK;
-	if ((X = het_alloc_array((2 + HET_FIT_BASIN_NBEST +
-	    HET_FIT_BASIN_NSTART) * fp->p, sizeof(double), "fit",
-	    err)) == NULL)
-		return HET_ENOMEM;
-	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
+	X = het_alloc_array((2 + HET_FIT_BASIN_NBEST + HET_FIT_BASIN_NSTART) *
+	    fp->p, sizeof(double), "fit", err);
+	if (X == NULL || (rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL) {
 		free(X);
+		het_fit_result_free(r);
+		*res = NULL;
 		return het_error_set(err, HET_ENOMEM, "fit: out of memory "
-		    "for the random generator");
+		    "for the basin strategy");
 	}
 	gsl_rng_set(rng, opt->nlsq.seed + 1);
 	o.screen_iter = HET_FIT_BASIN_SCREEN;
@@ -379,7 +379,11 @@ fit_basin(struct het_pool *pool, const struct fit_prob *fp,
 		e = NULL;
 	}
 	het_fit_result_free(e);
-	if (won)
+	if (rc != HET_OK && rc != HET_ECANCEL) {
+		/* het_fit_run promises no result with an error. */
+		het_fit_result_free(r);
+		r = NULL;
+	} else if (won)
 		snprintf(r->message, sizeof(r->message), "%s (best of %zu "
 		    "starts: start %zu, a basin escape from a first fit "
 		    "that ended in a wrong basin)",

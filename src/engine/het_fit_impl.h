@@ -258,9 +258,10 @@ int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
  * joint problem: when the result *res looks like a wrong basin, fit
  * again from escape starts and, when one ends lower, replace *res by
  * that result (the starts of both in one table, `best` pointing at the
- * winner).  HET_OK (also when nothing was tried or nothing was
- * better), HET_ECANCEL (cancelled during the escape: *res is kept), or
- * an allocation or pool error (*res kept).
+ * winner).  HET_OK (also when nothing was tried, nothing was better,
+ * or the escape could not run: a warning says so), HET_ECANCEL
+ * (cancelled during the escape: *res is the first fit's), or HET_ENOMEM
+ * (*res freed and NULL).
  */
 int fit_basin(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, struct het_fit_result **res,
