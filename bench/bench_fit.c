@@ -53,9 +53,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "het_fit.h"
+#include "bench_util.h"
 
 #define NTHREADS	2
 #define SIGMA		0.003
@@ -236,17 +236,6 @@ sim_new(const struct bench_prob *bp)
 	return S;
 }
 
-/* CPU time of the process (all threads), s. */
-static double
-cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-	    (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
 /* BENCH_FIT_TRACE: one line per iteration on stderr. */
 static void
 trace(void *ctx, const struct het_fit_progress *pr)
@@ -319,17 +308,6 @@ fit(struct het_pool *pool, const struct sim *S, const struct bench_prob *bp,
 			    res->starts[k].iterations,
 			    het_nlsq_reason_name(res->starts[k].reason));
 	het_fit_result_free(res);
-}
-
-static void
-print_array(FILE *f, const char *name, const double *v, size_t n)
-{
-	size_t k;
-
-	fprintf(f, "\"%s\": [", name);
-	for (k = 0; k < n; k++)
-		fprintf(f, "%s%.17g", k ? ", " : "", v[k]);
-	fprintf(f, "],\n");
 }
 
 /* NAME.json and NAME.y for the SciPy peer. */

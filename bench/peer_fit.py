@@ -76,6 +76,20 @@ def make_resid(P, y, clock):
     return resid
 
 
+def truth_cost(P, resid, name, bench):
+    """The NumPy cost of the truth, or None (after saying so) when it
+    differs from the bench's by more than 1e-9 relative."""
+    r = resid(np.asarray(P["truth"]))
+    ct = 0.5 * np.dot(r, r)
+    rel = abs(ct - P["cost_truth"]) / P["cost_truth"]
+    if rel > 1e-9:
+        print("peer scipy %s: the NumPy truth cost %.12g differs from "
+              "%s's %.12g (rel %.2g): models disagree"
+              % (name, ct, bench, P["cost_truth"], rel))
+        return None
+    return ct
+
+
 def main():
     if len(sys.argv) < 2:
         print("usage: peer_fit.py DIR (the directory bench_fit wrote)")
@@ -90,14 +104,10 @@ def main():
         P, y = load(d, name)
         clock = [0.0, 0]
         resid = make_resid(P, y, clock)
-        r = resid(np.asarray(P["truth"]))
-        ct = 0.5 * np.dot(r, r)
-        rel = abs(ct - P["cost_truth"]) / P["cost_truth"]
-        if rel > 1e-9:
-            print("peer scipy %s: the NumPy truth cost %.12g differs from "
-                  "bench_fit's %.12g (rel %.2g): models disagree"
-                  % (name, ct, P["cost_truth"], rel))
+        ct = truth_cost(P, resid, name, "bench_fit")
+        if ct is None:
             return 1
+        rel = abs(ct - P["cost_truth"]) / P["cost_truth"]
         x0 = np.asarray(P["x0"])
         lo, hi = np.asarray(P["lo"]), np.asarray(P["hi"])
         clock[0], clock[1] = 0.0, 0

@@ -606,6 +606,21 @@ check_json(const char *out, const struct het_problem *pb,
 	    "metadata.fit joint");
 	is_int(json_integer_value(json_object_get(m, "n_data")), 90,
 	    "metadata.n_data");
+	{
+		json_t *st = json_object_get(m, "starts");
+		json_t *s1 = json_array_get(st, 1);
+
+		ok(json_array_size(st) == 2 && json_integer_value(
+		    json_object_get(m, "best_start")) == 0 &&
+		    json_real_value(json_object_get(s1, "cost")) == 19.5 &&
+		    json_real_value(json_object_get(s1,
+		    "reduced_chi_squared")) == 1.625 &&
+		    json_integer_value(json_object_get(s1,
+		    "n_iterations")) == 40 && strcmp(json_string_value(
+		    json_object_get(s1, "convergence_reason")),
+		    "max_nfev") == 0, "metadata.starts: the table of the two "
+		    "starts, best_start 0");
+	}
 	json_decref(j);
 }
 

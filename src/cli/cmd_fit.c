@@ -344,6 +344,8 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 	json_object_set_new(o, "message", json_string(fr->message));
 	json_object_set_new(o, "starts", json_integer((json_int_t)
 	    fr->nstarts));
+	json_object_set_new(o, "best_start", json_integer((json_int_t)
+	    fr->best));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }

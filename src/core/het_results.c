@@ -261,6 +261,30 @@ rs_json_combos(const struct het_results_fit *f)
 	return a;
 }
 
+/* The table of starts (the full vectors are in the HDF5 file). */
+static json_t *
+rs_json_starts(const struct het_results_fit *f)
+{
+	json_t *a = json_array(), *o;
+	size_t k;
+
+	for (k = 0; a != NULL && k < f->nstarts; k++) {
+		const struct het_results_start *s = &f->starts[k];
+
+		if ((o = json_object()) == NULL)
+			break;
+		json_object_set_new(o, "cost", rs_num(s->cost));
+		json_object_set_new(o, "reduced_chi_squared",
+		    rs_num(s->chi2_red));
+		json_object_set_new(o, "n_iterations",
+		    json_integer(s->iterations));
+		json_object_set_new(o, "convergence_reason",
+		    json_string(s->reason != NULL ? s->reason : ""));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *
 rs_json_metadata(const struct het_results *res, size_t k)
 {
@@ -303,6 +327,9 @@ rs_json_metadata(const struct het_results *res, size_t k)
 	json_object_set_new(m, "degenerate", rs_json_degen(f));
 	json_object_set_new(m, "combinations", rs_json_combos(f));
 	json_object_set_new(m, "status", json_string(res->status));
+	json_object_set_new(m, "starts", rs_json_starts(f));
+	json_object_set_new(m, "best_start", json_integer((json_int_t)
+	    f->best));
 	json_object_set_new(m, "results_file", json_string(HET_RESULTS_H5));
 	json_object_set_new(m, "creator", json_string(res->creator != NULL ?
 	    res->creator : "hetui"));

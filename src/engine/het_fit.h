@@ -50,6 +50,12 @@
  *   - Early-window pre-fit (window_frames): on long series the start is
  *     first fitted to the first W frames, then the whole fit runs from
  *     there.
+ *   - Basin strategy (het_fit_basin.c, option basin) of a joint fit:
+ *     after the fit, an improbable chi2_red or a physics parameter newly
+ *     stuck on a bound starts escape starts (stuck parameters released,
+ *     reference and sample swapped, restarts around the best point and
+ *     the start), screened like multistart; the lowest cost wins and
+ *     the escape starts follow the fit's own in the result's starts.
  *   - Per-angle mode fits each angle alone (physics plus that angle's
  *     contrast and offset; the other angles' columns are ignored), one
  *     after the other, each from the same x0 (heterodyne-spec §8 l.12).
@@ -169,6 +175,13 @@ struct het_fit_options {
 	 * cannot run (too few pairs) is skipped.
 	 */
 	long		 window_frames;
+	/*
+	 * The basin strategy of a joint fit (het_fit_basin.c): 0 (default)
+	 * on, < 0 off (one local fit from the start, plus the multistart
+	 * starts when asked for); > 0 a mask of its levers (development
+	 * and bench runs, see het_fit_basin.c).
+	 */
+	int		 basin;
 	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
 	het_fit_progress_fn progress;	/* NULL, or see above */
 	void		*progress_ctx;
@@ -244,7 +257,10 @@ struct het_fit_result {
 	size_t		 ncombos;
 	char		**warnings;	/* nwarnings sentences (owned) */
 	size_t		 nwarnings;
-	struct het_fit_start *starts;	/* nstarts, in start order */
+	struct het_fit_start *starts;	/* nstarts, in start order: the
+					   given start, the multistart
+					   ones, then the basin
+					   strategy's escape starts */
 	size_t		 nstarts;
 	size_t		 best;		/* index of the best start */
 };

@@ -307,8 +307,9 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 		het_error_clear(&e);
 		if (fit_prob_init(&fq, fp->r, fp->angle, Xr, L, H, &o, &e) ==
 		    HET_OK) {
-			if (fit_problem(pool, &fq, &o, fit_now(), &nres, &e) !=
-			    HET_OK && nres != NULL && nres->reason ==
+			if (fit_problem(pool, &fq, &o, NULL, 0, fit_now(),
+			    &nres, &e) != HET_OK && nres != NULL &&
+			    nres->reason ==
 			    HET_NLSQ_CANCELLED) {
 				het_fit_result_free(nres);
 				nres = NULL;
@@ -324,8 +325,8 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 			for (c = 0; rc == HET_OK && c < nnote; c++)
 				rc = het_nlsq_warning_add(&nres->warnings,
 				    &nres->nwarnings, err, "%s", note[c]);
-			snprintf(note[nnote++], sizeof(note[0]), "The fit first "
-			    "stopped at cost %.6g with %s behind a floor of "
+			snprintf(note[nnote++], sizeof(note[0]),
+			    HET_FIT_FLOOR_NOTE " %.6g with %s behind a floor of "
 			    "the model (%s); restarted with %s off it, it "
 			    "reached cost %.6g.", cost0, names,
 			    firstcause(fp, cause), n > 1 ? "them" : "it",

@@ -251,6 +251,10 @@ int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
 #define HET_FIT_CHI2_SYS	0.03
 /* Restarts off a floor of the model after a fit (het_fit.c). */
 #define HET_FIT_FLOOR_RESTARTS	2
+/* How the sentence of a successful floor restart begins: the history of
+   the fit, carried onto a later result that replaces it (the basin
+   strategy's escape). */
+#define HET_FIT_FLOOR_NOTE	"The fit first stopped at cost"
 
 /* The reduced chi-square test of a fit (see het_fit_check.c). */
 struct fit_chi2 {
@@ -335,11 +339,16 @@ int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, struct het_fit_result **out,
     struct het_error *err);
 
-/* fit_problem (het_fit.c): fit one problem (joint or one angle) from
-   fp->x0 with its starts; *out as het_fit_run.  Returns as het_fit_run. */
-int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
-    const struct het_fit_options *opt, double t0,
-    struct het_fit_result **out, struct het_error *err);
+/*
+ * fit_make_result (het_fit_result.c): the result of run with start best
+ * chosen, from acc, the accumulator of one full evaluation at its x (cost,
+ * per-angle sums, J^T J); t0 the call's start (fit_now).  On HET_OK *out
+ * is owned by the caller and run->starts has moved into it.  HET_ENOMEM,
+ * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
+ * the identifiability probes.  Thread: the fit's.
+ */
+int fit_make_result(struct fit_run *run, size_t best, const double *acc,
+    double t0, struct het_fit_result **out, struct het_error *err);
 
 /* fit_now: a monotonic clock in seconds (het_fit.c). */
 double fit_now(void);
@@ -359,6 +368,32 @@ int fit_ident_probe(struct fit_run *run, const double *x,
     struct het_nlsq_quality *q, struct het_error *err);
 int fit_ident_combos(const struct fit_prob *fp,
     const struct het_nlsq_quality *q, struct het_fit_result *res,
+    struct het_error *err);
+
+/* ------------------------------------------------------------------ */
+/*
+ * fit_problem (het_fit.c): fit one problem (joint or one angle) from
+ * its start fp->x0 (plus the multistart starts when asked for), or,
+ * when Xs is not NULL, from the nxs starts Xs (nxs * p values, screened
+ * as multistart when nxs > 1).  t0: the call's start time (fit_now).  On
+ * HET_OK / HET_ECANCEL *out is a result owned by the caller.
+ */
+int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, const double *Xs, size_t nxs,
+    double t0, struct het_fit_result **out, struct het_error *err);
+
+/*
+ * fit_basin (het_fit_basin.c): the basin strategy after the fit of a
+ * joint problem: when the result *res looks like a wrong basin, fit
+ * again from escape starts and, when one ends lower, replace *res by
+ * that result (the starts of both in one table, `best` pointing at the
+ * winner).  HET_OK (also when nothing was tried, nothing was better,
+ * or the escape could not run: a warning says so), HET_ECANCEL
+ * (cancelled during the escape: *res is the first fit's), or HET_ENOMEM
+ * (*res freed and NULL).
+ */
+int fit_basin(struct het_pool *pool, const struct fit_prob *fp,
+    const struct het_fit_options *opt, struct het_fit_result **res,
     struct het_error *err);
 
 #endif /* HET_FIT_IMPL_H */
