@@ -29,13 +29,16 @@ leftover() {
 	grep -ls "HETUI_TEST_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null |
 	    wc -l | tr -d ' '
 }
+# Jobs still pending or running: a job whose step has ended may stay
+# listed as COMPLETING while slurmd cleans up, for seconds on a loaded
+# machine; that one is not a job hetui left behind.
 jobs_left() {
-	squeue -h -u "$(id -un)" -n hetui-worker 2>/dev/null | wc -l |
-	    tr -d ' '
+	squeue -h -u "$(id -un)" -n hetui-worker -t PENDING,RUNNING,SUSPENDED \
+	    2>/dev/null | wc -l | tr -d ' '
 }
 wait_no_jobs() {
 	_n=0
-	while [ "$(jobs_left)" != 0 ] && [ $_n -lt 100 ]; do
+	while [ "$(jobs_left)" != 0 ] && [ $_n -lt 300 ]; do
 		_n=$((_n + 1)); sleep 0.1
 	done
 	jobs_left
