@@ -24,17 +24,17 @@ sample_drive(struct het_sample *s, void (*hook)(struct het_sample *, void *),
 
 	while (!het_sample_finished(s)) {
 		het_sample_pollfds(s, fds, 64, &n);
-		now = het_proc_now();
+		now = het_clock_now();
 		dl = het_sample_next_deadline(s);
 		ms = 50;
 		if (dl >= 0 && (dl - now) * 1000.0 < ms)
 			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
 		if (poll(fds, n, ms) < 0)
 			n = 0;
-		t0 = het_proc_now();
+		t0 = het_clock_now();
 		het_sample_handle(s, fds, n, t0);
-		if (het_proc_now() - t0 > worst)
-			worst = het_proc_now() - t0;
+		if (het_clock_now() - t0 > worst)
+			worst = het_clock_now() - t0;
 		if (hook != NULL)
 			hook(s, arg);
 	}

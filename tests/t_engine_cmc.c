@@ -152,7 +152,7 @@ drive(struct het_cmc *c, double limit, double cancel_at)
 {
 	struct pollfd		 fds[64];
 	size_t			 n;
-	double			 t0 = het_proc_now(), now;
+	double			 t0 = het_clock_now(), now;
 	struct het_error	 err;
 
 	if (het_cmc_start(c, t0, &err) != HET_OK) {
@@ -160,7 +160,7 @@ drive(struct het_cmc *c, double limit, double cancel_at)
 		return 0;
 	}
 	while (!het_cmc_finished(c)) {
-		now = het_proc_now();
+		now = het_clock_now();
 		if (now - t0 > limit)
 			return 0;
 		if (cancel_at > 0 && now - t0 > cancel_at)
@@ -168,7 +168,7 @@ drive(struct het_cmc *c, double limit, double cancel_at)
 		n = 0;
 		het_cmc_pollfds(c, fds, 64, &n);
 		poll(fds, n, 20);
-		het_cmc_handle(c, fds, n, het_proc_now());
+		het_cmc_handle(c, fds, n, het_clock_now());
 	}
 	return 1;
 }
@@ -290,10 +290,10 @@ test_retries(void)
 	setenv("FAKE_SHARD_4", "once:error", 1);
 	setenv("FAKE_SHARD_5", "exit-early", 1);
 	c = mk(7, 3, 0.5, 0.5, st);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	fin = drive(c, 20, 0);
 	ok(fin, "faulty run finished in %.2f s (deadline 20)",
-	    het_proc_now() - t0);
+	    het_clock_now() - t0);
 	is_int((long long)het_cmc_count(c, HET_CMC_DONE), 6, "6 of 7 done");
 	is_int((long long)het_cmc_count(c, HET_CMC_FAILED), 1, "1 failed");
 	for (k = 0; k < het_cmc_nshards(c); k++) {
@@ -443,7 +443,7 @@ test_cancel(void)
 	struct het_error		 err;
 	char				 st[300], name[32];
 	int				 i;
-	double				 t0 = het_proc_now();
+	double				 t0 = het_clock_now();
 
 	snprintf(st, sizeof st, "%s/cancel", tmpdir);
 	for (i = 0; i < 5; i++) {
@@ -452,7 +452,7 @@ test_cancel(void)
 	}
 	c = mk(5, 3, 0, 0.9, st);
 	ok(drive(c, 10, 0.3), "cancelled run finished in %.2f s",
-	    het_proc_now() - t0);
+	    het_clock_now() - t0);
 	is_int((long long)het_cmc_count(c, HET_CMC_CANCELLED), 5,
 	    "all 5 shards cancelled");
 	like(het_cmc_shard(c, 0)->reason[0], "cancelled: test",
@@ -477,7 +477,7 @@ test_errors(void)
 	like(err.msg, "min_success_rate is 1.5", "message");
 	o.min_success_rate = 0.9;
 	c = het_cmc_alloc(&o, &err);
-	is_int(het_cmc_start(c, het_proc_now(), &err), HET_EINVAL,
+	is_int(het_cmc_start(c, het_clock_now(), &err), HET_EINVAL,
 	    "start with no shards: HET_EINVAL");
 	like(err.msg, "no shards to run", "message");
 	is_int(het_cmc_add(c, -1, 1, json_object(), &err), HET_EINVAL,
@@ -607,7 +607,7 @@ test_done_all(void)
 	c = het_cmc_alloc(&o, &err);
 	het_cmc_add_done(c, 0, 10, old_result("a"), 1, &err);
 	het_cmc_add(c, 1, 10, json_object(), &err);
-	rc = het_cmc_start(c, het_proc_now(), &err);
+	rc = het_cmc_start(c, het_clock_now(), &err);
 	is_int(rc, HET_EIO, "a queued shard and a missing worker program: "
 	    "start fails");
 	like(err.msg, "/nonexistent/hetui-worker", "message: %s", err.msg);
@@ -619,7 +619,7 @@ test_done_all(void)
 		het_cmc_add_done(c, (long)k, 10 * (k + 1), old_result("a"),
 		    (double)k, &err);
 	nchg = nchanges;
-	is_int(het_cmc_start(c, het_proc_now(), &err), HET_OK, "every shard "
+	is_int(het_cmc_start(c, het_clock_now(), &err), HET_OK, "every shard "
 	    "done: start HET_OK with a missing worker program");
 	fin = het_cmc_finished(c);
 	ok(fin, "... finished right after the start");
@@ -632,7 +632,7 @@ test_done_all(void)
 	    "elapsed with them");
 	ok(het_cmc_work_done(c, 4, 10) == 0, "... no work of this run");
 	is_int(nchanges - nchg, 0, "... no change reported");
-	het_cmc_handle(c, NULL, 0, het_proc_now());
+	het_cmc_handle(c, NULL, 0, het_clock_now());
 	ok(het_cmc_finished(c) && het_cmc_count(c, HET_CMC_DONE) == 3,
 	    "... handle changes nothing");
 

@@ -70,14 +70,14 @@ run_until(struct het_procset *set, struct seen *s, int what, double limit)
 {
 	struct pollfd	fds[64];
 	size_t		n;
-	double		end = het_proc_now() + limit, now, d;
+	double		end = het_clock_now() + limit, now, d;
 	int		ms;
 
 	for (;;) {
 		if ((what < 0 && s->done) ||
 		    (what >= 0 && s->nrec[what] > 0))
 			return 1;
-		now = het_proc_now();
+		now = het_clock_now();
 		if (now >= end)
 			return 0;
 		het_procset_pollfds(set, fds, 64, &n);
@@ -86,9 +86,9 @@ run_until(struct het_procset *set, struct seen *s, int what, double limit)
 		if (d > 0 && (d - now) * 1000 < ms)
 			ms = (int)((d - now) * 1000) + 1;
 		if (poll(fds, n, ms) > 0)
-			het_procset_handle(set, fds, n, het_proc_now());
-		het_procset_reap(set, het_proc_now());
-		het_procset_check_timeouts(set, het_proc_now());
+			het_procset_handle(set, fds, n, het_clock_now());
+		het_procset_reap(set, het_clock_now());
+		het_procset_check_timeouts(set, het_clock_now());
 	}
 }
 
@@ -130,7 +130,7 @@ start(struct het_procset *set, struct seen *s, int id)
 
 	memset(s, 0, sizeof *s);
 	s->result_shard = -1;
-	if ((p = het_proc_spawn(set, id, het_proc_now(), &err)) == NULL) {
+	if ((p = het_proc_spawn(set, id, het_clock_now(), &err)) == NULL) {
 		diag("spawn: %s", err.msg);
 		return NULL;
 	}
@@ -139,7 +139,7 @@ start(struct het_procset *set, struct seen *s, int id)
 	o = json_pack("{s:i, s:s}", "shard", 7, "model", "heterodyne");
 	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
 	json_decref(o);
-	het_proc_arm(p, het_proc_now());
+	het_proc_arm(p, het_clock_now());
 	return p;
 }
 
@@ -149,12 +149,12 @@ fault(const char *mode, double shard_to, double hb_to, struct seen *s)
 {
 	struct het_procset	*set = mkset(mode, shard_to, hb_to, 0.3);
 	static char		 msg[HET_ERROR_MSG_MAX];
-	double			 t0 = het_proc_now(), dt;
+	double			 t0 = het_clock_now(), dt;
 	struct het_proc		*p = start(set, s, 1);
 	int			 fin;
 
 	fin = p != NULL && run_until(set, s, -1, 10);
-	dt = het_proc_now() - t0;
+	dt = het_clock_now() - t0;
 	ok(fin, "%s: worker finished within 10 s (%.2f s)", mode, dt);
 	ok(s->done == 1 && !s->ex.ok, "%s: reported once, as a failure",
 	    mode);
@@ -406,7 +406,7 @@ test_spawn_fail(void)
 	o.log_dir = tmpdir;
 	snprintf(log, sizeof log, "%s/worker-9.log", tmpdir);
 	set = het_procset_alloc(&o, &err);
-	ok(het_proc_spawn(set, 9, het_proc_now(), &err) == NULL,
+	ok(het_proc_spawn(set, 9, het_clock_now(), &err) == NULL,
 	    "missing command: no worker");
 	is_int(err.code, HET_EIO, "missing command: HET_EIO");
 	like(err.msg, "cannot start worker 9 with the command "
@@ -447,14 +447,14 @@ test_shutdown(void)
 	ok(gpid > 0, "shutdown: grandchild pid %ld", gpid);
 	if (f != NULL)
 		fclose(f);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	het_procset_shutdown_all(set, 1.0);
-	ok(het_proc_now() - t0 < 3.0, "shutdown: took %.2f s",
-	    het_proc_now() - t0);
+	ok(het_clock_now() - t0 < 3.0, "shutdown: took %.2f s",
+	    het_clock_now() - t0);
 	is_int(s[0].done, 1, "shutdown: done reported");
 	/* SIGKILL is delivered asynchronously: allow it 2 s to land. */
-	t0 = het_proc_now();
-	while (gpid > 0 && !gone((pid_t)gpid) && het_proc_now() < t0 + 2)
+	t0 = het_clock_now();
+	while (gpid > 0 && !gone((pid_t)gpid) && het_clock_now() < t0 + 2)
 		poll(NULL, 0, 10);
 	ok(gpid > 0 && gone((pid_t)gpid), "shutdown: the grandchild in the "
 	    "worker's group is gone");
@@ -469,9 +469,9 @@ test_shutdown(void)
 	unsetenv("FAKE_MODE");
 	for (i = 0; i < 3; i++)
 		run_until(set, &s[i], HET_WIRE_HELLO, 10);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	het_procset_shutdown_all(set, 0.3);
-	dt = het_proc_now() - t0;
+	dt = het_clock_now() - t0;
 	ok(dt < 2.5, "shutdown of 3: took %.2f s (wait 0.3 + grace 0.3)", dt);
 	is_int((int)het_procset_running(set), 0, "shutdown of 3: none running");
 	ok(s[0].done && s[0].ex.exited && s[0].ex.status == 0,

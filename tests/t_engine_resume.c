@@ -345,7 +345,7 @@ hook_one_done(struct het_sample *s, void *arg)
 		return;
 	ca->fired = 1;
 	ca->ndone = het_cmc_count(c, HET_CMC_DONE);
-	het_sample_cancel(s, het_proc_now());
+	het_sample_cancel(s, het_clock_now());
 }
 
 static void

@@ -76,7 +76,7 @@ static void
 check_eta(struct het_sample *s, struct seen *sn)
 {
 	const struct het_shard_settings *st = het_sample_view_settings(s);
-	double now = het_proc_now(), d1, l1, d2, l2, w;
+	double now = het_clock_now(), d1, l1, d2, l2, w;
 	int r1, r2;
 
 	if (st == NULL) {
@@ -200,7 +200,7 @@ test_full(struct het_config *cfg)
 	{
 		double d = 1, l = 0;
 
-		ok(het_sample_view_eta(s, het_proc_now() + 1000, &d, &l) == 0 &&
+		ok(het_sample_view_eta(s, het_clock_now() + 1000, &d, &l) == 0 &&
 		    d == 0 && isnan(l), "no estimate after SAMPLING");
 	}
 	is_int(het_sample_verdict(s), HET_VERDICT_PASSED, "verdict passed");
@@ -268,7 +268,7 @@ test_cancel_early(struct het_config *cfg)
 	opts_init(&o, cfg, "early", &sn);
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
-	het_sample_cancel(s, het_proc_now());
+	het_sample_cancel(s, het_clock_now());
 	sample_drive(s, NULL, NULL);
 	is_int(het_sample_phase(s), HET_SAMPLE_CANCELLED,
 	    "cancel right after start: phase cancelled");
@@ -366,15 +366,15 @@ test_errors(struct het_config *cfg, struct het_config *slow)
 	opts_init(&o, slow, "e3", &sn);
 	s = het_sample_alloc(&o, &err);
 	het_sample_start(s, &err);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	while (het_sample_phase(s) != HET_SAMPLE_SAMPLING &&
-	    !het_sample_finished(s) && het_proc_now() - t0 < 60) {
+	    !het_sample_finished(s) && het_clock_now() - t0 < 60) {
 		struct pollfd fds[64];
 		size_t n;
 
 		het_sample_pollfds(s, fds, 64, &n);
 		poll(fds, n, 50);
-		het_sample_handle(s, fds, n, het_proc_now());
+		het_sample_handle(s, fds, n, het_clock_now());
 	}
 	ok(het_sample_phase(s) == HET_SAMPLE_SAMPLING, "a long run samples");
 	het_sample_free(s);

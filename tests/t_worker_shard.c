@@ -529,7 +529,7 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 	struct seen		*s = het_proc_tag(p);
 	struct het_wire_progress pr;
 	struct het_error	 err;
-	double			 now = het_proc_now();
+	double			 now = het_clock_now();
 
 	(void)arg;
 	s->nrec[rec->type]++;
@@ -571,18 +571,18 @@ run_until(struct het_procset *set, struct seen *s, int what, double limit)
 {
 	struct pollfd	fds[8];
 	size_t		n;
-	double		end = het_proc_now() + limit;
+	double		end = het_clock_now() + limit;
 
 	for (;;) {
 		if ((what < 0 && s->done) || (what >= 0 && s->nrec[what] > 0))
 			return 1;
-		if (het_proc_now() >= end)
+		if (het_clock_now() >= end)
 			return 0;
 		het_procset_pollfds(set, fds, 8, &n);
 		if (poll(fds, n, 20) > 0)
-			het_procset_handle(set, fds, n, het_proc_now());
-		het_procset_reap(set, het_proc_now());
-		het_procset_check_timeouts(set, het_proc_now());
+			het_procset_handle(set, fds, n, het_clock_now());
+		het_procset_reap(set, het_clock_now());
+		het_procset_check_timeouts(set, het_clock_now());
 	}
 }
 
@@ -619,7 +619,7 @@ test_worker(void)
 
 	memset(&s, 0, sizeof s);
 	set = mkset();
-	if (set == NULL || (p = het_proc_spawn(set, 1, het_proc_now(),
+	if (set == NULL || (p = het_proc_spawn(set, 1, het_clock_now(),
 	    &err)) == NULL) {
 		ok(0, "spawn the worker");
 		return;
@@ -628,12 +628,12 @@ test_worker(void)
 	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
 	make_shard(&ws, 6);
 	o = het_wire_shard_pack(&ws, &err);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
 	json_decref(o);
-	het_proc_arm(p, het_proc_now());
+	het_proc_arm(p, het_clock_now());
 	got = run_until(set, &s, HET_WIRE_RESULT, 120);
-	wall = het_proc_now() - t0;
+	wall = het_clock_now() - t0;
 	ok(got, "the worker answers with a result (%.2f s)", wall);
 	if (!got) {
 		diag("error record: %s", s.errinfo.msg);
@@ -698,25 +698,25 @@ test_worker(void)
 	json_decref(s.result);
 	memset(&s, 0, sizeof s);
 	set = mkset();
-	p = het_proc_spawn(set, 2, het_proc_now(), &err);
+	p = het_proc_spawn(set, 2, het_clock_now(), &err);
 	het_proc_set_tag(p, &s);
 	het_proc_send_rec(p, HET_WIRE_HELLO, NULL, &err);
 	ws.sigma = 0.01;
 	ws.shard = 10;
 	ws.settings.num_samples = 1000000;
 	o = het_wire_shard_pack(&ws, &err);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
 	json_decref(o);
 	ok(run_until(set, &s, HET_WIRE_PROGRESS, 20), "long shard runs");
 	ok(run_until(set, &s, HET_WIRE_HEARTBEAT, 5), "and sends heartbeats");
-	ok(s.nrec[HET_WIRE_PROGRESS] <= 12 * (het_proc_now() - t0) + 4,
+	ok(s.nrec[HET_WIRE_PROGRESS] <= 12 * (het_clock_now() - t0) + 4,
 	    "throttled: %d progress records in %.2f s",
-	    s.nrec[HET_WIRE_PROGRESS], het_proc_now() - t0);
+	    s.nrec[HET_WIRE_PROGRESS], het_clock_now() - t0);
 	het_proc_close_stdin(p);
-	t0 = het_proc_now();
+	t0 = het_clock_now();
 	ok(run_until(set, &s, -1, 10) && s.ex.exited && s.ex.status == 0,
-	    "stdin closed mid-run: exit 0 after %.3f s", het_proc_now() - t0);
+	    "stdin closed mid-run: exit 0 after %.3f s", het_clock_now() - t0);
 	ok(s.nrec[HET_WIRE_RESULT] == 0 && s.nrec[HET_WIRE_ERROR] == 0,
 	    "no result and no error record");
 out:
@@ -748,7 +748,7 @@ test_worker_at_once(void)
 	memset(&b, 0, sizeof b);
 	set = mkset();
 	if (set == NULL || seq_result == NULL || (p = het_proc_spawn(set, 3,
-	    het_proc_now(), &err)) == NULL) {
+	    het_clock_now(), &err)) == NULL) {
 		ok(0, "spawn the worker (after a sequential run)");
 		het_procset_free(set);
 		return;
@@ -762,7 +762,7 @@ test_worker_at_once(void)
 	    "the payload says chain_threads 2");
 	het_proc_send_rec(p, HET_WIRE_SHARD, o, &err);
 	json_decref(o);
-	het_proc_arm(p, het_proc_now());
+	het_proc_arm(p, het_clock_now());
 	got = run_until(set, &s, HET_WIRE_RESULT, 120);
 	ok(got, "chains at once: a result");
 	ok(s.at_once > 0 && s.at_once == s.nrec[HET_WIRE_PROGRESS],
@@ -819,7 +819,7 @@ test_worker_at_once(void)
 	/* a second shard while the chains run at once: exit 2 */
 	memset(&s, 0, sizeof s);
 	if ((set = mkset()) == NULL || (p = het_proc_spawn(set, 4,
-	    het_proc_now(), &err)) == NULL) {
+	    het_clock_now(), &err)) == NULL) {
 		ok(0, "spawn a worker");
 		het_procset_free(set);
 		return;
@@ -872,7 +872,7 @@ behind(long id, const char *tail, const char *what, int status,
 	o = het_wire_shard_pack(&ws, &err);
 	if ((set = mkset()) == NULL || o == NULL || het_wire_encode(
 	    HET_WIRE_SHARD, o, &line, &len, &err) != HET_OK ||
-	    (p = het_proc_spawn(set, (int)id, het_proc_now(), &err)) ==
+	    (p = het_proc_spawn(set, (int)id, het_clock_now(), &err)) ==
 	    NULL) {
 		ok(0, "%s: spawn a worker", what);
 		json_decref(o);

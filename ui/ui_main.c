@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "het_pool.h"
+#include "het_thread.h"
 #include "ui.h"
 #include "ui_main.h"
 
@@ -50,10 +51,7 @@ static const struct ui_panel_ops *const ui_all_panels[] = {
 double
 ui_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return het_clock_now();
 }
 
 void

@@ -205,7 +205,7 @@ ui_sample_timeout(struct ui *ui, int timeout)
 	/* SAMPLING reaps on a 0.1 s tick; earlier phases show progress. */
 	ms = het_sample_phase(ui->sample) == HET_SAMPLE_SAMPLING ? 100 : 250;
 	dl = het_sample_next_deadline(ui->sample);
-	now = het_proc_now();
+	now = het_clock_now();
 	if (dl >= 0 && (dl - now) * 1000.0 < ms)
 		ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
 	return timeout < 0 || ms < timeout ? ms : timeout;
@@ -318,7 +318,7 @@ ui_sample_wind_down(struct ui *ui, char *msg, size_t len)
 	ui_log(ui, UI_LOG_WARN, "quitting during sampling: stopping the "
 	    "workers; what finished is combined and written");
 	/* A no-op in COMBINING and WRITING: the run then completes. */
-	het_sample_cancel(ui->sample, het_proc_now());
+	het_sample_cancel(ui->sample, het_clock_now());
 	(void)het_sample_run(ui->sample);	/* blocks until it ends */
 	log_new_warnings(ui, s);
 	run_ended(ui, s);
@@ -348,7 +348,7 @@ ui_sample_handle(struct ui *ui, const struct pollfd *fds, size_t n)
 	if (!ui_sample_running(ui))
 		return;
 	s = sample_state_of(ui);
-	het_sample_handle(ui->sample, fds, n, het_proc_now());
+	het_sample_handle(ui->sample, fds, n, het_clock_now());
 	log_new_warnings(ui, s);
 	if (het_sample_finished(ui->sample) && !s->ended) {
 		run_ended(ui, s);
@@ -573,7 +573,7 @@ run_cancel(struct ui *ui, struct sample_state *s)
 		ui_msg(ui, UI_LOG_INFO, "no sampling is running");
 		return;
 	}
-	het_sample_cancel(ui->sample, het_proc_now());
+	het_sample_cancel(ui->sample, het_clock_now());
 	s->cancelling = 1;
 	ui_msg(ui, UI_LOG_WARN, "cancelling the sampling: workers are "
 	    "stopped; what finished is combined and written");

@@ -321,7 +321,7 @@ draw_shard_row(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
 	x += 7;
 	ui_putf(w, y, x, 7, ra, "%6s", ess);
 	x += 6;
-	elapsed = sh->state == HET_CMC_RUNNING ? het_proc_now() -
+	elapsed = sh->state == HET_CMC_RUNNING ? het_clock_now() -
 	    sh->t_start : sh->elapsed;
 	if (sh->state == HET_CMC_QUEUED || !(elapsed >= 0))
 		snprintf(el, sizeof(el), "-");
@@ -358,7 +358,7 @@ draw_eta(struct ui *ui, char *buf, size_t len)
 	size_t	n = strlen(buf);
 	char	t[32];
 
-	if (n < len && het_sample_view_eta(ui->sample, het_proc_now(), &done,
+	if (n < len && het_sample_view_eta(ui->sample, het_clock_now(), &done,
 	    &left))
 		snprintf(buf + n, len - n, "  %.0f%% of the work, about %s "
 		    "left", 100 * done, het_format_duration(left, t,

@@ -69,7 +69,7 @@ struct sample_ui {
 	int			*seen_att;
 	size_t			 nseen;
 	long			 total;		/* iterations per chain */
-	double			 t_sampling;	/* het_proc_now() when the
+	double			 t_sampling;	/* het_clock_now() when the
 						   shards started; 0 before */
 	long			 workers;	/* at most this many run */
 	size_t			 rows;		/* running-shard lines */
@@ -307,7 +307,7 @@ static void
 sample_draw(struct het_sample *s, struct sample_ui *ui, int force)
 {
 	const struct het_cmc *c = het_sample_coordinator(s);
-	double now = het_proc_now();
+	double now = het_clock_now();
 	size_t k, n, shown = 0;
 	char eta[96];
 
@@ -354,7 +354,7 @@ static void
 sample_status(struct het_sample *s, struct sample_ui *ui)
 {
 	const struct het_cmc *c = het_sample_coordinator(s);
-	double now = het_proc_now();
+	double now = het_clock_now();
 	size_t k, n;
 	char eta[96];
 
@@ -441,7 +441,7 @@ sample_change(struct het_sample *s, enum het_sample_what what, size_t index,
 			    "");
 			break;
 		case HET_SAMPLE_SAMPLING:
-			ui->t_sampling = het_proc_now();	/* status time */
+			ui->t_sampling = het_clock_now();	/* status time */
 			sample_announce(s);
 			break;
 		case HET_SAMPLE_COMBINING:

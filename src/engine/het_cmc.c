@@ -127,7 +127,7 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 	struct het_wire_errinfo	 ei;
 	struct het_error	 err;
 	char			 msg[HET_ERROR_MSG_MAX + 64];
-	double			 now = het_proc_now();
+	double			 now = het_clock_now();
 	long			 id;
 
 	if (w == NULL || w->cur < 0)
@@ -204,7 +204,7 @@ on_done(struct het_proc *p, const struct het_proc_exit *ex, void *arg)
 		return;
 	w->cur = -1;
 	attempt_failed(c, (size_t)i, ex->ok ? "worker exited without a "
-	    "result" : ex->reason.msg, het_proc_now());
+	    "result" : ex->reason.msg, het_clock_now());
 }
 
 void
@@ -646,7 +646,7 @@ het_cmc_run(struct het_cmc *c, struct het_error *err)
 	if ((fds = calloc(cap, sizeof *fds)) == NULL)
 		return het_error_set(err, HET_ENOMEM, "out of memory for the "
 		    "poll set");
-	if (!c->started && het_cmc_start(c, het_proc_now(), err) != HET_OK) {
+	if (!c->started && het_cmc_start(c, het_clock_now(), err) != HET_OK) {
 		free(fds);
 		het_procset_shutdown_all(c->set, 1.0);
 		return err != NULL ? err->code : HET_EIO;
@@ -654,14 +654,14 @@ het_cmc_run(struct het_cmc *c, struct het_error *err)
 	while (!het_cmc_finished(c)) {
 		n = 0;
 		het_cmc_pollfds(c, fds, cap, &n);
-		now = het_proc_now();
+		now = het_clock_now();
 		dl = het_cmc_next_deadline(c);
 		ms = 100;
 		if (dl >= 0 && (dl - now) * 1000.0 < ms)
 			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
 		if (poll(fds, n, ms) < 0)
 			n = 0;
-		het_cmc_handle(c, fds, n, het_proc_now());
+		het_cmc_handle(c, fds, n, het_clock_now());
 	}
 	free(fds);
 	return het_cmc_status(c, err);

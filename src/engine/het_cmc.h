@@ -66,7 +66,7 @@ struct het_cmc_shard {
 	int			 attempts;	/* attempts started */
 	int			 has_progress;
 	struct het_wire_progress progress;	/* latest progress record */
-	double			 t_start;	/* het_proc_now() of the
+	double			 t_start;	/* het_clock_now() of the
 						   current/last attempt */
 	double			 elapsed;	/* s of the current/last
 						   attempt */
@@ -174,7 +174,7 @@ int het_cmc_start(struct het_cmc *cmc, double now, struct het_error *err);
  * Poll-loop integration.  het_cmc_pollfds fills fds (cap must be at
  * least 2 * max_workers); het_cmc_handle acts on poll's results, reaps,
  * checks timeouts and dispatches (never blocks); call it also when poll
- * times out.  het_cmc_next_deadline: seconds (absolute, het_proc_now
+ * times out.  het_cmc_next_deadline: seconds (absolute, het_clock_now
  * base) of the next timer, negative when none; the caller should also
  * wake at least every 0.1 s to reap (or on SIGCHLD).
  */

@@ -31,16 +31,8 @@
 
 #include "het_fit_impl.h"
 #include "het_problem.h"
+#include "het_thread.h"
 #include "het_util.h"
-
-double
-fit_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void
 het_fit_default_options(struct het_fit_options *opt)
@@ -461,7 +453,7 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 		return;
 	if (fit_prob_window(&fw, w, &e) == HET_OK) {
 		o.nlsq.multistart = 0;
-		if (fit_problem(pool, &fw, &o, NULL, 0, fit_now(), &res,
+		if (fit_problem(pool, &fw, &o, NULL, 0, het_clock_now(), &res,
 		    &e) == HET_OK || res != NULL) {
 			for (c = 0; c < fw.p; c++)
 				X0[fw.rcol[c]] = res->x[c];
@@ -480,7 +472,7 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
     struct het_error *err)
 {
 	struct fit_prob fp;
-	double *X0 = NULL, *L = NULL, *H = NULL, *Xs = NULL, t0 = fit_now();
+	double *X0 = NULL, *L = NULL, *H = NULL, *Xs = NULL, t0 = het_clock_now();
 	long wf = 0, wi = 0;
 	int rc;
 
@@ -511,7 +503,7 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 		if (*out != NULL) {
 			(*out)->window_frames = wf;
 			(*out)->window_iterations = wi;
-			(*out)->wall_time = fit_now() - t0;
+			(*out)->wall_time = het_clock_now() - t0;
 		}
 	}
 	free(X0);
@@ -570,7 +562,7 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 		if ((rc = fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
 		    err)) != HET_OK)
 			goto fail;
-		rc = fit_problem(pool, &fp, &o, NULL, 0, fit_now(), &res[a],
+		rc = fit_problem(pool, &fp, &o, NULL, 0, het_clock_now(), &res[a],
 		    err);
 		if (rc == HET_OK)
 			rc = fit_floor_restart(pool, &fp, X0, X0, L, H, &o,

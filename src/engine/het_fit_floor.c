@@ -15,6 +15,7 @@
 #include "het_fit_impl.h"
 #include "het_model.h"
 #include "het_params.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 /*
@@ -307,7 +308,7 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 		het_error_clear(&e);
 		if (fit_prob_init(&fq, fp->r, fp->angle, Xr, L, H, &o, &e) ==
 		    HET_OK) {
-			if (fit_problem(pool, &fq, &o, NULL, 0, fit_now(),
+			if (fit_problem(pool, &fq, &o, NULL, 0, het_clock_now(),
 			    &nres, &e) != HET_OK && nres != NULL &&
 			    nres->reason ==
 			    HET_NLSQ_CANCELLED) {

@@ -342,16 +342,13 @@ int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 /*
  * fit_make_result (het_fit_result.c): the result of run with start best
  * chosen, from acc, the accumulator of one full evaluation at its x (cost,
- * per-angle sums, J^T J); t0 the call's start (fit_now).  On HET_OK *out
+ * per-angle sums, J^T J); t0 the call's start (het_clock_now).  On HET_OK *out
  * is owned by the caller and run->starts has moved into it.  HET_ENOMEM,
  * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
  * the identifiability probes.  Thread: the fit's.
  */
 int fit_make_result(struct fit_run *run, size_t best, const double *acc,
     double t0, struct het_fit_result **out, struct het_error *err);
-
-/* fit_now: a monotonic clock in seconds (het_fit.c). */
-double fit_now(void);
 
 /* ------------------------------------------------------------------ */
 /*
@@ -375,7 +372,7 @@ int fit_ident_combos(const struct fit_prob *fp,
  * fit_problem (het_fit.c): fit one problem (joint or one angle) from
  * its start fp->x0 (plus the multistart starts when asked for), or,
  * when Xs is not NULL, from the nxs starts Xs (nxs * p values, screened
- * as multistart when nxs > 1).  t0: the call's start time (fit_now).  On
+ * as multistart when nxs > 1).  t0: the call's start time (het_clock_now).  On
  * HET_OK / HET_ECANCEL *out is a result owned by the caller.
  */
 int fit_problem(struct het_pool *pool, const struct fit_prob *fp,

@@ -19,6 +19,7 @@
 
 #include "het_fit_impl.h"
 #include "het_problem.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 void
@@ -231,7 +232,7 @@ fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	if (rc != HET_OK || (rc = engine_warnings(run, res, 0, err)) !=
 	    HET_OK)
 		goto fail;
-	res->wall_time = fit_now() - t0;
+	res->wall_time = het_clock_now() - t0;
 	free(jtj);
 	*out = res;
 	return HET_OK;

@@ -27,6 +27,7 @@
 
 #include "het_fitjob.h"
 #include "het_h5.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 struct het_fitjob {
@@ -58,15 +59,6 @@ struct het_fitjob {
 	size_t		 nhist, cap;
 	int		 pending;	/* a PROGRESS event is queued */
 };
-
-static double
-fjb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void
 fjb_strv_free(char **v, size_t n)
@@ -291,7 +283,6 @@ het_fitjob_start(struct het_evq *q, int id, const struct het_fitjob_spec *spec,
     struct het_error *err)
 {
 	struct het_fitjob *job;
-	sigset_t all, old;
 	int rc;
 
 	if (q == NULL || spec == NULL || spec->cfg == NULL) {
@@ -306,17 +297,14 @@ het_fitjob_start(struct het_evq *q, int id, const struct het_fitjob_spec *spec,
 	pthread_mutex_init(&job->lock, NULL);
 	job->q = q;
 	job->id = id;
-	job->t0 = fjb_now();
+	job->t0 = het_clock_now();
 	atomic_init(&job->cancel, 0);
 	atomic_init(&job->finished, 0);
 	if (fjb_snapshot(job, spec, err) != HET_OK) {
 		fjb_release(job);
 		return NULL;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&job->thread, NULL, fjb_main, job);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&job->thread, fjb_main, job);
 	if (rc != 0) {
 		het_error_set(err, HET_EINTERNAL, "cannot start the fit "
 		    "thread: %s", strerror(rc));
@@ -379,7 +367,7 @@ het_fitjob_poll(struct het_fitjob *job, size_t hist_from,
 	s->phase = job->phase;
 	s->bins_done = job->bins_done;
 	s->bins_total = job->bins_total;
-	s->elapsed = fjb_now() - job->t0;
+	s->elapsed = het_clock_now() - job->t0;
 	s->iterating = job->iterating;
 	s->pr = job->pr;
 	s->hist_total = job->nhist;

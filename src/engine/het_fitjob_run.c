@@ -30,6 +30,7 @@
 #include "het_params.h"
 #include "het_pool.h"
 #include "het_rundir.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 /* What the wrapped callbacks see. */
@@ -40,15 +41,6 @@ struct fj_run {
 	size_t		 nhist, cap;
 	int		 oom;
 };
-
-static double
-fj_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int
 fj_read(void *arg, size_t k, size_t n, const struct het_bin *bin)
@@ -368,7 +360,7 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	struct het_pool *pool = NULL;
 	struct het_error gerr;
 	struct fj_run run;
-	double *xs = NULL, *sig = NULL, *x0 = NULL, t0 = fj_now();
+	double *xs = NULL, *sig = NULL, *x0 = NULL, t0 = het_clock_now();
 	size_t k, conv = 0;
 	int rc, st, made = 0;
 
@@ -473,7 +465,7 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 		res->grids = fj_grids(res->pb, res->fits[0]->x, spec->grid > 0 ?
 		    spec->grid : HET_FITJOB_GRID, &gerr);
 	}
-	res->wall_time = fj_now() - t0;
+	res->wall_time = het_clock_now() - t0;
 	res->written = res->outdir != NULL &&
 	    fj_write(spec->cfg, res, &res->write_err) == HET_OK;
 	if (!res->written && made)

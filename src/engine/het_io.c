@@ -24,6 +24,7 @@
 
 #include "het_h5.h"
 #include "het_io.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 struct het_io {
@@ -51,15 +52,6 @@ struct het_io {
 	long		 cache_first, cache_last;
 	enum het_tri	 cache_tri;
 };
-
-static double
-io_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void
 het_io_block(size_t n, size_t p, size_t k, size_t *lo, size_t *hi)
@@ -296,7 +288,7 @@ io_do_view(struct het_io *io, const struct het_io_view_req *rq,
 	struct het_c2_info ci;
 	struct het_error err;
 	struct het_io_view *v = NULL;
-	double t0 = io_now();
+	double t0 = het_clock_now();
 	long first, last;
 	size_t n;
 	int rc;
@@ -365,7 +357,7 @@ io_do_view(struct het_io *io, const struct het_io_view_req *rq,
 	}
 	het_c2_lag_means(io->cache, n, v->g2);
 	v->baseline = io_baseline(io->cache, n);
-	v->seconds = io_now() - t0;
+	v->seconds = het_clock_now() - t0;
 	io_post(io, HET_IO_EV_VIEW, v, het_io_view_free);
 	return;
 nomem:
@@ -449,16 +441,12 @@ het_io_alloc(struct het_evq *q, struct het_error *err)
 int
 het_io_start(struct het_io *io, struct het_error *err)
 {
-	sigset_t all, old;
 	int rc;
 
 	if (io->started)
 		return het_error_set(err, HET_EINTERNAL,
 		    "the I/O thread is already running");
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&io->thread, NULL, io_main, io);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&io->thread, io_main, io);
 	if (rc != 0)
 		return het_error_set(err, HET_EINTERNAL,
 		    "cannot start the I/O thread: %s", strerror(rc));

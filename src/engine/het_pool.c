@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "het_pool.h"
+#include "het_thread.h"
 
 /*
  * OpenBLAS's thread control.  Weak, so that a program linked with another
@@ -154,7 +155,6 @@ struct het_pool *
 het_pool_alloc(size_t nthreads, struct het_error *err)
 {
 	struct het_pool *pool;
-	sigset_t all, old;
 	size_t i;
 	int rc = 0;
 
@@ -189,19 +189,15 @@ het_pool_alloc(size_t nthreads, struct het_error *err)
 		return NULL;
 	}
 
-	/* Threads inherit the mask: block everything while creating them. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < nthreads; i++) {
 		pool->threads[i].pool = pool;
 		pool->threads[i].index = i;
-		rc = pthread_create(&pool->threads[i].id, NULL, het_pool_main,
+		rc = het_thread_spawn(&pool->threads[i].id, het_pool_main,
 		    &pool->threads[i]);
 		if (rc != 0)
 			break;
 		pool->nstarted++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		het_error_sys(err, rc, "cannot start thread %zu of a pool of "
 		    "%zu threads (try a smaller --threads)", i + 1, nthreads);

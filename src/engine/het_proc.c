@@ -70,15 +70,6 @@ struct het_procset {
 static void het_proc_finish(struct het_proc *);
 static int het_proc_keep_log(const struct het_proc *p);
 
-double
-het_proc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 struct het_procset *
 het_procset_alloc(const struct het_proc_opts *opts, struct het_error *err)
 {
@@ -853,24 +844,24 @@ het_procset_turn(struct het_procset *set, int ms)
 	if (fds != NULL &&
 	    het_procset_pollfds(set, fds, set->n * 2 + 1, &n) == HET_OK) {
 		if (poll(fds, n, ms) > 0)
-			het_procset_handle(set, fds, n, het_proc_now());
+			het_procset_handle(set, fds, n, het_clock_now());
 	} else {
 		poll(NULL, 0, ms);
 	}
 	free(fds);
-	het_procset_reap(set, het_proc_now());
+	het_procset_reap(set, het_clock_now());
 }
 
 void
 het_procset_shutdown_all(struct het_procset *set, double wait)
 {
 	struct het_proc	*p;
-	double		 now = het_proc_now(), end = now + wait;
+	double		 now = het_clock_now(), end = now + wait;
 	size_t		 i;
 
 	for (i = 0; i < set->n; i++)
 		het_proc_close_stdin(set->procs[i]);
-	while (het_procset_running(set) > 0 && (now = het_proc_now()) < end)
+	while (het_procset_running(set) > 0 && (now = het_clock_now()) < end)
 		het_procset_turn(set, 20);
 	for (i = 0; i < set->n; i++) {
 		p = set->procs[i];
@@ -879,7 +870,7 @@ het_procset_shutdown_all(struct het_procset *set, double wait)
 			    "its input closed at shutdown");
 	}
 	end = now + set->o.kill_grace;
-	while (het_procset_running(set) > 0 && (now = het_proc_now()) < end)
+	while (het_procset_running(set) > 0 && (now = het_clock_now()) < end)
 		het_procset_turn(set, 20);
 	for (i = 0; i < set->n; i++) {
 		p = set->procs[i];

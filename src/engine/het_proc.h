@@ -47,6 +47,7 @@
 #include <sys/types.h>
 
 #include "het_error.h"
+#include "het_thread.h"
 #include "het_wire.h"
 
 struct het_proc;
@@ -87,12 +88,6 @@ struct het_proc_opts {
 };
 
 /*
- * het_proc_now: CLOCK_MONOTONIC in seconds, the time base of every "now"
- * argument below.
- */
-double het_proc_now(void);
-
-/*
  * het_procset_alloc: an empty set; opts is copied (argv too).  Returns
  * NULL with HET_EINVAL (negative times, empty argv) or HET_ENOMEM.
  * het_procset_free: kills (SIGKILL) and reaps, blocking, any worker still
@@ -106,7 +101,7 @@ void het_procset_free(struct het_procset *set);
 /*
  * het_proc_spawn: start a worker.
  *   id   the caller's number for it (log file name, messages).
- *   now  current het_proc_now().
+ *   now  current het_clock_now().
  * Returns the worker (owned by the set; borrowed by the caller until
  * het_proc_free) or NULL with HET_EIO (pipe, log file, spawn failure such
  * as a missing command) or HET_ENOMEM.

@@ -16,6 +16,7 @@
 
 #include "het_h5.h"
 #include "het_runload.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 struct het_runload {
@@ -112,7 +113,6 @@ het_runload_start(struct het_evq *q, int job, const char *dir,
     struct het_error *err)
 {
 	struct het_runload *rl;
-	sigset_t all, old;
 	int rc;
 
 	if ((rl = calloc(1, sizeof(*rl))) == NULL ||
@@ -123,10 +123,7 @@ het_runload_start(struct het_evq *q, int job, const char *dir,
 	}
 	rl->q = q;
 	rl->job = job;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&rl->thread, NULL, rl_main, rl);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&rl->thread, rl_main, rl);
 	if (rc != 0) {
 		het_error_set(err, HET_EINTERNAL, "cannot start a thread to "
 		    "read %s: %s", dir, strerror(rc));

@@ -29,6 +29,7 @@
 #include "het_pool.h"
 #include "het_proc.h"
 #include "het_sample_impl.h"
+#include "het_thread.h"
 #include "het_util.h"
 #include "het_wire_shard.h"
 
@@ -319,16 +320,12 @@ static void
 hs_spawn(struct het_sample *s, enum het_sample_phase ph)
 {
 	struct het_error e;
-	sigset_t all, old;
 	int rc;
 
 	hs_set_phase(s, ph);
 	atomic_store(&s->thr_done, 0);
 	/* Signals belong to the loop thread (a handler or a self-pipe). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thr, NULL, hs_thread, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&s->thr, hs_thread, s);
 	if (rc != 0) {
 		het_error_sys(&e, rc, "sample: cannot start a thread");
 		hs_fail(s, &e);
@@ -353,7 +350,7 @@ het_sample_start(struct het_sample *s, struct het_error *err)
 		fcntl(s->wake[k], F_SETFL, fl | O_NONBLOCK);
 		fcntl(s->wake[k], F_SETFD, FD_CLOEXEC);
 	}
-	s->t0 = het_proc_now();
+	s->t0 = het_clock_now();
 	hs_spawn(s, HET_SAMPLE_READING);
 	if (s->phase == HET_SAMPLE_FAILED) {
 		*err = s->err;
@@ -615,7 +612,7 @@ hs_phase_done(struct het_sample *s, double now)
 			hs_end(s, HET_SAMPLE_DONE, HET_VERDICT_SHARDS_FAILED);
 		break;
 	case HET_SAMPLE_WRITING:
-		s->sum.wall_time = het_proc_now() - s->t0;
+		s->sum.wall_time = het_clock_now() - s->t0;
 		if (s->cancelled)
 			hs_end(s, HET_SAMPLE_CANCELLED, HET_VERDICT_CANCELLED);
 		else if (s->cmc_status != HET_OK)
@@ -759,14 +756,14 @@ het_sample_run(struct het_sample *s)
 		hs_fail(s, &e);
 	while (!het_sample_finished(s)) {
 		het_sample_pollfds(s, fds, cap, &n);
-		now = het_proc_now();
+		now = het_clock_now();
 		dl = het_sample_next_deadline(s);
 		ms = s->phase == HET_SAMPLE_SAMPLING ? 100 : 250;
 		if (dl >= 0 && (dl - now) * 1000.0 < ms)
 			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
 		if (poll(fds, n, ms) < 0)
 			n = 0;
-		het_sample_handle(s, fds, n, het_proc_now());
+		het_sample_handle(s, fds, n, het_clock_now());
 	}
 	free(fds);
 	return s->verdict;

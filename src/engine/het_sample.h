@@ -303,7 +303,7 @@ int het_sample_start(struct het_sample *s, struct het_error *err);
  * descriptors too passes the sub-array; n = 0 is allowed, e.g. on a
  * timeout); it never blocks (it joins a background thread only after the
  * thread has signalled its end), advances the phases and calls on_change.
- * het_sample_next_deadline is the absolute time (het_proc_now base) of
+ * het_sample_next_deadline is the absolute time (het_clock_now base) of
  * the next timer, negative when none; during SAMPLING wake at least every
  * 0.1 s anyway to reap workers.  The longest het_sample_handle measured
  * in tests/t_engine_sample is well under 100 ms (it never runs NLSQ,

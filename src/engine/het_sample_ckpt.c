@@ -36,6 +36,7 @@
 
 #include "het_proc.h"
 #include "het_sample_impl.h"
+#include "het_thread.h"
 #include "het_util.h"
 #include "het_wire_shard.h"
 
@@ -204,7 +205,6 @@ hs_ckpt_failed(struct het_sample *s, const char *why)
 static void
 hs_ckpt_start(struct het_sample *s, double now)
 {
-	sigset_t all, old;
 	int rc;
 
 	if ((s->ckpt = hs_ckpt_snapshot(s, now)) == NULL) {
@@ -212,10 +212,7 @@ hs_ckpt_start(struct het_sample *s, double now)
 		hs_ckpt_failed(s, "out of memory");
 		return;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->ckpt->thr, NULL, hs_ckpt_thread, s->ckpt);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&s->ckpt->thr, hs_ckpt_thread, s->ckpt);
 	if (rc != 0) {
 		hs_ckpt_release(s->ckpt);
 		s->ckpt = NULL;

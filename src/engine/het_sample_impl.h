@@ -38,7 +38,7 @@ struct het_sample {
 	int			 cancelled;	/* het_sample_cancel seen */
 	atomic_int		 cancel;	/* read by background phases */
 	atomic_int		 cancel_req;	/* het_sample_cancel_async */
-	double			 t0;		/* het_proc_now at start */
+	double			 t0;		/* het_clock_now at start */
 
 	/* background thread */
 	int			 wake[2];	/* pipe: thread -> loop */

@@ -65,7 +65,7 @@ const struct het_shard_settings *het_sample_view_settings(
  * het_sample_view_eta: during SAMPLING, the share of the sampling work
  * done in *done (het_cmc_work_done with the run's chains and iterations
  * per chain) and in *left the seconds still needed at the rate since the
- * shards started (now: het_proc_now()).  Returns 1 when the estimate
+ * shards started (now: het_clock_now()).  Returns 1 when the estimate
  * means something (10 s after the shards started, 1% to 99.999% of the
  * work done); else 0 with *left NaN (and *done 0 outside SAMPLING).
  * Early warmup is slower than sampling, so early estimates run high.

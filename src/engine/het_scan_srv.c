@@ -25,6 +25,7 @@
 
 #include "het_h5.h"
 #include "het_scan_impl.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 #define POST_EVERY	0.25	/* seconds between partial listings */
@@ -57,15 +58,6 @@ struct het_scan {
 	char		 fl_error[HET_ERROR_MSG_MAX];
 	struct het_scan_list *cache;
 };
-
-static double
-scan_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void
 scan_post(struct het_scan *s, int type, void *data, void (*free_cb)(void *))
@@ -165,7 +157,7 @@ scan_do_list(struct het_scan *s, const char *path, unsigned long gen)
 	l->gen = gen;
 	if (scan_reuse(s->cache, l) > 0) {
 		scan_post_list(s, l);
-		last = scan_now();
+		last = het_clock_now();
 		for (i = 0; i < l->nfiles; i++) {
 			if (l->files[i].probed)
 				continue;
@@ -175,9 +167,9 @@ scan_do_list(struct het_scan *s, const char *path, unsigned long gen)
 			}
 			if (het_scan_probe(l->dir, &l->files[i]) != HET_OK)
 				break;	/* out of memory: left unprobed */
-			if (scan_now() - last >= POST_EVERY) {
+			if (het_clock_now() - last >= POST_EVERY) {
 				scan_post_list(s, l);
-				last = scan_now();
+				last = het_clock_now();
 			}
 		}
 	}
@@ -299,7 +291,7 @@ scan_main(void *arg)
 			pthread_mutex_unlock(&s->lock);
 			scan_do_follow_start(s, path, stable, gen);
 			free(path);
-			next = scan_now() + s->fl_interval;
+			next = het_clock_now() + s->fl_interval;
 			pthread_mutex_lock(&s->lock);
 			continue;
 		}
@@ -308,10 +300,10 @@ scan_main(void *arg)
 			s->fl = NULL;
 			continue;
 		}
-		if (s->fl != NULL && scan_now() >= next) {
+		if (s->fl != NULL && het_clock_now() >= next) {
 			pthread_mutex_unlock(&s->lock);
 			scan_do_follow_check(s);
-			next = scan_now() + s->fl_interval;
+			next = het_clock_now() + s->fl_interval;
 			pthread_mutex_lock(&s->lock);
 			continue;
 		}
@@ -360,16 +352,12 @@ het_scan_alloc(struct het_evq *q, struct het_error *err)
 int
 het_scan_start(struct het_scan *s, struct het_error *err)
 {
-	sigset_t all, old;
 	int rc;
 
 	if (s->started)
 		return het_error_set(err, HET_EINTERNAL,
 		    "the folder scanner is already running");
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, scan_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = het_thread_spawn(&s->thread, scan_main, s);
 	if (rc != 0)
 		return het_error_set(err, HET_EINTERNAL,
 		    "cannot start the folder scanner thread: %s",

@@ -192,7 +192,7 @@ worker_wp(const struct het_shard_progress *pr, struct het_wire_progress *wp)
 static int
 worker_tick(struct worker *w, const struct het_wire_progress *wp, int force)
 {
-	double now = het_proc_now();
+	double now = het_clock_now();
 
 	if (now >= w->next_prog || force) {
 		if (worker_send(HET_WIRE_PROGRESS,
@@ -398,7 +398,7 @@ worker_shard(struct worker *w, long shard, const json_t *payload)
 	struct het_wire_shard_objs	o;
 	struct het_shard_result		res;
 	struct het_error		err;
-	double				t0 = het_proc_now();
+	double				t0 = het_clock_now();
 	json_t				*out;
 	int				rc;
 
@@ -417,7 +417,7 @@ worker_shard(struct worker *w, long shard, const json_t *payload)
 			    worker_progress, w, &res, &err);
 	}
 	if (rc == HET_OK) {
-		res.wall_time = het_proc_now() - t0;
+		res.wall_time = het_clock_now() - t0;
 		if ((out = het_wire_result_pack(shard, &res, &err)) != NULL)
 			worker_send(HET_WIRE_RESULT, out);
 		else
