@@ -164,6 +164,7 @@ def cmd_report(root, n):
         except (OSError, ValueError, IndexError):
             pass
         rows.append((i, t, s, cpu))
+    per_set = []        # (covered, trials) per data set
     if not rows:
         print("no data set finished")
         return 1
@@ -179,7 +180,7 @@ def cmd_report(root, n):
             p = s["parameters"][name]
             cls = name.split("[")[0]
             if cls not in stats:
-                stats[cls] = [0, 0, 0.0, 0.0, 0]
+                stats[cls] = [0, 0, 0.0, 0.0, 0, 0.0]
                 order.append(cls)
             tv = t[name]
             inside = p["q5"] <= tv <= p["q95"]
@@ -192,6 +193,8 @@ def cmd_report(root, n):
             st[2] += phi2(Z90 * p["sd"] / p["nlsq_sd"])
             st[3] += ((p["mean"] - tv) / p["sd"]) ** 2
             st[4] += abs(p["nlsq"] - tv) <= Z90 * p["nlsq_sd"]
+            st[5] += p["sd"] / p["nlsq_sd"]
+        per_set.append((cov, len(names)))
         print("%3d %6d %6d %.4f %5s %.3f %6.0f %3d %5.2f %6.1f %6.1f  "
               "%d/%d" % (i, t["frames"], len(t["angles"]), t["noise"],
                          "pass" if s["gates_passed"] else "FAIL",
@@ -200,27 +203,46 @@ def cmd_report(root, n):
                          s.get("leapfrog_per_transition", float("nan")),
                          cpu, cov, len(names)))
     print()
-    print("parameter      covered  rate  binomial 99%% range at 0.9  "
-          "95%% CI of rate   pred.  sd/nlsq_sd  mean z^2  NLSQ+-1.645se")
-    tot = [0, 0, 0.0, 0.0, 0]
-    for cls in order:
-        c, m, pr, z2, nl = stats[cls]
+    # covered: truth inside [q5, q95]; 99 % range: of the count if the
+    # rate were 0.9 (OUT: outside it); CI: Clopper-Pearson 95 % of the
+    # rate; gauss: the coverage a Gaussian posterior centred on the NLSQ
+    # value with the measured sd would have if nlsq_sd were the fit's
+    # true scatter, 2 Phi(1.645 sd / nlsq_sd) - 1, averaged; sd/nlsq:
+    # mean posterior sd over NLSQ sd; z^2: mean ((mean - truth) / sd)^2
+    # (1 if calibrated); nlsq: how often NLSQ +- 1.645 nlsq_sd covers.
+    print("parameter     covered   rate  99%-range(0.9)  CI95 of rate    "
+          "gauss  sd/nlsq   z^2  nlsq")
+    tot = [0, 0, 0.0, 0.0, 0, 0.0]
+
+    def line(cls, st):
+        c, m, pr, z2, nl, sr = st
         lo, hi = binom_range(m, 0.9, 0.99)
         a, b = clopper_pearson(m, c)
-        print("%-13s %3d/%-4d %.3f  [%d, %d]%s  [%.3f, %.3f]  %.3f  "
-              "%10s  %7.2f  %d/%d" % (cls, c, m, c / m, lo, hi,
-                                     "" if lo <= c <= hi else " OUT",
-                                     a, b, pr / m, "", z2 / m, nl, m))
-        for k in range(5):
+        print("%-13s %3d/%-4d %.3f  [%3d, %3d]%-4s  [%.3f, %.3f]  %.3f  "
+              "%6.3f %6.2f  %d/%d" % (cls, c, m, c / m, lo, hi,
+                                      "" if lo <= c <= hi else " OUT",
+                                      a, b, pr / m, sr / m, z2 / m, nl, m))
+        return lo, hi
+    for cls in order:
+        line(cls, stats[cls])
+        for k in range(6):
             tot[k] += stats[cls][k]
     c, m = tot[0], tot[1]
-    lo, hi = binom_range(m, 0.9, 0.99)
-    a, b = clopper_pearson(m, c)
+    lo, hi = line("pooled", tot)
     ok = lo <= c <= hi
-    print("%-13s %3d/%-4d %.3f  [%d, %d]%s  [%.3f, %.3f]  %.3f  %10s  "
-          "%7.2f  %d/%d" % ("pooled", c, m, c / m, lo, hi, "" if ok else
-                            " OUT", a, b, tot[2] / m, "", tot[3] / m,
-                            tot[4], m))
+    # The parameters of one data set are not independent trials: the
+    # ratio estimator's variance from the data sets as clusters, and the
+    # design effect (that variance over the binomial one).
+    ns = len(per_set)
+    r = c / m
+    if ns > 1:
+        vc = ns / (ns - 1.0) * sum((ci - r * mi) ** 2 for ci, mi in
+                                   per_set) / m ** 2
+        vb = 0.9 * 0.1 / m
+        print("pooled rate %.3f, sd over data sets %.3f (binomial at 0.9: "
+              "%.3f, design effect %.2f): %+.1f of the larger sd from 0.9"
+              % (r, math.sqrt(vc), math.sqrt(vb), vc / vb,
+                 (r - 0.9) / math.sqrt(max(vc, vb))))
     print()
     sdr = [s["parameters"][nm]["sd"] / s["parameters"][nm]["nlsq_sd"]
            for _, _, s, _ in rows for nm in s["parameters"]

@@ -10,7 +10,9 @@
 # of the draws (q5, q95) covers the truth.  Prints a line per data set
 # (gates, R-hat, ESS, divergences, Laplace k-hat, leapfrog steps per
 # transition, CPU seconds of the fit and the sampling with its workers)
-# and the per-parameter and pooled coverage with their binomial ranges.
+# and the per-parameter and pooled coverage with their binomial ranges,
+# then (bench/coverage_flat.py) the coverage of the same draws reweighted
+# to flat priors.
 # Usage: coverage.sh HETUI PYTHON3 [DIR]
 # Environment: COVER_N (20), COVER_FIRST (0: the first data set's
 # number), COVER_PRIORS (nlsq, the default priors; config: the
@@ -78,4 +80,15 @@ while [ $i -lt $last ]; do
 	[ -s "$d/sample.json" ] && echo "`basename $d` done"
 done
 "$py" "$here/coverage.py" report "$root" $last || exit 1
+# The priors' share: the same draws reweighted to flat priors (needs
+# NumPy and h5py; Debian's python3 has them when $py does not).
+if [ "$priors" = nlsq ]; then
+	for p in "$py" /usr/bin/python3; do
+		if "$p" -c 'import numpy, h5py' 2>/dev/null; then
+			echo
+			"$p" "$here/coverage_flat.py" "$root" $last
+			break
+		fi
+	done
+fi
 exit $fail
