@@ -6,8 +6,11 @@ issue 18; docs/PERFORMANCE.md, "Coverage of the default posterior").
       Draws data set SEED's truth and writes DIR/truth.yaml (the model
       `hetui simulate` draws from), DIR/run.yaml (the configuration
       `hetui sample` fits and samples: a fixed generic start, the
-      default sampler settings; PRIORS "config" turns the NLSQ-informed
-      priors off, the study's control) and DIR/truth.json; prints the
+      default sampler settings; PRIORS "flat" turns the NLSQ-informed
+      priors off and gives the physics parameters uniform priors in their
+      bounds, the study's control; contrast and offset keep the
+      registry's truncated normals, TN(0.5, 0.25) and TN(1, 0.25), flat
+      at their scale) and DIR/truth.json; prints the
       noise level for `hetui simulate --noise`.
   coverage.py report ROOT N
       Reads ROOT/dNN/{truth.json,sample.json,time} for NN < N and prints
@@ -56,9 +59,11 @@ def yaml_text(t, run, priors):
     n = len(t["angles"])
     ang = ", ".join("%g" % a for a in t["angles"])
     if run:         # the fit's start: the same for every data set
-        ref = ("    D0_ref: {value: 4000.0, min: 100.0, max: 100000.0}\n"
-               "    alpha_ref: {value: 0.4, min: -1.0, max: 1.0}\n"
-               "    D_offset_ref: {value: 1500.0, min: 0.0, max: 20000.0}\n")
+        u = ", prior: uniform" if priors == "flat" else ""
+        ref = ("    D0_ref: {value: 4000.0, min: 100.0, max: 100000.0%s}\n"
+               "    alpha_ref: {value: 0.4, min: -1.0, max: 1.0%s}\n"
+               "    D_offset_ref: {value: 1500.0, min: 0.0, max: 20000.0%s}\n"
+               % (u, u, u))
         con = ", ".join(["0.3"] * n)
         off = ", ".join(["1.0"] * n)
     else:
@@ -82,7 +87,7 @@ def yaml_text(t, run, priors):
         # sampler is set: its defaults are what the study measures.
         s += ("optimization:\n  nlsq:\n    loss: linear\n"
               "    per_angle_mode: individual\n")
-        if priors == "config":
+        if priors == "flat":
             s += "  cmc:\n    nlsq:\n      use_nlsq_informed_priors: false\n"
         s += ("output:\n  output_dir: out\n  create_subdirs: false\n"
               "  timestamp_dirs: false\n")

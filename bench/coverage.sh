@@ -15,8 +15,9 @@
 # to flat priors.
 # Usage: coverage.sh HETUI PYTHON3 [DIR]
 # Environment: COVER_N (20), COVER_FIRST (0: the first data set's
-# number), COVER_PRIORS (nlsq, the default priors; config: the
-# NLSQ-informed priors off, the study's control).
+# number), COVER_PRIORS (nlsq, the default priors; flat: the
+# NLSQ-informed priors off, uniform priors in the bounds for the physics
+# parameters, the study's control).
 # With DIR every data set is kept in DIR/dNN and one that has its
 # sample.json is not run again (a stopped study continues); without DIR
 # a temporary directory is removed at the end.

@@ -14,7 +14,8 @@ weighted central 90 % intervals cover the truth.  The draws come from a
 narrower distribution than the one they are reweighted to, so the
 weights are uneven: their effective sample size (Kish) is printed, and
 the rates are an estimate of what a run with
-use_nlsq_informed_priors: false would give (COVER_PRIORS=config runs it).
+use_nlsq_informed_priors: false and uniform priors would give
+(COVER_PRIORS=flat runs it).
 """
 import json
 import os
