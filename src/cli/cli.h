@@ -79,8 +79,9 @@ void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
  * fn(arg) from a signal handler (fn must be async-signal-safe); repeats
  * of SIGTERM and SIGHUP only cancel again, a SIGINT after any of them
  * kills, a SIGHUP ignored on entry (nohup) stays ignored.
- * cli_cancel_end restores the previous actions and returns the first
- * signal caught (0: none).  cli_cancel_status: the exit status of a run
+ * cli_cancel_end restores the previous actions (after a cancel SIGTERM and
+ * SIGHUP stay ignored, so a late repeat cannot kill the run before it
+ * reports what it wrote) and returns the first signal caught (0: none).  cli_cancel_status: the exit status of a run
  * cancelled by sig, 128 + sig, or status when sig is 0.
  * Thread: the main thread; one subcommand at a time.
  */

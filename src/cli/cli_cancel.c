@@ -5,7 +5,8 @@
  * SIGINT (Ctrl-C), SIGTERM (a batch system's time limit, kill) and SIGHUP
  * (the SSH session dropped) call the subcommand's cancel function from
  * the handler.  Repeats of SIGTERM and SIGHUP only cancel again (a hang-up
- * often comes twice); a SIGINT after any of the three kills, as the user
+ * often comes twice), and after the cancel they are ignored until the
+ * process exits; a SIGINT after any of the three kills, as the user
  * who presses Ctrl-C twice means; a SIGHUP ignored on entry (nohup) stays
  * ignored.  The state is the process's own: one subcommand runs at a time.
  */
@@ -62,10 +63,19 @@ cli_cancel_begin(cli_cancel_fn fn, void *arg)
 int
 cli_cancel_end(void)
 {
+	struct sigaction ign;
 	size_t k;
 
+	/* After a cancel the subcommand is on its way out with 128 + the
+	   signal: a repeat of SIGTERM or SIGHUP (a hang-up comes twice,
+	   sometimes after the run has already finished cancelling) must not
+	   kill it before it says what it wrote, so those stay ignored. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
 	for (k = 0; k < CANCEL_NSIGS; k++)
-		sigaction(cancel_sigs[k], &cancel_old[k], NULL);
+		sigaction(cancel_sigs[k], cancel_first != 0 &&
+		    cancel_sigs[k] != SIGINT ? &ign : &cancel_old[k], NULL);
 	cancel_fn = NULL;
 	cancel_arg = NULL;
 	return cancel_first;
