@@ -20,6 +20,7 @@
 #include "het_dataset.h"
 #include "het_dataset_write.h"
 #include "het_h5.h"
+#include <hdf5.h>
 #include "tap.h"
 
 #define C2 "/xpcs/twotime/correlation_map/"
@@ -661,6 +662,47 @@ test_thread_quiet(void)
 	free(log);
 }
 
+/*
+ * Damaged headers that would make libhdf5 allocate gigabytes (found by
+ * fuzzing: a 24 KB file asked for 1.8 GB): the mapping rewritten as an
+ * extendible dataset of 4 values in chunks of 9e6 (72 MB each, 18e6
+ * times the data: a header no writer makes for 4 values) is refused
+ * before reading.  The number wider than 16 bytes is
+ * tests/fuzz/crashes/dataset/number-1.8GB-wide.hdf (t_inspect.sh).
+ */
+static void
+test_damaged_chunks(void)
+{
+	hsize_t dims[1] = { 4 }, maxd[1] = { H5S_UNLIMITED },
+	    chunk[1] = { 9000000 };
+	const double v[4] = { 0, 1, 2, 3 };
+	hid_t f, sp, pl, d;
+	int good = 0;
+
+	base(HET_COMPRESS_NONE);
+	if ((f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT)) >= 0) {
+		H5Ldelete(f, "/xpcs/qmap/dynamic_index_mapping", H5P_DEFAULT);
+		sp = H5Screate_simple(1, dims, maxd);
+		pl = H5Pcreate(H5P_DATASET_CREATE);
+		H5Pset_chunk(pl, 1, chunk);
+		H5Pset_deflate(pl, 1);
+		d = H5Dcreate2(f, "/xpcs/qmap/dynamic_index_mapping",
+		    H5T_IEEE_F64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+		good = d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL,
+		    H5S_ALL, H5P_DEFAULT, v) >= 0;
+		if (d >= 0)
+			H5Dclose(d);
+		H5Pclose(pl);
+		H5Sclose(sp);
+		H5Fclose(f);
+	}
+	ok(good, "a 4-value mapping in 72 MB chunks written");
+	open_fails(HET_EFORMAT, "chunks far larger than their dataset",
+	    "/xpcs/qmap/dynamic_index_mapping: its chunks would take "
+	    "7.2e+07 bytes each for a dataset of 32 bytes",
+	    "the file's header is damaged");
+}
+
 int
 main(void)
 {
@@ -680,6 +722,7 @@ main(void)
 	test_layouts();
 	test_apsu_counts();
 	test_apsu_labels();
+	test_damaged_chunks();
 	test_damaged_headers();
 	test_plausible();
 	test_shapes();

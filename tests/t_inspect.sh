@@ -201,4 +201,11 @@ else
 	skip 4 "no util-linux script(1)"
 fi
 
+# A damaged type header (a number 1.8 GB wide, found by fuzzing): refused
+# before libhdf5 is asked to convert it, not 1.8 GB allocated.
+run_capture "$HETUI" inspect "$top_srcdir/tests/fuzz/crashes/dataset/number-1.8GB-wide.hdf"
+is "$RUN_RC" 1 "a number 1.8 GB wide: exit 1"
+like "$RUN_ERR" "dynamic_index_mapping: its numbers are stored 1835101817 bytes wide \\(at most 16 exist\\): the file's header is damaged" \
+    "... the message names the object and the damage"
+
 done_testing

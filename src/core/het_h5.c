@@ -194,6 +194,36 @@ het_h5_filters(hid_t dcpl, struct het_h5_dsinfo *info)
 	}
 }
 
+/*
+ * A chunk far larger than its whole dataset is a damaged header: libhdf5
+ * would allocate the chunk's size to read it (a 24 KB file asked for
+ * 1.8 GB to read a 3-value vector, found by fuzzing).  Chunks up to
+ * HET_H5_CHUNK_SLACK times the dataset, or up to HET_H5_CHUNK_FREE bytes,
+ * are accepted (writers may round chunks up).
+ */
+#define HET_H5_CHUNK_SLACK	4.0
+#define HET_H5_CHUNK_FREE	(64.0 * 1024 * 1024)
+
+static int
+het_h5_chunk_plausible(const struct het_h5_dsinfo *info, const char *path,
+    struct het_error *err)
+{
+	double chunk = (double)info->tsize, whole = (double)info->tsize;
+	int i;
+
+	for (i = 0; i < info->rank; i++) {
+		chunk *= (double)info->chunk[i];
+		whole *= (double)info->dims[i];
+	}
+	if (chunk <= HET_H5_CHUNK_FREE || chunk <= HET_H5_CHUNK_SLACK *
+	    whole)
+		return HET_OK;
+	return het_error_set(err, HET_EFORMAT, "%s: its chunks would take "
+	    "%.3g bytes each for a dataset of %.3g bytes: the file's header "
+	    "is damaged; nothing of it was read (re-export or re-copy the "
+	    "file)", path, chunk, whole);
+}
+
 int
 het_h5_describe(hid_t dset, const char *path, struct het_h5_dsinfo *info,
     struct het_error *err)
@@ -222,6 +252,17 @@ het_h5_describe(hid_t dset, const char *path, struct het_h5_dsinfo *info,
 	}
 	info->tclass = H5Tget_class(type);
 	info->tsize = H5Tget_size(type);
+	/* A number wider than 16 bytes is a damaged type header: libhdf5
+	   would allocate count times it to convert (1.8 GB asked for a
+	   3-value vector of a 24 KB file, found by fuzzing). */
+	if ((info->tclass == H5T_INTEGER || info->tclass == H5T_FLOAT) &&
+	    (info->tsize == 0 || info->tsize > 16)) {
+		rc = het_error_set(err, HET_EFORMAT, "%s: its numbers are "
+		    "stored %zu bytes wide (at most 16 exist): the file's "
+		    "header is damaged; nothing of it was read (re-export or "
+		    "re-copy the file)", path, info->tsize);
+		goto out;
+	}
 	layout = H5Pget_layout(dcpl);
 	info->storage = layout == H5D_CHUNKED ? HET_STORE_CHUNKED :
 	    layout == H5D_COMPACT ? HET_STORE_COMPACT : HET_STORE_CONTIGUOUS;
@@ -230,6 +271,7 @@ het_h5_describe(hid_t dset, const char *path, struct het_h5_dsinfo *info,
 			for (i = 0; i < H5S_MAX_RANK; i++)
 				info->chunk[i] = 0;
 		het_h5_filters(dcpl, info);
+		rc = het_h5_chunk_plausible(info, path, err);
 	}
 out:
 	if (dcpl >= 0)
