@@ -10,7 +10,7 @@
  *     homodyne static shard: progress records arrive (throttled: at most
  *     ~10 per second plus the first and last transition of each chain),
  *     heartbeats come once a second, the result parses, draws have the shape chains x params x draws,
- *     the posterior means are within 4 sd of the truth, R-hat < 1.1;
+ *     the posterior means are within 4 sd of the truth, R-hat < 1.2;
  *   - a shard that cannot be built (sigma < 0) and one that cannot be
  *     decoded are answered with error records carrying the shard id, and
  *     the worker stays ready; bye ends it with status 0;
@@ -20,6 +20,36 @@
  *     is bit for bit the sequential one (also 3 chains on 2 threads);
  *     EOF stops every thread (exit 0), a second shard meanwhile is one
  *     protocol error (exit 2).
+ *
+ * Margins (issue 19; measured 2026-11-26 with the sampler seed and the
+ * data seed read from the environment in a scratch copy, 2 chains x
+ * (200 + 200), the shard of make_shard):
+ *   - the data are fixed (mt19937 seed 3, the model in closed form), so
+ *     on any CPU only the sampler's path differs (rounding sends NUTS
+ *     down another trajectory, as another seed would); its scatter is
+ *     what the margins are measured against;
+ *   - |z| < 4 (posterior mean vs truth, in posterior sd): over sampler
+ *     seeds 1-30 the z of D0, alpha, contrast, offset sat at -0.79,
+ *     1.05, 0.26, -0.42 (sd 0.10, 0.08, 0.09, 0.10), largest |z| 1.28:
+ *     the threshold is 27 sd or more from the largest.  (Redrawing the
+ *     data too, data seeds 1-30, z scatters as N(0,1), sd 0.7-1.1,
+ *     largest |z| 2.7: the 4 is a 4-sigma statement about the data, and
+ *     the data do not change with the CPU.)
+ *   - R-hat: over sampler seeds 1-30 the mean was 1.010-1.016 (sd
+ *     0.008-0.015), the largest 1.057 (D0); over data seeds 1-30 the
+ *     largest 1.064 (offset, sd 0.014).  The former threshold 1.1 sat
+ *     2.5-2.9 sd above those largest values (R-hat's right tail is long
+ *     with 4 split half-chains of 100 draws), under the 5 sd the tests
+ *     keep; 1.2, the project's gate (max_r_hat in
+ *     tests/configs/sample_run.yaml), is 9.5 sd above the largest and
+ *     12 sd above the mean, and two chains that did not reach the same
+ *     region still give R-hat far above it;
+ *   - the shard and result round trips, the bit-for-bit comparison of
+ *     the chains-at-once run with the sequential one (same machine, same
+ *     seeds, chains independent of the thread they run on) and the
+ *     record counts are exact: no scatter.  The throttle bounds (at most
+ *     ~10 progress records a second) hold by the worker's construction,
+ *     whatever the CPU's speed.
  */
 #include "config.h"
 
@@ -657,7 +687,7 @@ test_worker(void)
 	    strcmp(res.names[3], "offset") == 0, "parameter names");
 	for (k = 0; k < NP; k++) {
 		z = (res.summary[k].mean - xtrue[k]) / res.summary[k].sd;
-		ok(fabs(z) < 4 && res.summary[k].rhat < 1.1, "%s: mean %.5g "
+		ok(fabs(z) < 4 && res.summary[k].rhat < 1.2, "%s: mean %.5g "
 		    "(truth %g, z = %.2f), R-hat %.3f", res.names[k],
 		    res.summary[k].mean, xtrue[k], z, res.summary[k].rhat);
 	}
