@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -37,6 +36,7 @@
 #include "het_pool.h"
 #include "het_problem.h"
 #include "het_results.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 #define FIT_EXIT_CANCELLED 130
@@ -402,15 +402,6 @@ fit_print_json(const struct het_problem *pb, struct het_fit_result **fr,
 	json_decref(root);
 }
 
-static double
-fit_now(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
-}
-
 /* The fit itself, its table or JSON, into outdir. */
 static int
 fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
@@ -463,7 +454,7 @@ fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
 	nfr = res->nfits;
 	if (o->json)
 		fit_print_json(pb, fr, nfr, o->per_angle, res->status_name,
-		    fit_now() - t0, outdir, pb->warnings, pb->nwarnings);
+		    het_clock_now() - t0, outdir, pb->warnings, pb->nwarnings);
 	else {
 		printf("hetui fit: %s, %zu angle%s, q %.6g 1/A, frames "
 		    "%ld..%ld, %zu pairs, %s scaling\n",
@@ -499,7 +490,7 @@ fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
     struct het_config *cfg)
 {
 	struct fit_run run;
-	double t0 = fit_now();
+	double t0 = het_clock_now();
 	char *outdir;
 	int rc, made;
 

@@ -299,7 +299,7 @@ cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
 }
 
 int
-cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path, int *out)
+cl_bool_value(const struct het_ynode *v, int *out)
 {
 	static const char *const yes[] = { "true", "True", "TRUE", "yes",
 	    "Yes", "YES", "on", "On", "ON", NULL };
@@ -307,18 +307,26 @@ cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path, int *out)
 	    "No", "NO", "off", "Off", "OFF", NULL };
 	size_t i;
 
-	if (v->kind == HET_Y_SCALAR) {
-		for (i = 0; yes[i] != NULL; i++)
-			if (strcmp(v->text, yes[i]) == 0) {
-				*out = 1;
-				return HET_OK;
-			}
-		for (i = 0; no[i] != NULL; i++)
-			if (strcmp(v->text, no[i]) == 0) {
-				*out = 0;
-				return HET_OK;
-			}
-	}
+	if (v == NULL || v->kind != HET_Y_SCALAR)
+		return 0;
+	for (i = 0; yes[i] != NULL; i++)
+		if (strcmp(v->text, yes[i]) == 0) {
+			*out = 1;
+			return 1;
+		}
+	for (i = 0; no[i] != NULL; i++)
+		if (strcmp(v->text, no[i]) == 0) {
+			*out = 0;
+			return 1;
+		}
+	return 0;
+}
+
+int
+cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path, int *out)
+{
+	if (cl_bool_value(v, out))
+		return HET_OK;
 	return cl_err(ld, HET_EINVAL, v->line, path, "expected true or false, "
 	    "found %s%s%s", v->kind == HET_Y_SCALAR ? "'" : "", y_shown(v),
 	    v->kind == HET_Y_SCALAR ? "'" : "");

@@ -95,6 +95,8 @@ int cl_long(struct cl_load *ld, struct het_ynode *v, const char *path,
     long *out);
 int cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
     long *out);
+/* A YAML boolean's value into *out (1 if v is one, 0 if not; no error). */
+int cl_bool_value(const struct het_ynode *v, int *out);
 int cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path,
     int *out);
 int cl_str(struct cl_load *ld, struct het_ynode *v, const char *path,

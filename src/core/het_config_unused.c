@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "het_config_impl.h"
 #include "het_util.h"
@@ -78,20 +77,6 @@ y_unused_reason(const char *path)
 	return NULL;
 }
 
-/* Whether a scalar node's text is one of words (case-insensitive). */
-static int
-y_word(const struct het_ynode *v, const char *const *words)
-{
-	size_t i;
-
-	if (v == NULL || v->kind != HET_Y_SCALAR || v->text == NULL)
-		return 0;
-	for (i = 0; words[i] != NULL; i++)
-		if (strcasecmp(v->text, words[i]) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Keys whose value, as written, makes the reference compute something
  * else while hetui ignores the key: each gets a warning of its own.  The
@@ -101,24 +86,24 @@ static const char *
 y_changes_results(const struct cl_load *ld, const char *path,
     struct het_ynode *v, const char **what)
 {
-	static const char *const yes[] = { "true", "yes", "on", NULL };
-	static const char *const no[] = { "false", "no", "off", NULL };
 	static const char cmaes[] = "the reference then fits by a CMA-ES "
 	    "global search, which can end in another minimum; hetui fits "
 	    "with its own multi-start strategy (hetui(1), FIT)";
+	int b;
 
 	*what = "";
 	if (strcmp(path, "optimization.nlsq.enable_cmaes") == 0 &&
-	    y_word(v, yes)) {
+	    cl_bool_value(v, &b) && b) {
 		*what = v->text;
 		return cmaes;
 	}
 	if (strcmp(path, "optimization.nlsq.cmaes") == 0 &&
-	    y_word(cl_peek(v, "enable"), yes)) {
+	    cl_bool_value(cl_peek(v, "enable"), &b) && b) {
 		*what = "enable: true";
 		return cmaes;
 	}
-	if (ld->cfg->family == HET_FAMILY_HOMODYNE && y_word(v, no) &&
+	if (ld->cfg->family == HET_FAMILY_HOMODYNE &&
+	    cl_bool_value(v, &b) && !b &&
 	    strcmp(path, "optimization.cmc.prior_tempering") == 0) {
 		*what = v->text;
 		return "the homodyne reference then gives every shard the "

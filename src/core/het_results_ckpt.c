@@ -78,15 +78,13 @@ het_results_write_checkpoint(const char *dir, const struct het_results *res,
 		free(path);
 		return HET_ENOMEM;
 	}
-	/* Swept before the write too, so that once a checkpoint exists no
+	/* Swept before the write, so that once a checkpoint exists no
 	   earlier killed write's file is left beside it. */
 	ck_sweep(dir);
 	if ((rc = rs_h5_write(tmp, res, stamp, 1, err)) == HET_OK)
 		rc = het_commit_tmp(tmp, path, err);
 	if (rc != HET_OK)
 		unlink(tmp);
-	else
-		ck_sweep(dir);
 	free(path);
 	free(tmp);
 	return rc;
