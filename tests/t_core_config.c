@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "het_config.h"
+#include "het_posterior.h"
 #include "tap.h"
 
 static char cfgdir[1024];
@@ -210,6 +211,8 @@ test_het_full(void)
 	is_double(cfg->cmc.nlsq_prior_width_factor, 3.5, 0,
 	    "prior_width_factor synonym");
 	is_int(cfg->cmc.use_reparam, 0, "use_reparam");
+	is_int(cfg->cmc.coordinates, HET_COORDS_POWER_LAW, "coordinates "
+	    "power_law");
 	is_int(cfg->cmc.nlsq_priors, 0, "use_nlsq_informed_priors false");
 	is_str(cfg->output_dir, "results/sample_07", "output_dir");
 	/* Four unused keys, two of them in optimization: three warnings,
@@ -475,6 +478,7 @@ test_defaults(void)
 	    cfg->cmc.combine == HET_COMBINE_ROBUST && cfg->cmc.max_r_hat == 1.1 &&
 	    cfg->cmc.min_ess == 400 && cfg->cmc.min_bfmi == 0.3 &&
 	    cfg->cmc.max_divergence_rate == 0.1 && cfg->cmc.use_reparam &&
+	    cfg->cmc.coordinates == HET_COORDS_RATES &&
 	    cfg->cmc.nlsq_prior_width_factor == 2.0 &&
 	    cfg->cmc.nlsq_priors == 1 &&
 	    cfg->cmc.sigma == HET_SIGMA_DIAGONAL &&
@@ -734,6 +738,10 @@ test_errors(void)
 	    "marginalise_scaling: 2\n", HET_EINVAL, "t.yaml:4: optimization."
 	    "cmc.per_shard_mcmc.marginalise_scaling: expected true or false, "
 	    "found '2'", "marginalise_scaling 2");
+	fails("optimization:\n  cmc:\n    reparameterization:\n      "
+	    "coordinates: anchors\n", HET_EINVAL, "t.yaml:4: optimization."
+	    "cmc.reparameterization.coordinates: unknown value 'anchors'; "
+	    "allowed: rates, power_law, physical", "coordinates anchors");
 	fails("optimization:\n  cmc:\n    per_shard_mcmc:\n      psis_draws: 5\n",
 	    HET_EINVAL, "t.yaml:4: optimization.cmc.per_shard_mcmc.psis_draws: "
 	    "5: use 0 (no k-hat) or 20 to 100000 importance draws",

@@ -560,6 +560,143 @@ out:
 	prob_fini(&P);
 }
 
+/*
+ * Level HET_COORDS_RATES in shift (mask 0) and anchor (mask) coordinates
+ * on a posterior with free flags fr: the gradient against differences,
+ * the log-Jacobian against the numerical determinant of x(u) (the same
+ * density of the physical parameters as the plain posterior), and u -> x
+ * back to the start.  Returns the posterior (NULL on failure).
+ */
+static struct het_posterior *
+rates_case(struct prob *P, const unsigned char *fr, unsigned mask,
+    const char *what)
+{
+	struct het_post_prior	 pr[PMAX];
+	struct het_posterior	*post, *plain;
+	struct het_error	 err;
+	double			 u[PMAX], up[PMAX], x[PMAX], lr, lp, d, e;
+	size_t			 m, p;
+	unsigned		 k;
+	long			 ca;
+
+	if (prob_init(P, HET_MODE_TWO_COMPONENT, fr) != 0) {
+		ok(0, "%s: heterodyne problem", what);
+		return NULL;
+	}
+	for (m = 0; m < P->p; m++)
+		set_prior(&pr[m], HET_PRIOR_UNIFORM, 0, 0, P->lo[m], P->hi[m]);
+	ca = het_resid_phys_col(P->r, HET_P_ALPHA_REF);
+	set_prior(&pr[ca], HET_PRIOR_NORMAL, 0.2, 0.3, P->lo[ca], P->hi[ca]);
+	post = post_make(P, pr, 2, HET_COORDS_RATES, &err);
+	plain = post_make(P, pr, 2, HET_COORDS_PHYSICAL, &err);
+	ok(post != NULL && plain != NULL, "%s: posteriors", what);
+	if (post == NULL || plain == NULL) {
+		het_posterior_free(plain);
+		het_posterior_free(post);
+		return NULL;
+	}
+	p = het_posterior_dim(post);
+	ok(het_posterior_fraction(post) && !het_posterior_fraction(plain),
+	    "%s: f0 sampled as ln f0 + f1 (t_c - f2)", what);
+	het_posterior_to_u(plain, P->x0, up, &err);
+	het_posterior_logp(plain, up, &lp, NULL, NULL);
+	lp -= num_logjac(plain, up);
+	for (k = 0; k <= mask; k += mask) {
+		ok(het_posterior_set_anchors(post, k, &err) == HET_OK &&
+		    het_posterior_anchors(post) == k, "%s: anchors %#x set",
+		    what, k);
+		ok(het_posterior_to_u(post, P->x0, u, &err) == HET_OK,
+		    "%s %#x: to u", what, k);
+		het_posterior_to_x(post, u, x);
+		for (e = 0, m = 0; m < p; m++)
+			if (fabs(x[m] - P->x0[m]) > e * (1 + fabs(P->x0[m])))
+				e = fabs(x[m] - P->x0[m]) / (1 + fabs(P->x0[m]));
+		ok(e < 1e-12, "%s %#x: x(u(x0)) = x0 (max rel err %.2g)",
+		    what, k, e);
+		e = grad_err(post, u);
+		ok(e < 1e-6, "%s %#x: gradient (max rel err %.2g)", what, k,
+		    e);
+		het_posterior_logp(post, u, &lr, NULL, NULL);
+		d = lr - num_logjac(post, u) - lp;
+		is_double(d, 0, 1e-6 * (1 + fabs(lp)), "%s %#x: the same "
+		    "density of the physical parameters as without", what, k);
+		if (mask == 0)
+			break;
+	}
+	het_posterior_free(plain);
+	return post;
+}
+
+/*
+ * The heterodyne power laws as triples, every parameter free; then f2
+ * and D_offset_sample fixed (the sample law stays a pair, f0's
+ * coordinate takes the fixed f2).  Then the anchors' errors and choice.
+ */
+static void
+test_rates(void)
+{
+	unsigned char		 fr[HET_P_HET_COUNT];
+	struct prob		 P;
+	struct het_posterior	*post;
+	struct het_error	 err;
+	double			 u[PMAX], lr, sd, cov[PMAX * PMAX];
+	size_t			 m, p;
+	unsigned		 mask;
+
+	memset(fr, 1, sizeof fr);
+	fr[HET_P_F2] = fr[HET_P_DOFF_SAMPLE] = 0;
+	if ((post = rates_case(&P, fr, 5, "rates, f2 fixed")) != NULL) {
+		is_int((long long)het_posterior_ntriples(post), 2, "f2 fixed: "
+		    "two triples");
+		is_int((long long)het_posterior_nreparam(post), 1, "f2 fixed: "
+		    "the sample law a pair");
+		ok(het_posterior_set_anchors(post, 2, &err) == HET_EINVAL,
+		    "anchors on a pair refused (%s)", err.msg);
+	}
+	het_posterior_free(post);
+	prob_fini(&P);
+	if ((post = rates_case(&P, NULL, 7, "rates")) == NULL)
+		goto out;
+	p = het_posterior_dim(post);
+	is_int((long long)het_posterior_ntriples(post), 3, "rates: three "
+	    "power-law triples");
+	is_int((long long)het_posterior_nreparam(post), 0, "rates: no pairs "
+	    "left");
+	/* an anchor point that is no power law with A > 0: zero density */
+	het_posterior_to_u(post, P.x0, u, &err);
+	u[HET_P_DOFF_REF] = u[HET_P_ALPHA_REF];
+	ok(het_posterior_logp(post, u, &lr, NULL, &err) == HET_ERANGE,
+	    "anchors: flat rates refused (%s)", err.msg);
+	/* the choice: exponents 0.313, -0.417, 0.219 at sd 0.03 */
+	het_posterior_set_anchors(post, 0, NULL);
+	het_posterior_to_u(post, P.x0, u, &err);
+	memset(cov, 0, sizeof cov);
+	for (m = 0; m < p; m++)
+		cov[m * p + m] = 1e-4;
+	/* logit sd giving an exponent sd of 0.03 */
+	for (m = 0; m < 3; m++) {
+		size_t	c = HET_P_ALPHA_REF + 3 * m;
+		double	s = (P.x0[c] - P.lo[c]) / (P.hi[c] - P.lo[c]);
+
+		sd = 0.03 / ((P.hi[c] - P.lo[c]) * s * (1 - s));
+		cov[c * p + c] = sd * sd;
+	}
+	mask = het_posterior_anchor_choice(post, u, cov, 8.0);
+	is_int((long long)mask, 3, "anchor choice at 8 sd: reference and "
+	    "sample (beta 0.219 is 7.3 sd from 0)");
+	mask = het_posterior_anchor_choice(post, u, cov, 7.0);
+	is_int((long long)mask, 7, "anchor choice at 7 sd: all three");
+	ok(het_posterior_set_anchors(post, 8, &err) == HET_EINVAL,
+	    "anchors beyond the laws refused (%s)", err.msg);
+	het_posterior_set_anchors(post, 1, NULL);
+	P.x0[HET_P_ALPHA_REF] = 0;
+	ok(het_posterior_to_u(post, P.x0, u, &err) == HET_ERANGE,
+	    "anchors at a zero exponent refused (%s)", err.msg);
+out:
+	het_posterior_free(post);
+	prob_fini(&P);
+}
+
 static void
 test_nlsq_prior(void)
 {
@@ -730,6 +867,7 @@ main(void)
 	test_hom();
 	test_open_bounds();
 	test_het();
+	test_rates();
 	test_nlsq_prior();
 	test_config_priors();
 	test_errors();

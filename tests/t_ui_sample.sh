@@ -95,7 +95,10 @@ EOF
 mkrun run.yaml 100
 mkrun long.yaml 200000
 mkrun strict.yaml 100 100000
-mkrun hup.yaml 1500 10 3
+# hup: 20,000 draws a shard, so that the second shard still runs when the
+# hang-up comes after the first is seen done (with 1,500 a loaded machine
+# once finished the second before the signal arrived)
+mkrun hup.yaml 20000 10 3
 
 # A worker that drops the first shard it is given (once per test), then
 # behaves: the coordinator must retry that shard on a fresh worker.

@@ -198,6 +198,7 @@ test_roundtrip(void)
 	ws.settings.laplace = 0;	/* not the defaults of an absent key */
 	ws.settings.psis_draws = 77;
 	ws.settings.marginalise = 1;
+	ws.reparam = HET_COORDS_RATES;
 	o = het_wire_shard_pack(&ws, &err);
 	ok(o != NULL, "shard packs");
 	len = 0;
@@ -217,7 +218,8 @@ test_roundtrip(void)
 	    HET_SCALING_AVERAGED && back.scaling.contrast_hi ==
 	    ws.scaling.contrast_hi && back.nscal == 2 && back.n == npairs &&
 	    back.sigma == 0.01 && back.np == NP && back.nshards == 1 &&
-	    back.reparam == 1 && back.settings.num_samples == 200 &&
+	    back.reparam == HET_COORDS_RATES &&
+	    back.settings.num_samples == 200 &&
 	    back.settings.seed == 5 && back.settings.dense_mass == 0 &&
 	    back.settings.target_accept == ws.settings.target_accept &&
 	    back.x0 != NULL &&
@@ -275,8 +277,20 @@ test_roundtrip(void)
 	json_object_del(json_object_get(o2, "nuts"), "laplace");
 	json_object_del(json_object_get(o2, "nuts"), "psis_draws");
 	json_object_del(json_object_get(o2, "nuts"), "marginalise_scaling");
+	json_object_set_new(o2, "reparam", json_true());
 	ok(o2 != NULL && het_wire_shard_unpack(o2, &back, &err) == HET_OK,
 	    "3 priors decode");
+	is_int(back.reparam, HET_COORDS_POWER_LAW, "reparam true (an older "
+	    "hetui's): power_law");
+	het_wire_shard_clear(&back);
+	json_object_set_new(o2, "reparam", json_integer(3));
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_EPROTO, "reparam 3 "
+	    "refused");
+	like(err.msg, "shard.reparam is missing or not 0 (physical), 1 "
+	    "(power_law) or 2 (rates)", "message names it and the levels");
+	json_object_set_new(o2, "reparam", json_integer(0));
+	ok(het_wire_shard_unpack(o2, &back, &err) == HET_OK, "reparam 0 "
+	    "decodes");
 	ok(back.settings.laplace == 1 && back.settings.psis_draws == 200 &&
 	    back.settings.marginalise == 0,
 	    "a record without laplace, psis_draws and marginalise_scaling (an "
@@ -328,6 +342,7 @@ test_roundtrip(void)
 	res.laplace_khat = 0.375;
 	res.laplace_ess = NAN;
 	res.marginal = HET_MARG_BOUND;
+	res.anchors = 5;
 	o = het_wire_result_pack(9, &res, &err);
 	ok(o != NULL && het_wire_result_unpack(o, &id, &r2, &err) == HET_OK,
 	    "result round trip");
@@ -339,7 +354,7 @@ test_roundtrip(void)
 	    r2.wall_time == 1.5 && r2.laplace == 1 &&
 	    r2.leapfrog[2] == 7.5 && r2.leapfrog_warmup[1] == 31.25 &&
 	    r2.laplace_khat == 0.375 && isnan(r2.laplace_ess) &&
-	    r2.marginal == HET_MARG_BOUND,
+	    r2.marginal == HET_MARG_BOUND && r2.anchors == 5,
 	    "every result field survives, NaN as null");
 	het_shard_result_clear(&r2);
 	json_object_set_new(o, "laplace", json_string("yes"));
@@ -363,6 +378,14 @@ test_roundtrip(void)
 	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_OK &&
 	    r2.marginal == HET_MARG_OFF, "no marginal (an older hetui's "
 	    "result): off");
+	het_shard_result_clear(&r2);
+	json_object_set_new(o, "anchors", json_integer(8));
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,
+	    "anchors 8 (no such law) refused");
+	like(err.msg, "anchors must be an integer from 0 to 7", "message");
+	json_object_del(o, "anchors");
+	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_OK &&
+	    r2.anchors == 0, "no anchors (an older hetui's result): none");
 	het_shard_result_clear(&r2);
 	json_object_set_new(o, "chains", json_integer(4));
 	ok(het_wire_result_unpack(o, &id, &r2, &err) == HET_EPROTO,

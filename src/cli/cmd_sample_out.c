@@ -81,6 +81,11 @@ cli_sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		    (json_int_t)sm->nlaplace));
 		json_object_set_new(root, "laplace_max_khat", sample_num(
 		    sm->max_khat));
+		json_object_set_new(root, "coordinates", json_string(
+		    sm->coords == 2 ? "rates" : sm->coords == 1 ? "power_law" :
+		    "physical"));
+		json_object_set_new(root, "anchors", json_integer(
+		    sm->anchors));
 		json_object_set_new(root, "leapfrog_per_transition",
 		    sample_num(sm->leapfrog));
 		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
@@ -123,6 +128,28 @@ cli_sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		printf("%s\n", text);
 	free(text);
 	json_decref(root);
+}
+
+/*
+ * The sampler's coordinates: which power laws ran on anchor times (bit
+ * per law of the family, het_posterior_anchors).
+ */
+static void
+sample_print_coords(const struct het_sample_summary *sm)
+{
+	static const char *const het_laws[] = { "reference", "sample",
+	    "velocity" };
+	static const char *const hom_laws[] = { "diffusion", "shear" };
+	const char *const *laws = sm->heterodyne ? het_laws : hom_laws;
+	size_t	k, n = sm->heterodyne ? 3 : 2, shown = 0;
+
+	printf("coordinates: %s", sm->coords == 2 ? "rates" :
+	    sm->coords == 1 ? "power_law" : "physical");
+	for (k = 0; k < n; k++)
+		if (sm->anchors >> k & 1u)
+			printf("%s%s", shown++ ? ", " : "; anchor times for ",
+			    laws[k]);
+	printf("\n");
 }
 
 /*
@@ -181,6 +208,7 @@ cli_sample_print_table(struct het_sample *s)
 	if (!sm->gates_pass && sm->gates_text[0] != '\0')
 		printf("%s\n", sm->gates_text);
 	sample_print_laplace(sm);
+	sample_print_coords(sm);
 	if (sm->note != NULL && sm->note[0] != '\0')
 		printf("consensus: %s\n", sm->note);
 	if (files[0] == NULL)

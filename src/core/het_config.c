@@ -174,6 +174,7 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.min_bfmi = 0.3;
 	cfg->cmc.max_divergence_rate = 0.10;
 	cfg->cmc.use_reparam = 1;
+	cfg->cmc.coordinates = 2;
 	cfg->cmc.nlsq_priors = 1;
 	cfg->cmc.nlsq_prior_width_factor = 2.0;
 
@@ -698,7 +699,8 @@ het_config_equal(const struct het_config *a, const struct het_config *b,
 		    x->min_bfmi == y->min_bfmi &&
 		    x->max_divergence_rate == y->max_divergence_rate,
 		    "optimization.cmc.validation");
-		CHK(x->use_reparam == y->use_reparam,
+		CHK(x->use_reparam == y->use_reparam &&
+		    x->coordinates == y->coordinates,
 		    "optimization.cmc.reparameterization");
 		CHK(x->nlsq_priors == y->nlsq_priors &&
 		    x->nlsq_prior_width_factor == y->nlsq_prior_width_factor,

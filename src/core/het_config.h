@@ -191,7 +191,14 @@ struct het_config_cmc {
 	double	min_ess;	/* > 0, bulk ESS; 400 */
 	double	min_bfmi;	/* >= 0; 0.3 */
 	double	max_divergence_rate; /* in [0, 1]; 0.10 */
-	int	use_reparam;	/* 1: NLSQ-centred z-space sampling; 1 */
+	int	use_reparam;	/* 1: power laws in the coordinates
+				   below; 0: every parameter through its
+				   log/logit (coordinates physical); 1 */
+	int	coordinates;	/* enum het_coords (het_posterior.h)
+				   while use_reparam: 2 rates (power-law
+				   triples shifted or anchored), 1
+				   power_law (ln A(t_ref) pairs only);
+				   2 */
 	int	nlsq_priors;	/* use_nlsq_informed_priors: 1 = every
 				   free parameter's prior is the NLSQ-centred
 				   truncated normal (when an NLSQ result is

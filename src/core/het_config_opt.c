@@ -57,6 +57,10 @@ static const struct cl_word chain_words[] = {
 	{ "parallel", 1 }, { "vectorized", 1 }, { "sequential", 0 },
 };
 
+static const struct cl_word coord_words[] = {
+	{ "rates", 2 }, { "power_law", 1 }, { "physical", 0 },
+};
+
 static const struct cl_word sigma_words[] = {
 	{ "diagonal", HET_SIGMA_DIAGONAL }, { "mad", HET_SIGMA_MAD },
 	{ "residual", HET_SIGMA_RESIDUAL },
@@ -314,6 +318,8 @@ cl_read_cmc(struct cl_load *ld)
 		    { va, V, "max_divergence_rate" } };
 		struct cl_cand ur[] = { { cm, P, "use_reparam" },
 		    { re, R, "use_reparam" } };
+		struct cl_cand crd[] = { { cm, P, "coordinates" },
+		    { re, R, "coordinates" } };
 		struct cl_cand wf[] = { { cm, P, "nlsq_prior_width_factor" },
 		    { nl, N, "nlsq_prior_width_factor" },
 		    { nl, N, "prior_width_factor" },
@@ -401,6 +407,8 @@ cl_read_cmc(struct cl_load *ld)
 		    (rc = cl_pick_num(ld, dv, NC(dv), "cmc.max_divergence_rate",
 		    &c->max_divergence_rate)) ||
 		    (rc = cl_pick_bool(ld, ur, NC(ur), &c->use_reparam)) ||
+		    (rc = cl_pick_word(ld, crd, NC(crd), coord_words,
+		    NC(coord_words), &c->coordinates)) ||
 		    (rc = cl_pick_bool(ld, np, NC(np), &c->nlsq_priors)) ||
 		    (rc = cl_pick_num(ld, wf, NC(wf),
 		    "cmc.nlsq_prior_width_factor",

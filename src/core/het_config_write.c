@@ -619,9 +619,14 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_kb(w, 6, "use_nlsq_informed_priors", c->nlsq_priors);
 	w_kn(w, 6, "nlsq_prior_width_factor", c->nlsq_prior_width_factor);
 	w_put(w, "    reparameterization:\n");
-	w_cmt(w, 6, "true: sample each power law (prefactor A, exponent) "
-	    "as (ln A(t_ref), exponent), t_ref = sqrt(dt t_max).");
+	w_cmt(w, 6, "true: sample the power laws in the coordinates "
+	    "below; false: every parameter through its log or logit.");
 	w_kb(w, 6, "use_reparam", c->use_reparam);
+	w_cmt(w, 6, "rates: each power law with a varying offset as its "
+	    "rate at t_ref (or at three anchor times when its exponent is "
+	    "clear of 0); power_law: (ln A(t_ref), exponent) only.");
+	w_kw(w, 6, "coordinates", c->coordinates == 2 ? "rates" :
+	    c->coordinates == 1 ? "power_law" : "physical");
 	w_put(w, "\n");
 }
 

@@ -19,10 +19,8 @@
  * problem is separable (het_separable.h) the same sums come from
  * het_separable_eval instead, built once at het_posterior_alloc; a
  * problem it refuses keeps the pair pass.
- * Each coordinate has a role: a plain transformed parameter, the log
- * prefactor v = ln A(t_ref) of a reparameterised power-law pair, or the
- * exponent of such a pair.  Exponents are mapped first, so a prefactor
- * A = exp(v - e ln t_ref) can use its exponent's value.
+ * The sampler's coordinates and their map to x live in
+ * het_posterior_coords.c.
  */
 
 #include <math.h>
@@ -36,17 +34,6 @@
 #include "het_util.h"
 
 #define POST_CHUNK	256
-
-/* The power-law pairs (prefactor, exponent) of each family. */
-static const size_t het_pairs[][2] = {
-	{ HET_P_D0_REF, HET_P_ALPHA_REF },
-	{ HET_P_D0_SAMPLE, HET_P_ALPHA_SAMPLE },
-	{ HET_P_V0, HET_P_BETA }
-};
-static const size_t hom_pairs[][2] = {
-	{ HOM_P_D0, HOM_P_ALPHA },
-	{ HOM_P_GAMMA0, HOM_P_BETA }
-};
 
 static const double log_sqrt_2pi = 0.91893853320467274178;
 
@@ -223,44 +210,6 @@ het_posterior_free(struct het_posterior *post)
 	free(post);
 }
 
-/* Mark the reparameterised power-law pairs. */
-static void
-post_find_pairs(struct het_posterior *post, const struct het_model *model)
-{
-	const struct het_model_spec *ms = het_model_spec_of(model);
-	const size_t	(*tab)[2];
-	const double	*t;
-	size_t		 np, k, nphys;
-	long		 ca, ce;
-
-	t = het_model_time(model);
-	post->tref = 1;
-	if (ms->n_frames >= 1 && t[ms->n_frames - 1] > 0)
-		post->tref = sqrt(ms->dt * t[ms->n_frames - 1]);
-	post->ltref = log(post->tref);
-	if (het_mode_family(ms->mode) == HET_FAMILY_HETERODYNE) {
-		tab = het_pairs;
-		np = sizeof het_pairs / sizeof het_pairs[0];
-	} else {
-		tab = hom_pairs;
-		np = sizeof hom_pairs / sizeof hom_pairs[0];
-	}
-	nphys = het_model_nphys(model);
-	for (k = 0; k < np; k++) {
-		if (tab[k][0] >= nphys || tab[k][1] >= nphys)
-			continue;
-		ca = het_resid_phys_col(post->resid, tab[k][0]);
-		ce = het_resid_phys_col(post->resid, tab[k][1]);
-		if (ca < 0 || ce < 0 || !(post->pri[ca].lo > 0))
-			continue;
-		post->role[ca] = ROLE_PREFACTOR;
-		post->role[ce] = ROLE_EXPONENT;
-		post->mate[ca] = (size_t)ce;
-		post->mate[ce] = (size_t)ca;
-		post->nrep++;
-	}
-}
-
 /*
  * Copy the scaling rows of every angle as (column of x, weight) lists,
  * dropping fixed scaling parameters, and the data weights.
@@ -397,12 +346,7 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 		else
 			post->bd[m].kind = HET_BOUND_NONE;
 	}
-	if (spec->reparam)
-		post_find_pairs(post, spec->model);
-	else {
-		post->tref = 1;
-		post->ltref = 0;
-	}
+	post_coords_init(post, spec->model, spec->reparam);
 	if ((post->ev = het_resid_eval_alloc(spec->resid, err)) == NULL ||
 	    (post->scr = het_resid_scratch_alloc(spec->resid, post->chunk,
 	    err)) == NULL)
@@ -449,82 +393,16 @@ het_posterior_tref(const struct het_posterior *post)
 }
 
 int
-het_posterior_to_u(const struct het_posterior *post, const double *x,
-    double *u, struct het_error *err)
-{
-	const char	*nm;
-	size_t		 m;
-
-	for (m = 0; m < post->d; m++) {
-		nm = het_resid_param_name(post->resid, m);
-		if (post->role[m] == ROLE_PREFACTOR) {
-			if (!isfinite(x[m]) || !(x[m] > post->pri[m].lo) ||
-			    !(x[m] < post->pri[m].hi))
-				return het_error_set(err, HET_ERANGE, "%s = %g "
-				    "is not strictly inside its bounds "
-				    "(%g, %g); start the chains inside them",
-				    nm, x[m], post->pri[m].lo,
-				    post->pri[m].hi);
-			u[m] = log(x[m]) + x[post->mate[m]] * post->ltref;
-			continue;
-		}
-		if (het_transform_inverse(&post->bd[m], 1, &x[m], &u[m],
-		    &nm, err) != HET_OK)
-			return err != NULL ? err->code : HET_ERANGE;
-	}
-	return HET_OK;
-}
-
-/*
- * Map u to x; when dxdu and dlj are not NULL, fill them (dx/du and
- * d log J / du) for the plain and exponent coordinates.  Returns the
- * total log-Jacobian.
- */
-static double
-post_forward(const struct het_posterior *post, const double *u, double *x,
-    double *dxdu, double *dlj)
-{
-	double	lj = 0, l;
-	size_t	m, e;
-
-	for (m = 0; m < post->d; m++) {
-		if (post->role[m] == ROLE_PREFACTOR)
-			continue;
-		het_transform_forward(&post->bd[m], 1, &u[m], &x[m], &l,
-		    dxdu != NULL ? &dxdu[m] : NULL,
-		    dlj != NULL ? &dlj[m] : NULL);
-		lj += l;
-	}
-	for (m = 0; m < post->d; m++) {
-		if (post->role[m] != ROLE_PREFACTOR)
-			continue;
-		e = post->mate[m];
-		/* ln A = v - e ln t_ref; |d(A, e)/d(v, u_e)| = A de/du_e. */
-		l = u[m] - x[e] * post->ltref;
-		x[m] = exp(l);
-		lj += l;
-	}
-	return lj;
-}
-
-void
-het_posterior_to_x(const struct het_posterior *post, const double *u,
-    double *x)
-{
-	post_forward(post, u, x, NULL, NULL);
-}
-
-int
 het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
     double *grad, struct het_error *err)
 {
 	double		*x = post->x, *gx = post->gx;
 	double		 lj, lpr = 0, ll = 0, l, d;
-	size_t		 m, e, first, nc, k, c, a, ns, p = post->d;
+	size_t		 m, first, nc, k, c, a, ns, p = post->d;
 	struct het_model_lsq_out o;
 	int		 rc;
 
-	lj = post_forward(post, u, x, post->dxdu, post->dlj);
+	lj = post_forward(post, u, x, post->dxdu, post->dlj, post->tg);
 	for (m = 0; m < p; m++) {
 		l = het_post_prior_logpdf(&post->pri[m], x[m], &d);
 		if (!isfinite(l))
@@ -600,24 +478,7 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 		    "not finite at this point");
 	if (grad == NULL)
 		return HET_OK;
-	for (m = 0; m < p; m++) {
-		switch (post->role[m]) {
-		case ROLE_PREFACTOR:
-			/* d/dv [f(A) + ln A] = f'(A) A + 1 */
-			grad[m] = gx[m] * x[m] + 1;
-			break;
-		case ROLE_EXPONENT:
-			/* e also moves A: dA/de = -A ln t_ref, and the
-			 * Jacobian term ln A has d/de = -ln t_ref. */
-			e = post->mate[m];
-			grad[m] = (gx[m] - (gx[e] * x[e] + 1) * post->ltref) *
-			    post->dxdu[m] + post->dlj[m];
-			break;
-		default:
-			grad[m] = gx[m] * post->dxdu[m] + post->dlj[m];
-			break;
-		}
-	}
+	post_chain_grad(post, u, gx, grad);
 	return HET_OK;
 }
 

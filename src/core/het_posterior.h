@@ -43,18 +43,35 @@
  * homodyne's tempered z-space prior does); for other kinds it is the
  * power.  K = 1 is the plain posterior.
  *
- * Sampling coordinates u (dim p): each x_m is mapped through het_transform
- * (log for one-sided bounds, logit for two), and the log-Jacobian is
- * added.  With reparam on, each power-law pair (prefactor A, exponent e)
- * whose members both vary and whose prefactor has lo > 0 is sampled as
- *	v = ln A(t_ref) = ln A + e ln t_ref,	t_ref = sqrt(dt t_max)
- * (v unconstrained; the exponent keeps its logit transform), with the
- * Jacobian |dA/dv| = A of that change of variables; the posterior of the
- * physical parameters is therefore unchanged.  A point where A leaves
- * [lo, hi] has zero prior density: the log density callback fails there
- * and NUTS treats it like a divergence.  The pairs are (D0_ref,
- * alpha_ref), (D0_sample, alpha_sample), (v0, beta) in heterodyne modes
- * and (D0, alpha), (gamma_dot_t0, beta) in homodyne ones.
+ * Sampling coordinates u (dim p), three levels (spec->reparam, enum
+ * het_coords; het_posterior_coords.c):
+ *   HET_COORDS_PHYSICAL  each x_m through het_transform (log for
+ *	one-sided bounds, logit for two), with its log-Jacobian.
+ *   HET_COORDS_POWER_LAW  as physical, but each power-law pair
+ *	(prefactor A, exponent e) whose members both vary and whose
+ *	prefactor has lo > 0 is sampled as
+ *	    v = ln A(t_ref) = ln A + e ln t_ref,  t_ref = sqrt(dt t_max)
+ *	(v unconstrained; the exponent keeps its logit), Jacobian A.
+ *   HET_COORDS_RATES  as power_law, but where the law's offset o varies
+ *	too (with a finite lower bound), the triple (A, e, o) of the rate
+ *	J(t) = A t^e + o is sampled as (ln E, logit e, logit s), E the
+ *	rate at t_ref above its least value lo_o + lo_A t_ref^e and s the
+ *	power law's share of it ("share": the ridge A + o of an exponent
+ *	near 0 becomes an axis, its ends at the bounds lie at infinity), or,
+ *	for a triple switched to
+ *	anchors (het_posterior_set_anchors), as the rates (J1, J2, J3) at
+ *	three geometric times inside the window (1/6, 1/2, 5/6 of it in
+ *	ln t), what the data determine; singular at e = 0, so meant for
+ *	exponents well away from it (het_posterior_anchor_choice).
+ * Every change of variables carries its exact log-Jacobian: the
+ * posterior of the physical parameters is the same in all of them.  A
+ * point where A, o or e leaves [lo, hi] (or whose anchor rates are not
+ * a power law with A > 0) has zero prior density: the log density
+ * callback fails there and NUTS treats it like a divergence.  The laws
+ * are (D0_ref, alpha_ref, D_offset_ref), (D0_sample, alpha_sample,
+ * D_offset_sample), (v0, beta, v_offset) in heterodyne modes and (D0,
+ * alpha, D_offset), (gamma_dot_t0, beta, gamma_dot_t_offset) in
+ * homodyne ones.
  *
  * Contrast and offset integrated out (marginalise in the spec;
  * het_posterior_marg.c, fast-posterior.md §3): c2 = o + c g is linear in
@@ -100,6 +117,13 @@ struct het_post_prior {
 	double	lo, hi;
 };
 
+/* The sampler's coordinate levels (het_post_spec.reparam). */
+enum het_coords {
+	HET_COORDS_PHYSICAL = 0,
+	HET_COORDS_POWER_LAW = 1,
+	HET_COORDS_RATES = 2
+};
+
 struct het_post_spec {
 	const struct het_resid	 *resid;	/* borrowed, outlives the
 						   posterior */
@@ -109,7 +133,7 @@ struct het_post_spec {
 	double			  sigma;	/* likelihood noise, > 0 */
 	const struct het_post_prior *priors;	/* p entries (copied) */
 	long			  nshards;	/* K >= 1 */
-	int			  reparam;	/* 1: power-law pairs */
+	int			  reparam;	/* enum het_coords */
 	size_t			  chunk;	/* pairs per evaluation
 						   block, 0 = 256 */
 	int			  pair_kernel;	/* 1: always the pair
@@ -227,6 +251,32 @@ const char *het_posterior_name(const struct het_posterior *post, size_t m);
  */
 size_t het_posterior_nreparam(const struct het_posterior *post);
 double het_posterior_tref(const struct het_posterior *post);
+
+/*
+ * het_posterior_ntriples: number of power laws sampled as a triple
+ * (level HET_COORDS_RATES), at most 3, in the family's order (reference,
+ * sample, velocity; homodyne: diffusion, shear).
+ * het_posterior_anchors: bit k set while the family's law k (0
+ * reference / diffusion, 1 sample / shear, 2 velocity) is a triple on
+ * the anchor coordinates.  het_posterior_set_anchors: switch triples to
+ * anchors (bits set) or share coordinates (bits clear);
+ * het_posterior_dim is unchanged.  Returns HET_OK, or HET_EINVAL for a
+ * bit of a law that is not a triple here, or when the time grid has
+ * fewer than three distinct positive times.  Thread: the posterior's.
+ * het_posterior_fraction: 1 when f0 is sampled as ln f0 + f1 (t_c - f2)
+ * (level HET_COORDS_RATES, f0 varying with lo >= 0, f1 or f2 varying).
+ * het_posterior_anchor_choice: the mask of triples whose exponent sits
+ * more than zmin sd from 0 under a Gaussian approximation in u (mode[d],
+ * cov[d * d] row-major, in the current coordinates; triples already on
+ * anchors stay set): those the anchors suit.  0 without anchor times.
+ */
+size_t	 het_posterior_ntriples(const struct het_posterior *post);
+int	 het_posterior_fraction(const struct het_posterior *post);
+unsigned het_posterior_anchors(const struct het_posterior *post);
+int	 het_posterior_set_anchors(struct het_posterior *post, unsigned mask,
+	    struct het_error *err);
+unsigned het_posterior_anchor_choice(const struct het_posterior *post,
+	    const double *mode, const double *cov, double zmin);
 
 /*
  * het_posterior_to_u: unconstrained coordinates u[d] of the physical

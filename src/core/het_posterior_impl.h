@@ -15,7 +15,25 @@
 enum post_role {
 	ROLE_PLAIN = 0,		/* x = T(u) by het_transform */
 	ROLE_PREFACTOR,		/* u = ln A(t_ref); A = exp(u - e ln t_ref) */
-	ROLE_EXPONENT		/* x = T(u), and a prefactor depends on it */
+	ROLE_EXPONENT,		/* x = T(u), and a prefactor depends on it */
+	ROLE_TRIPLE,		/* a member of a power-law triple */
+	ROLE_FRACTION		/* u = ln f0 + f1 (t_c - f2) */
+};
+
+#define POST_MAX_TRIPLES 3
+
+/* A power law J(t) = A t^e + o sampled as a block (het_posterior_coords.c). */
+struct post_triple {
+	size_t	a, e, o;	/* columns of prefactor, exponent, offset */
+	unsigned law;		/* the family's law: 0 reference / diffusion,
+				   1 sample / shear, 2 velocity */
+	int	anchor;		/* 1: (J1, J2, J3); 0: (v, logit e, w) */
+};
+
+/* The anchors' gradient scratch of one triple at the last point. */
+struct post_tri_grad {
+	double	m[9];		/* dJ/d(A, e, o), row-major */
+	double	h[3];		/* d log J / d(A, e, o) */
 };
 
 struct het_posterior {
@@ -32,6 +50,17 @@ struct het_posterior {
 	size_t			*mate;		/* p: the pair's other member */
 	size_t			 nrep;
 	double			 tref, ltref;
+	struct post_triple	 tri[POST_MAX_TRIPLES];
+	struct post_tri_grad	 tg[POST_MAX_TRIPLES];
+	size_t			 ntri;
+	double			 lt1, lr;	/* ln of the first anchor time
+						   and of the anchors' ratio
+						   (lr 0: no anchors) */
+	long			 fr0, fr1, fr2;	/* columns of f0, f1, f2 (-1:
+						   fixed; fr0 -1: no fraction
+						   coordinate) */
+	double			 fix1, fix2;	/* f1, f2 when fixed */
+	double			 tc;		/* t_c, mid-window */
 	double			*x, *gx, *dxdu, *dlj;	/* p each */
 	double			*res;		/* chunk residuals */
 	double			*gphys;		/* nfp: sum r dr/dtheta */
@@ -57,6 +86,24 @@ struct het_posterior {
 	double			*mcoef;		/* 3 na adjoint coefficients */
 	double			*cmean, *ccov;	/* 2 na, 3 na: conditional */
 };
+
+/*
+ * het_posterior_coords.c: post_coords_init marks the power-law pairs
+ * (level HET_COORDS_POWER_LAW) or triples (HET_COORDS_RATES, where the
+ * offset varies) and sets t_ref and the anchor times; needs pri filled.
+ * post_forward maps u to x (d values), fills dxdu and dlj (d log J / du)
+ * of the transformed columns when not NULL and the anchors' scratch tg
+ * when not NULL, and returns the total log-Jacobian.  post_chain_grad
+ * (gx is overwritten) turns gx = d log p / dx at the point post_forward (with dxdu = post->
+ * dxdu, dlj = post->dlj, tg = post->tg) mapped into x = post->x into the
+ * gradient in u.
+ */
+void	post_coords_init(struct het_posterior *post,
+	    const struct het_model *model, int level);
+double	post_forward(const struct het_posterior *post, const double *u,
+	    double *x, double *dxdu, double *dlj, struct post_tri_grad *tg);
+void	post_chain_grad(const struct het_posterior *post, const double *u,
+	    double *gx, double *grad);
 
 /*
  * het_posterior_marg.c's part of het_posterior_alloc and _free: decide

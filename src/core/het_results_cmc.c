@@ -231,6 +231,8 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 			json_object_set_new(e, "marginal_scaling",
 			    json_string(het_post_marg_name(
 			    s->res->marginal)));
+			json_object_set_new(e, "anchors", json_integer(
+			    s->res->anchors));
 			json_object_set_new(e, "leapfrog_per_transition",
 			    rs_nums(s->res->leapfrog, s->res->nchain));
 		}
@@ -518,6 +520,7 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 	    !(rc = rs_af64(w, g, "laplace_ess", r->laplace_ess, err)) &&
 	    !(rc = rs_astr(w, g, "marginal_scaling",
 	    het_post_marg_name(r->marginal), err)) &&
+	    !(rc = rs_ai64(w, g, "anchors", (long)r->anchors, err)) &&
 	    !(rc = rs_af64(w, g, "wall_time", s->wall_time, err)) &&
 	    (s->digest == NULL || s->digest[0] == '\0' ||
 	    !(rc = rs_astr(w, g, "input_digest", s->digest, err))) &&

@@ -171,6 +171,7 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	struct het_shard_result *res = &ps->res;
 	char g[64], path[RS_PATH_MAX], mname[16];
 	size_t nchain, ndraw, m;
+	double anc;
 	int rc;
 
 	snprintf(g, sizeof(g), "/cmc/shard_%04ld", ps->id);
@@ -199,6 +200,9 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	res->laplace = rl_attr(fid, g, "laplace_used") == 1;
 	res->laplace_khat = rl_attr(fid, g, "laplace_khat");
 	res->laplace_ess = rl_attr(fid, g, "laplace_ess");
+	/* absent in files of hetui before the anchors: none */
+	anc = rl_attr(fid, g, "anchors");
+	res->anchors = anc >= 1 && anc <= 7 ? (unsigned)anc : 0;
 	/* absent in files of hetui before the marginal: off */
 	res->marginal = HET_MARG_OFF;
 	if (het_h5_attr_string(fid, g, "marginal_scaling", mname,

@@ -29,6 +29,7 @@
 #define RUN_INTERIOR	1e-3	/* x0 moved this fraction of a range inside */
 #define RUN_START_TRIES	12	/* start draws, each half the last's scale */
 #define RUN_COND_SD	6.0	/* conditional mean +- this many sd inside */
+#define RUN_ANCHOR_Z	8.0	/* exponent this many Laplace sd from 0: anchors */
 
 void
 het_shard_settings_default(struct het_shard_settings *st)
@@ -214,6 +215,32 @@ het_shard_job_clear(struct het_shard_job *job)
 }
 
 /*
+ * After a Laplace attempt (rc its result): switch the power laws whose
+ * exponent is clear of 0 to anchor coordinates, or back to share when
+ * the attempt in anchor coordinates failed.  Returns 1 when the
+ * coordinates changed (take the approximation again), else 0.
+ */
+static int
+run_coords(struct het_shard_job *job, struct het_posterior *post, int rc)
+{
+	unsigned	mask;
+
+	if (!job->st.laplace || het_posterior_ntriples(post) == 0 ||
+	    job->coords_tries >= 2)
+		return 0;
+	job->coords_tries++;
+	if (rc != HET_OK)
+		mask = 0;
+	else
+		mask = het_posterior_anchor_choice(post, job->lap.mode,
+		    job->lap.cov, RUN_ANCHOR_Z);
+	if (mask == het_posterior_anchors(post) ||
+	    het_posterior_set_anchors(post, mask, NULL) != HET_OK)
+		return 0;
+	return 1;
+}
+
+/*
  * The Laplace approximation at job->x0 and its k-hat into job and res.
  * A failure only means the chains start without it (res->laplace 0).
  */
@@ -255,6 +282,11 @@ again:
 		goto again;
 	}
 	free(u);
+	if (run_coords(job, post, rc) != 0) {
+		het_laplace_clear(&job->lap);
+		goto again;
+	}
+	res->anchors = job->anchors = het_posterior_anchors(post);
 	if (rc != HET_OK || !job->st.laplace)
 		return HET_OK;
 	if ((job->metric = het_alloc_array(job->st.dense_mass ? p * p : p,
@@ -477,7 +509,8 @@ het_shard_run_chain(struct het_shard_job *job, struct het_posterior *post,
 
 	/* a chain thread's own posterior samples as the job decided */
 	if (c >= job->nchain || het_posterior_nparams(post) != job->p ||
-	    het_posterior_set_marginal(post, job->marg, NULL) != HET_OK)
+	    het_posterior_set_marginal(post, job->marg, NULL) != HET_OK ||
+	    het_posterior_set_anchors(post, job->anchors, NULL) != HET_OK)
 		return het_error_set(err, HET_EINVAL, "shard %ld: chain %zu "
 		    "of %zu, or a posterior of %zu parameters for %zu",
 		    job->shard, c, job->nchain, het_posterior_nparams(post),

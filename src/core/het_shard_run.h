@@ -36,6 +36,12 @@
  * given the physics, with the chain's own rng (two deviates per angle
  * after each kept transition), so draws stay reproducible from the seed
  * and always hold all p parameters.
+ * Coordinates of the power laws (a posterior at level HET_COORDS_RATES):
+ * the Laplace approximation is taken in the share coordinates first;
+ * every power law whose exponent then sits more than 8 Laplace sd from
+ * 0 is switched to the anchor coordinates and the approximation taken
+ * again there (back to share when that fails); every chain's posterior
+ * is switched alike (res->anchors).
  * Draws are stored in physical (constrained) coordinates; diagnostics per
  * parameter come from het_diag (rank-normalised R-hat, bulk and tail
  * ESS, mean, sd, quantiles, MCSE), per chain the E-BFMI of the energies,
@@ -115,6 +121,8 @@ struct het_shard_result {
 	int		 marginal;	/* enum het_post_marg: contrast and
 					   offset integrated out (on), or
 					   why they were sampled */
+	unsigned	 anchors;	/* bit k: power law k sampled as
+					   its rates at three anchor times */
 };
 
 /* het_shard_settings_default: the defaults listed above. */
@@ -145,6 +153,10 @@ struct het_shard_job {
 	size_t		 d;		/* sampled coordinates */
 	int		 marg;		/* 1: contrast and offset
 					   integrated out */
+	unsigned	 anchors;	/* power-law triples on anchor
+					   coordinates (het_posterior_set_
+					   anchors) */
+	int		 coords_tries;	/* coordinate switches made */
 	double		*energy;	/* nchain * ndraw, for E-BFMI */
 	double		*x0;		/* p: the start, moved inside bounds */
 	int		 have_lap;

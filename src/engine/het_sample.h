@@ -257,6 +257,11 @@ struct het_sample_summary {
 					   Laplace approximation */
 	double		 max_khat;	/* the largest of their PSIS k-hats,
 					   NaN when none was taken */
+	int		 coords;	/* enum het_coords of the run */
+	int		 heterodyne;	/* 1: heterodyne family's laws */
+	unsigned	 anchors;	/* power laws on anchor coordinates
+					   in some done shard (bit per law,
+					   het_posterior_anchors) */
 	double		 leapfrog;	/* mean leapfrog steps per transition
 					   after warmup over the chains of
 					   the done shards; NaN if unknown */

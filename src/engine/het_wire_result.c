@@ -70,6 +70,7 @@ het_wire_result_pack(long shard, const struct het_shard_result *res,
 	    res->laplace, "khat", het_wire_jreal(res->laplace_khat), "ess",
 	    het_wire_jreal(res->laplace_ess)), err) || het_wire_jset(o,
 	    "marginal", json_string(het_post_marg_name(res->marginal)),
+	    err) || het_wire_jset(o, "anchors", json_integer(res->anchors),
 	    err)) {
 		json_decref(o);
 		return NULL;
@@ -136,6 +137,25 @@ rs_laplace(const json_t *l, struct het_shard_result *res,
 		return rc;
 	return rs_real(json_object_get(l, "ess"), "laplace.ess",
 	    &res->laplace_ess, err);
+}
+
+/*
+ * The optional anchors of a result: the power laws sampled on anchor
+ * coordinates, bits 0-2 (absent in results of hetui before them: 0).
+ */
+static int
+rs_anchors(const json_t *a, struct het_shard_result *res,
+    struct het_error *err)
+{
+	res->anchors = 0;
+	if (a == NULL)
+		return HET_OK;
+	if (!json_is_integer(a) || json_integer_value(a) < 0 ||
+	    json_integer_value(a) > 7)
+		return het_error_set(err, HET_EPROTO, "result record: anchors "
+		    "must be an integer from 0 to 7 (one bit per power law)");
+	res->anchors = (unsigned)json_integer_value(a);
+	return HET_OK;
 }
 
 /*
@@ -325,6 +345,8 @@ het_wire_result_unpack(const json_t *obj, long *shard,
 	if ((rc = rs_real(json_object_get(obj, "wall_time"), "wall_time",
 	    &res->wall_time, err)) != HET_OK ||
 	    (rc = rs_marginal(json_object_get(obj, "marginal"), res, err)) !=
+	    HET_OK ||
+	    (rc = rs_anchors(json_object_get(obj, "anchors"), res, err)) !=
 	    HET_OK ||
 	    (rc = rs_laplace(json_object_get(obj, "laplace"), res, err)) !=
 	    HET_OK)

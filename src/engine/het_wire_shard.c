@@ -122,7 +122,7 @@ het_wire_shard_pack(const struct het_wire_shard *ws, struct het_error *err)
 	    (rc = het_wire_jset(o, "priors", pr, err)) ||
 	    (rc = het_wire_jset(o, "sigma", json_real(ws->sigma), err)) ||
 	    (rc = het_wire_jset(o, "nshards", json_integer(ws->nshards), err)) ||
-	    (rc = het_wire_jset(o, "reparam", json_boolean(ws->reparam), err)) ||
+	    (rc = het_wire_jset(o, "reparam", json_integer(ws->reparam), err)) ||
 	    (ws->chain_threads > 1 && (rc = het_wire_jset(o, "chain_threads",
 	    json_integer(ws->chain_threads), err))) ||
 	    (rc = het_wire_jset(o, "nscal", json_integer((json_int_t)ws->nscal),
@@ -420,9 +420,14 @@ ws_unpack_rest(const json_t *o, struct het_wire_shard *ws,
 	    err)) || (rc = ws_int(o, "nscal", "shard.nscal", 0, &v, err)))
 		return rc;
 	ws->nscal = (size_t)v;
-	if (!json_is_boolean(json_object_get(o, "reparam")))
-		return ws_bad(err, "shard.reparam", "true or false");
-	ws->reparam = json_is_true(json_object_get(o, "reparam"));
+	if (json_is_boolean(json_object_get(o, "reparam")))
+		ws->reparam = json_is_true(json_object_get(o, "reparam"));
+	else if ((rc = ws_int(o, "reparam", "shard.reparam", 0, &v, err)) !=
+	    HET_OK || v > HET_COORDS_RATES)
+		return rc != HET_OK ? rc : ws_bad(err, "shard.reparam",
+		    "0 (physical), 1 (power_law) or 2 (rates)");
+	else
+		ws->reparam = (int)v;
 	ws->chain_threads = 1;
 	if (json_object_get(o, "chain_threads") != NULL && ((rc = ws_int(o,
 	    "chain_threads", "shard.chain_threads", 1, &ws->chain_threads,
