@@ -18,7 +18,11 @@
  * slot_x appends the best scaling to form the full x.  The chosen
  * point is evaluated once more (normal equations, per-angle sums) to
  * build the report, so the reported cost always belongs to the reported
- * x, also after a cancel.
+ * x, also after a cancel.  After a cancel that pass is cost-only and the
+ * report brief (no eigen-analysis of the p x p normal matrix, no
+ * probes), and no floor restart or basin escape follows: what remains
+ * of a SIGTERM's latency is the iteration in flight (its
+ * eigen-decomposition cannot be interrupted) and writing the result.
  */
 #include "config.h"
 
@@ -374,22 +378,32 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 		    HET_EINTERNAL;
 		goto out;
 	}
+	/* A cancel (also one that came after the last iteration) gets the
+	   brief report: no p x p normal matrix, no eigen-analysis. */
+	if (run.starts[best].reason == HET_NLSQ_CANCELLED ||
+	    (opt->cancel != NULL && atomic_load(opt->cancel)))
+		cancelled = 1;
 	/* The chosen point once more, on the whole pool, uncancellable
 	   (one pass), so that cost, sums and covariance belong to x. */
-	if ((acc = het_alloc_array(het_nlsq_acc_len(fp->p), sizeof(double),
-	    "fit", err)) == NULL) {
+	if ((acc = het_alloc_array(cancelled ? (size_t)2 :
+	    het_nlsq_acc_len(fp->p), sizeof(double), "fit", err)) == NULL) {
 		rc = HET_ENOMEM;
 		goto out;
 	}
 	run.slots[0].fe.pool = pool;
 	run.slots[0].fe.cancel = NULL;
-	if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1, acc,
+	if (cancelled) {
+		if ((rc = fit_eval_pass(&run.slots[0].fe, run.starts[best].x,
+		    FIT_COST, err)) != HET_OK)
+			goto out;
+		fit_expand(fp, run.slots[0].fe.cacc, 0, acc);
+	} else if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1,
+	    acc, err)) != HET_OK)
+		goto out;
+	if ((rc = fit_make_result(&run, best, acc, cancelled, t0, out,
 	    err)) != HET_OK)
 		goto out;
-	if ((rc = fit_make_result(&run, best, acc, t0, out, err)) != HET_OK)
-		goto out;
-	rc = cancelled || (*out)->reason == HET_NLSQ_CANCELLED ? HET_ECANCEL :
-	    HET_OK;
+	rc = cancelled ? HET_ECANCEL : HET_OK;
 	if (rc == HET_ECANCEL)
 		het_error_set(err, HET_ECANCEL, "fit: cancelled; the result "
 		    "holds the last accepted point of each start");
@@ -496,6 +510,13 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 			if (rc == HET_OK)
 				rc = fit_floor_restart(pool, &fp, Xs, X0, L,
 				    H, opt, out, err);
+			/* Cancelled during a floor restart: no escape. */
+			if (rc == HET_OK && opt->cancel != NULL &&
+			    atomic_load(opt->cancel))
+				rc = het_error_set(err, HET_ECANCEL, "fit: "
+				    "cancelled after the fit, during its "
+				    "restart off a floor of the model; the "
+				    "result is the fit before it");
 			if (rc == HET_OK && opt->basin >= 0)	/* basin */
 				rc = fit_basin(pool, &fp, opt, out, err);
 			fit_prob_fini(&fp);

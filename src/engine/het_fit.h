@@ -255,6 +255,16 @@ struct het_fit_result {
 	struct het_nlsq_combo *combos;	/* ncombos identifiable
 					   combinations */
 	size_t		 ncombos;
+	/*
+	 * 1: the brief report of a cancelled fit (het_fit_run returned
+	 * HET_ECANCEL): the eigen-analysis, identifiability probes and
+	 * combinations were skipped so that the cancel takes effect at
+	 * once.  unc is all NaN (not computed, written as null like a
+	 * degenerate parameter's), cov and corr are NULL, rank is 0, no
+	 * parameter is flagged degenerate, and a warning says so.  0: the
+	 * full report above.
+	 */
+	int		 brief;
 	char		**warnings;	/* nwarnings sentences (owned) */
 	size_t		 nwarnings;
 	struct het_fit_start *starts;	/* nstarts, in start order: the
@@ -297,7 +307,11 @@ void het_fit_default_options(struct het_fit_options *opt);
  *   HET_ECANCEL  *opt->cancel was set: *out holds the last accepted point
  *                of every start (x inside the bounds, cost = F(x)) with
  *                reason HET_NLSQ_CANCELLED (cancelled during the
- *                early-window pre-fit: its last point, as start 0);
+ *                early-window pre-fit: its last point, as start 0),
+ *                and a brief report (result->brief: no uncertainties);
+ *                no floor restart or basin escape runs after a cancel
+ *                (cancelled during one: the fit before it, with its
+ *                full report);
  *   HET_EINVAL   a bad option, start or bound (the message names it), or
  *                fewer data than parameters;
  *   HET_EDATA    the cost at the start is not finite;

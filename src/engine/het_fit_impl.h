@@ -342,13 +342,16 @@ int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 /*
  * fit_make_result (het_fit_result.c): the result of run with start best
  * chosen, from acc, the accumulator of one full evaluation at its x (cost,
- * per-angle sums, J^T J); t0 the call's start (het_clock_now).  On HET_OK *out
+ * per-angle sums, J^T J); t0 the call's start (het_clock_now).  brief:
+ * the fit was cancelled: the brief report (het_fit_result.brief), and
+ * acc need only hold the cost and the sum of squares.  On HET_OK *out
  * is owned by the caller and run->starts has moved into it.  HET_ENOMEM,
  * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
  * the identifiability probes.  Thread: the fit's.
  */
 int fit_make_result(struct fit_run *run, size_t best, const double *acc,
-    double t0, struct het_fit_result **out, struct het_error *err);
+    int brief, double t0, struct het_fit_result **out,
+    struct het_error *err);
 
 /* ------------------------------------------------------------------ */
 /*
