@@ -131,6 +131,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		slot->fe.pending = 0;
 		slot->fe.spec_valid = 0;
 		slot->fe.npass = 0;
+		slot->nblock = 0;
 		/* Variable projection: the solver sees the physics prefix. */
 		if (fp->vp)
 			fit_vp_start(&slot->fe, st->x0 + fp->nfp);
@@ -160,6 +161,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		}
 		if (rc != HET_OK)
 			break;
+		slot->nblock += het_nlsq_blocks_used(slot->w);
 		report(run, k, slot);
 	}
 	het_nlsq_info(slot->w, &info);
@@ -171,6 +173,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 	st->nfev = info.nfev;
 	st->njev = info.njev;
 	st->npass = slot->fe.npass;
+	st->nblock = slot->nblock;
 	if (cancelled) {
 		st->reason = HET_NLSQ_CANCELLED;
 		st->status = HET_ECANCEL;
@@ -207,6 +210,7 @@ run_fini(struct fit_run *run)
 	free(run->X0);
 	free(run->order);
 	free(run->xs);
+	free(run->blk);
 	pthread_mutex_destroy(&run->mu);
 }
 
@@ -266,7 +270,8 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
     struct het_pool *pool, const struct het_fit_options *opt,
     const double *Xs, size_t nxs, struct het_error *err)
 {
-	size_t k, nth = het_pool_nthreads(pool), p = fp->p;
+	size_t k, nth = het_pool_nthreads(pool), p = fp->p, nb = 0;
+	const size_t *blk = NULL;
 	int rc;
 
 	memset(run, 0, sizeof(*run));
@@ -324,6 +329,15 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		st->status = HET_ECANCEL;	/* until it runs */
 		st->reason = HET_NLSQ_CANCELLED;
 	}
+	/* The solver's block structure (option blocks), when it has one. */
+	if (!fp->vp && fp->ns > 0 && (opt->blocks > 0 || (opt->blocks == 0 &&
+	    p >= HET_FIT_BLOCK_MIN))) {
+		if ((run->blk = het_alloc_array(fp->ns, sizeof(size_t), "fit",
+		    err)) == NULL)
+			return HET_ENOMEM;
+		if (fit_prob_blocks(fp, run->blk, &nb))
+			blk = run->blk;
+	}
 	/* Slot 0 also serves the pooled single start and the final pass,
 	   so it has scratch for every pool thread. */
 	for (k = 0; k < run->nslots; k++) {
@@ -333,6 +347,9 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		if ((run->slots[k].w = het_nlsq_alloc(fp->vp ? fp->nfp : p,
 		    err)) == NULL)
 			return err != NULL ? err->code : HET_ENOMEM;
+		if (blk != NULL && (rc = het_nlsq_set_blocks(run->slots[k].w,
+		    fp->nfp, blk, nb, err)) != HET_OK)
+			return rc;
 		if ((run->slots[k].xf = het_alloc_array(p, sizeof(double),
 		    "fit", err)) == NULL)
 			return HET_ENOMEM;
