@@ -234,26 +234,25 @@ lockstep(struct prob *P, enum het_config_loss loss, size_t shift,
 static void
 test_agree(void)
 {
+	static const enum het_config_loss loss[2] = { HET_LOSS_LINEAR,
+	    HET_LOSS_SOFT_L1 };
 	struct prob P;
+	const char *ln;
 	long n, nb;
-	int same, bits;
+	int same, bits, k;
 	double d;
 
 	prob_init(&P, 2);
-	d = lockstep(&P, HET_LOSS_LINEAR, 0, &n, &nb, &same, &bits);
-	ok(nb == n && n > 3, "linear: the block path in every iteration "
-	    "(%ld of %ld)", nb, n);
-	ok(d < 1e-9, "linear: iterates agree with the dense path to "
-	    "rounding (max relative difference %.2g)", d);
-	ok(same, "linear: same iterations, evaluations and converged "
-	    "reason");
-	d = lockstep(&P, HET_LOSS_SOFT_L1, 0, &n, &nb, &same, &bits);
-	ok(nb == n && n > 3, "soft_l1: the block path in every iteration "
-	    "(%ld of %ld)", nb, n);
-	ok(d < 1e-9, "soft_l1: iterates agree with the dense path to "
-	    "rounding (max relative difference %.2g)", d);
-	ok(same, "soft_l1: same iterations, evaluations and converged "
-	    "reason");
+	for (k = 0; k < 2; k++) {
+		ln = het_config_loss_name(loss[k]);
+		d = lockstep(&P, loss[k], 0, &n, &nb, &same, &bits);
+		ok(nb == n && n > 3, "%s: the block path in every iteration "
+		    "(%ld of %ld)", ln, nb, n);
+		ok(d < 1e-9, "%s: iterates agree with the dense path to "
+		    "rounding (max relative difference %.2g)", ln, d);
+		ok(same, "%s: same iterations, evaluations and converged "
+		    "reason", ln);
+	}
 	prob_fini(&P);
 }
 

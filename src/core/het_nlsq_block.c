@@ -124,52 +124,6 @@ het_nlsq_blocks_used(const struct het_nlsq *w)
 	return w->blk_on;
 }
 
-/* Cholesky L L^T of the m x m row-major matrix a (lower triangle
-   overwritten); -1 when a pivot is not positive. */
-static int
-chol(size_t m, double *a)
-{
-	size_t i, j, k;
-	double s;
-
-	for (j = 0; j < m; j++) {
-		s = a[j * m + j];
-		for (k = 0; k < j; k++)
-			s -= a[j * m + k] * a[j * m + k];
-		if (!(s > 0) || !isfinite(s))
-			return -1;
-		a[j * m + j] = sqrt(s);
-		for (i = j + 1; i < m; i++) {
-			s = a[i * m + j];
-			for (k = 0; k < j; k++)
-				s -= a[i * m + k] * a[j * m + k];
-			a[i * m + j] = s / a[j * m + j];
-		}
-	}
-	return 0;
-}
-
-/* x = (L L^T)^-1 x in place. */
-static void
-chol_solve(size_t m, const double *L, double *x)
-{
-	size_t i, k;
-	double s;
-
-	for (i = 0; i < m; i++) {
-		s = x[i];
-		for (k = 0; k < i; k++)
-			s -= L[i * m + k] * x[k];
-		x[i] = s / L[i * m + i];
-	}
-	for (i = m; i-- > 0;) {
-		s = x[i];
-		for (k = i + 1; k < m; k++)
-			s -= L[k * m + i] * x[k];
-		x[i] = s / L[i * m + i];
-	}
-}
-
 /*
  * Factorise A + alpha I: each block's Cholesky factor, W = (B +
  * alpha)^-1 C^T (ns x nd, rows in bcol order) and the Cholesky factor
@@ -199,12 +153,12 @@ nlsq_blk_factor(struct het_nlsq *w, double alpha)
 			for (c = 0; c < m; c++)
 				L[r * m + c] = A[w->bcol[s0 + r] * p +
 				    w->bcol[s0 + c]] + (r == c ? alpha : 0.0);
-		if (chol(m, L) != 0)
+		if (het_chol(m, L) != 0)
 			return -1;
 		for (k = 0; k < nd; k++) {
 			for (r = 0; r < m; r++)
 				t[r] = A[k * p + w->bcol[s0 + r]];
-			chol_solve(m, L, t);
+			het_chol_solve(m, L, t);
 			for (r = 0; r < m; r++)
 				w->bW[(s0 + r) * nd + k] = t[r];
 		}
@@ -217,7 +171,7 @@ nlsq_blk_factor(struct het_nlsq *w, double alpha)
 				S[i * nd + k] -= v;
 			}
 	}
-	if (chol(nd, S) != 0)
+	if (het_chol(nd, S) != 0)
 		return -1;
 	w->bok = 0;
 	return 0;
@@ -239,7 +193,7 @@ nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x)
 		m = w->bstart[b + 1] - s0;
 		for (r = 0; r < m; r++)
 			y[r] = rhs[w->bcol[s0 + r]];
-		chol_solve(m, w->bL + b * BM * BM, y);
+		het_chol_solve(m, w->bL + b * BM * BM, y);
 		for (r = 0; r < m; r++)
 			x[w->bcol[s0 + r]] = y[r];
 		for (i = 0; i < nd; i++) {
@@ -249,7 +203,7 @@ nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x)
 			t1[i] -= v;
 		}
 	}
-	chol_solve(nd, w->bS, t1);
+	het_chol_solve(nd, w->bS, t1);
 	for (i = 0; i < nd; i++)
 		x[i] = t1[i];
 	for (k = 0; k < p - nd; k++) {
@@ -275,11 +229,11 @@ inv_norm(struct het_nlsq *w)
 	for (k = 0; k < nd; k++) {
 		for (i = 0; i < nd; i++)
 			Si[k * nd + i] = i == k ? 1.0 : 0.0;
-		chol_solve(nd, w->bS, Si + k * nd);
+		het_chol_solve(nd, w->bS, Si + k * nd);
 	}
 	for (k = 0; k < ns; k++) {
 		memcpy(U + k * nd, w->bW + k * nd, nd * sizeof(double));
-		chol_solve(nd, w->bS, U + k * nd);
+		het_chol_solve(nd, w->bS, U + k * nd);
 	}
 	for (i = 0; i < nd; i++) {
 		s = 0.0;
@@ -297,7 +251,7 @@ inv_norm(struct het_nlsq *w)
 			/* row r of B_b^-1 */
 			for (c = 0; c < m; c++)
 				e[c] = c == r ? 1.0 : 0.0;
-			chol_solve(m, L, e);
+			het_chol_solve(m, L, e);
 			k = s0 + r;
 			s = 0.0;
 			for (i = 0; i < nd; i++)
