@@ -25,6 +25,9 @@
  *   - variable projection (linear loss), multistart (3 starts) and a
  *     cancel before the first iteration: brief reports, x inside the
  *     bounds;
+ *   - a cancel during the restart off a floor (a start with J_ref
+ *     clipped at every time): HET_ECANCEL, the first fit's result with
+ *     its full report, no basin escape;
  *   - per-angle mode, cancelled in angle 1: angle 0 has its full
  *     report, angle 1 the brief one, angles 2 and 3 none.
  * All comparisons are on the same machine within one run, so exact.
@@ -225,6 +228,50 @@ test_others(const struct basin_sim *S)
 	het_fit_result_free(r);
 }
 
+/* Cancel at the second start of a fit (the restart off a floor). */
+static void
+cancel_restart(void *ctx, const struct het_fit_progress *pr)
+{
+	struct canc *c = ctx;
+
+	if (pr->iter == 0 && ++c->at == 2)
+		atomic_store(&c->flag, 1);
+}
+
+/*
+ * A start behind the floor of the reference rate (D0_ref at its lower
+ * bound, D_offset_ref at -999: J_ref(t) < 0, clipped, at every time):
+ * the fit ends with those parameters without effect and restarts off
+ * the floor; cancelled there, het_fit_run returns HET_ECANCEL with the
+ * first fit's result and its full report, and no basin escape runs.
+ */
+static void
+test_floor(const struct basin_sim *S)
+{
+	struct het_fit_options o;
+	struct het_fit_result *r = NULL;
+	struct het_error err;
+	struct canc c;
+	double x0[64];
+	int rc;
+
+	memcpy(x0, S->X0, S->p * sizeof(double));
+	x0[0] = S->lo[0];
+	x0[2] = -999.0;
+	canc_init(&c, 0, -2);
+	opts(&o, &c, HET_LOSS_LINEAR);
+	o.progress = cancel_restart;
+	rc = het_fit_run(pool2, S->r, x0, S->lo, S->hi, &o, &r, &err);
+	is_int(rc, HET_ECANCEL, "cancelled during the restart off a floor: "
+	    "HET_ECANCEL (%ld starts seen)", c.at);
+	like(err.msg, "during its restart off a floor", "... the message "
+	    "says where");
+	ok(r != NULL && r->brief == 0 && r->reason != HET_NLSQ_CANCELLED &&
+	    r->nstarts == 1, "... the result is the first fit's, with its "
+	    "full report and no escape start");
+	het_fit_result_free(r);
+}
+
 static void
 test_per_angle(const struct basin_sim *S)
 {
@@ -269,6 +316,7 @@ main(void)
 	ok(S->p == 22, "the problem has 22 columns (%zu)", S->p);
 	test_joint(S);
 	test_others(S);
+	test_floor(S);
 	test_per_angle(S);
 	basin_sim_free(S);
 	het_pool_free(pool2);

@@ -21,8 +21,10 @@
  * x, also after a cancel.  After a cancel that pass is cost-only and the
  * report brief (no eigen-analysis of the p x p normal matrix, no
  * probes), and no floor restart or basin escape follows: what remains
- * of a SIGTERM's latency is the iteration in flight (its
- * eigen-decomposition cannot be interrupted) and writing the result.
+ * of a SIGTERM's latency is the iteration in flight (a fraction of a
+ * second with block elimination, else its eigen-decomposition, which
+ * cannot be interrupted), the report of a fit that had converged before
+ * the cancel, and writing the result.
  */
 #include "config.h"
 
