@@ -8,8 +8,9 @@
 # documented keys; the three output files exist with the reference's
 # JSON keys; --threads 1 and 2 give identical numbers; -o, --multistart,
 # --per-angle; SIGINT writes a partial result and exits 130 (SIGTERM
-# 143); usage errors exit 2, a missing data file exits 1, a run stopped
-# by max_nfev exits 3.
+# 143, with the brief report of a cancelled fit: every uncertainty null,
+# "uncertainties_computed": false, a warning); usage errors exit 2, a
+# missing data file exits 1, a run stopped by max_nfev exits 3.
 #
 # Margins (issue 19, measured 2026-11-26): the data are fixed (simulate
 # --seed 7, the same bytes on every run: t_simulate.sh) and the fit is
@@ -238,8 +239,19 @@ if grep -q 'cancelled; the partial result' big.err; then
 	is "$rc" 143 "SIGTERM during the fit: exit 143"
 	like "$(cat big/nlsq_metadata.json)" '"status": "cancelled"' \
 	    "SIGTERM: the partial result is written, status cancelled"
+	# The brief report of a cancelled fit (issue 19): no eigen-analysis,
+	# so no uncertainty anywhere, and the files say why.
+	like "$(cat big/nlsq_metadata.json)" \
+	    '"uncertainties_computed": false' \
+	    "SIGTERM: the metadata says the uncertainties were not computed"
+	like "$(tr -d ' \n' <big/nlsq_parameters.json)" \
+	    '"uncertainties":\[null(,null)*\]' \
+	    "SIGTERM: every uncertainty is null"
+	unlike "$(cat big.out)" "±" "SIGTERM: no uncertainty in the table"
+	like "$(cat big.err)" "report was cut short: the uncertainties" \
+	    "SIGTERM: a warning says the report was cut short"
 else
-	skip 2 "the fit ended (rc $rc) before SIGTERM arrived"
+	skip 6 "the fit ended (rc $rc) before SIGTERM arrived"
 fi
 # SIGHUP (a dropped SSH session), sent twice as a hang-up often is.
 signal_fit HUP HUP

@@ -321,6 +321,8 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 	json_object_set_new(o, "converged", json_boolean(fr->converged));
 	json_object_set_new(o, "parameters", par);
 	json_object_set_new(o, "uncertainties", unc);
+	json_object_set_new(o, "uncertainties_computed",
+	    json_boolean(!fr->brief));
 	json_object_set_new(o, "degenerate", deg);
 	json_object_set_new(o, "combinations", comb);
 	json_object_set_new(o, "fixed", fix);

@@ -195,6 +195,7 @@ het_nlsq_free(struct het_nlsq *w)
 	free(w->tmp2); free(w->step); free(w->step_h); free(w->x_new);
 	free(w->acc); free(w->jtj); free(w->A); free(w->M); free(w->Z); free(w->keep);
 	free(w->isuppz); free(w->work); free(w->iwork);
+	het_nlsq_set_blocks(w, 0, NULL, 0, NULL);
 	free(w);
 }
 
@@ -400,22 +401,34 @@ het_nlsq_init(struct het_nlsq *w, het_nlsq_eval_fn fn, void *ctx, size_t n,
 }
 
 /*
- * Build A = D J^T J D + diag(diag_h), decompose it and set s, suf and
+ * Build A = D J^T J D + diag(diag_h) (unless dense_again: A is built and
+ * a block solve failed), then either take the block path (declared
+ * blocks and nlsq_blk_gate: full rank) or decompose A and set s, suf and
  * keep; *full_rank = 1 when every direction is kept and n >= p.
  * Returns HET_OK or HET_EINTERNAL (LAPACK failure).
  */
 static int
-decompose(struct het_nlsq *w, int *full_rank, struct het_error *err)
+decompose(struct het_nlsq *w, int dense_again, int *full_rank,
+    struct het_error *err)
 {
 	size_t i, j, p = w->p;
 	lapack_int m, info, np = (lapack_int)p;
 	double lmax, tol;
 	int full = 1;
 
-	for (i = 0; i < p; i++)
-		for (j = 0; j < p; j++)
-			w->A[i * p + j] = w->d[i] * w->jtj[i * p + j] *
-			    w->d[j] + (i == j ? w->diag_h[i] : 0.0);
+	w->blk_on = 0;
+	w->bfail = 0;
+	if (!dense_again) {
+		for (i = 0; i < p; i++)
+			for (j = 0; j < p; j++)
+				w->A[i * p + j] = w->d[i] * w->jtj[i * p + j] *
+				    w->d[j] + (i == j ? w->diag_h[i] : 0.0);
+		if (w->nb > 0 && nlsq_blk_gate(w)) {
+			w->blk_on = 1;
+			*full_rank = 1;
+			return HET_OK;
+		}
+	}
 	/* dsyevr destroys its input; A stays for the model values. */
 	memcpy(w->M, w->A, p * p * sizeof(double));
 	info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np, w->M,
@@ -449,7 +462,7 @@ int
 het_nlsq_iterate(struct het_nlsq *w, struct het_error *err)
 {
 	size_t i, p = w->p;
-	double theta, pred, ared, cost_new = 0, shn, ratio, Dn, xn;
+	double theta, pred, ared, cost_new = 0, shn, ratio, Dn, xn, alpha0;
 	enum het_nlsq_reason term = HET_NLSQ_RUNNING;
 	int full_rank = 0, rc, ftol_ok, xtol_ok;
 
@@ -469,12 +482,21 @@ het_nlsq_iterate(struct het_nlsq *w, struct het_error *err)
 		w->diag_h[i] = w->g[i] * w->dv[i] * w->scale[i];
 		w->g_h[i] = w->d[i] * w->g[i];
 	}
-	if ((rc = decompose(w, &full_rank, err)) != HET_OK)
+	if ((rc = decompose(w, 0, &full_rank, err)) != HET_OK)
 		return rc;
 	theta = fmax(0.995, 1 - w->g_norm);
 	ared = -1;
 	while (ared <= 0 && w->nfev < w->max_nfev) {
+		alpha0 = w->alpha;
 		nlsq_solve_tr(w, full_rank);
+		if (w->bfail) {
+			/* A block factorisation failed (rounding at the
+			   gate's edge): this iteration goes dense. */
+			w->alpha = alpha0;
+			if ((rc = decompose(w, 1, &full_rank, err)) != HET_OK)
+				return rc;
+			nlsq_solve_tr(w, full_rank);
+		}
 		pred = nlsq_select_step(w, theta);
 		for (i = 0; i < p; i++)
 			w->x_new[i] = w->x[i] + w->step[i];

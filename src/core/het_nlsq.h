@@ -26,7 +26,10 @@
  * SVD quantities of SciPy's solve_lsq_trust_region are available without
  * J.  Eigenvalues below 100 p eps of the largest are treated as exact
  * zeros (the model has exact degeneracies), so steps are minimum-norm
- * on the identifiable subspace.
+ * on the identifiable subspace.  A caller whose J^T J has a dense head
+ * and a block-diagonal tail may declare it (het_nlsq_set_blocks): a
+ * full-rank iteration then solves by block elimination instead of the
+ * O(p^3) decomposition, the same up to rounding.
  *
  * Shape (GSL, aesthetics-anchors §3): het_nlsq_alloc sizes a workspace
  * from p; het_nlsq_init evaluates the start; each het_nlsq_iterate does
@@ -176,6 +179,31 @@ void het_nlsq_acc_rows(enum het_config_loss loss, double f_scale, size_t n,
  */
 struct het_nlsq *het_nlsq_alloc(size_t p, struct het_error *err);
 void het_nlsq_free(struct het_nlsq *w);
+
+/*
+ * Block structure of the normal matrix (het_nlsq_block.c).  A fit's
+ * physics columns couple with everything, but each angle's contrast
+ * and offset only with the physics and each other: J^T J is a dense
+ * head and a block-diagonal tail.  Declared, it lets an iteration solve
+ * its trust-region subproblem by block elimination (O(p nd^2) per trial
+ * instead of the O(p^3) eigen-decomposition) whenever that gives the
+ * dense path's answer up to rounding: the entries between blocks are
+ * exactly zero, n >= p, and a rigorous bound shows every eigen-direction
+ * would be kept (lam_min / lam_max >= 1e-8); otherwise that iteration
+ * decomposes densely as before.
+ *
+ * het_nlsq_set_blocks: columns 0 .. nd-1 dense; column nd + c in block
+ * blk[c] (c < p - nd; ids 0 .. nb-1, each block 1 to HET_NLSQ_BLOCK_MAX
+ * columns).  blk NULL removes the structure.  Call before init.
+ * HET_OK, HET_EINVAL (nd >= p, an id out of range, an empty or too
+ * large block: the message says which), HET_ENOMEM.
+ * het_nlsq_blocks_used: 1 when the last iteration used the blocks.
+ * Thread: as the workspace.
+ */
+#define HET_NLSQ_BLOCK_MAX 8
+int het_nlsq_set_blocks(struct het_nlsq *w, size_t nd, const size_t *blk,
+    size_t nb, struct het_error *err);
+int het_nlsq_blocks_used(const struct het_nlsq *w);
 
 /*
  * het_nlsq_init: start a fit.

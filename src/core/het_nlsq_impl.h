@@ -44,6 +44,21 @@ struct het_nlsq {
 	double		*work;		/* dsyevr */
 	lapack_int	*iwork, *isuppz;
 	lapack_int	 lwork, liwork;
+	/* Block elimination (het_nlsq_block.c); nb 0: none. */
+	size_t		 nd, nb;	/* dense head columns, blocks */
+	size_t		*bstart;	/* nb + 1 offsets into bcol */
+	size_t		*bcol;		/* the tail columns, block by block */
+	long		*bid;		/* p: block of a column, -1 head */
+	double		*bL;		/* nb * BLOCK_MAX^2 Cholesky factors */
+	double		*bW;		/* ns * nd: (B + alpha)^-1 C^T */
+	double		*bS;		/* nd * nd Schur complement factor */
+	double		*bt;		/* scratch */
+	double		*bp, *bq;	/* p scratch vectors */
+	double		 balpha;	/* alpha of the factorisation */
+	int		 bvalid, bok;	/* factorisation cached, its status */
+	int		 blk_on;	/* this iteration uses the blocks */
+	int		 bfail;		/* a block factorisation failed */
+	double		 bgate;		/* the last lam_min / lam_max bound */
 	double		 cost;		/* F at x */
 	double		 rss;		/* sum r^2 at x */
 	double		 Delta;		/* trust radius */
@@ -71,5 +86,17 @@ void nlsq_solve_tr(struct het_nlsq *w, int full_rank);
  * and w->step_h; returns the predicted reduction.
  */
 double nlsq_select_step(struct het_nlsq *w, double theta);
+
+/*
+ * Block elimination (het_nlsq_block.c).  nlsq_blk_gate: after A is
+ * built, whether this iteration may use the blocks (exact zeros between
+ * blocks, n >= p, factorisable, lam_min / lam_max provably far above
+ * the rank threshold); sets w->bgate.  nlsq_blk_factor: factorise
+ * A + alpha I (cached by alpha); 0 or -1.  nlsq_blk_solve: x = (A +
+ * alpha I)^-1 rhs with the current factorisation.
+ */
+int nlsq_blk_gate(struct het_nlsq *w);
+int nlsq_blk_factor(struct het_nlsq *w, double alpha);
+void nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x);
 
 #endif /* HET_NLSQ_IMPL_H */

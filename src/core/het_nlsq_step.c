@@ -159,7 +159,22 @@ tr_intersect(size_t p, const double *x, const double *s, double Delta)
 	return t1 > t2 ? t1 : t2;
 }
 
-/* p_h = -sum_i Z_i suf_i / (s_i^2 + alpha) over kept directions. */
+/*
+ * Block path (het_nlsq_block.c): factorise A + alpha I; on failure
+ * flag it (the iteration then goes dense) and return -1.
+ */
+static int
+blk_alpha(struct het_nlsq *w, double alpha)
+{
+	if (nlsq_blk_factor(w, alpha) == 0)
+		return 0;
+	w->bfail = 1;
+	return -1;
+}
+
+/* p_h = -sum_i Z_i suf_i / (s_i^2 + alpha) over kept directions
+   (block path: -(A + alpha I)^-1 g_h, the same with every direction
+   kept). */
 static void
 tr_step(struct het_nlsq *w, double alpha, double *out)
 {
@@ -167,6 +182,14 @@ tr_step(struct het_nlsq *w, double alpha, double *out)
 	double c;
 
 	memset(out, 0, p * sizeof(double));
+	if (w->blk_on) {
+		if (blk_alpha(w, alpha) != 0)
+			return;
+		nlsq_blk_solve(w, w->g_h, out);
+		for (i = 0; i < p; i++)
+			out[i] = -out[i];
+		return;
+	}
 	for (i = 0; i < p; i++) {
 		if (!w->keep[i])
 			continue;
@@ -183,6 +206,23 @@ phi_deriv(struct het_nlsq *w, double alpha, double *phi, double *dphi)
 	size_t i;
 	double pn = 0.0, dd = 0.0, den, q;
 
+	if (w->blk_on) {
+		/* pn = ||(A + a)^-1 g_h||, dd = p^T (A + a)^-1 p */
+		*phi = -w->Delta;
+		*dphi = 0.0;
+		if (blk_alpha(w, alpha) != 0)
+			return;
+		nlsq_blk_solve(w, w->g_h, w->bp);
+		nlsq_blk_solve(w, w->bp, w->bq);
+		for (i = 0; i < w->p; i++) {
+			pn += w->bp[i] * w->bp[i];
+			dd += w->bp[i] * w->bq[i];
+		}
+		pn = sqrt(pn);
+		*phi = pn - w->Delta;
+		*dphi = pn > 0 ? -dd / pn : 0.0;
+		return;
+	}
 	for (i = 0; i < w->p; i++) {
 		if (!w->keep[i])
 			continue;
@@ -214,8 +254,8 @@ nlsq_solve_tr(struct het_nlsq *w, int full_rank)
 		return;
 	}
 	sn = 0.0;
-	for (i = 0; i < p; i++)
-		sn += w->suf[i] * w->suf[i];
+	for (i = 0; i < p; i++)	/* block path: every direction kept */
+		sn += w->blk_on ? w->g_h[i] * w->g_h[i] : w->suf[i] * w->suf[i];
 	up = sqrt(sn) / Delta;
 	if (full_rank) {
 		phi_deriv(w, 0.0, &phi, &dphi);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "het_nuts_impl.h"
+#include "het_util.h"
 
 void
 het_nuts_da_restart(struct het_nuts *s)
@@ -101,25 +102,14 @@ next_window(struct het_nuts *s)
 int
 het_nuts_cholesky(const double *a, double *l, size_t n)
 {
-	double	v;
-	size_t	i, j, k;
+	size_t	i, j;
 
+	/* het_chol in place on the lower triangle, zeros above. */
 	memset(l, 0, n * n * sizeof *l);
-	for (j = 0; j < n; j++) {
-		v = a[j * n + j];
-		for (k = 0; k < j; k++)
-			v -= l[j * n + k] * l[j * n + k];
-		if (!(v > 0) || !isfinite(v))
-			return -1;
-		l[j * n + j] = sqrt(v);
-		for (i = j + 1; i < n; i++) {
-			v = a[i * n + j];
-			for (k = 0; k < j; k++)
-				v -= l[i * n + k] * l[j * n + k];
-			l[i * n + j] = v / l[j * n + j];
-		}
-	}
-	return 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j <= i; j++)
+			l[i * n + j] = a[i * n + j];
+	return het_chol(n, l);
 }
 
 /*

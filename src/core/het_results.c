@@ -324,6 +324,8 @@ rs_json_metadata(const struct het_results *res, size_t k)
 	json_object_set_new(m, "dof", json_integer(f->dof));
 	json_object_set_new(m, "chi_squared", rs_num(f->chi2));
 	json_object_set_new(m, "noise_sigma", rs_num(f->sigma));
+	json_object_set_new(m, "uncertainties_computed",
+	    json_boolean(!f->unc_skipped));
 	json_object_set_new(m, "degenerate", rs_json_degen(f));
 	json_object_set_new(m, "combinations", rs_json_combos(f));
 	json_object_set_new(m, "status", json_string(res->status));

@@ -25,7 +25,10 @@
  * per angle (a suffix _<bin label> when two angles truncate to the same
  * integer, which the reference would silently overwrite).  NaN values
  * (a degenerate uncertainty) are written as JSON null, where the
- * reference would fail.
+ * reference would fail.  A cancelled fit's brief report computed no
+ * uncertainty: all are null, the covariance and correlation datasets
+ * are absent, and nlsq_metadata.json's metadata and the fit group's
+ * attributes say "uncertainties_computed" false (0).
  *
  * Atomicity: every file is first written completely to a temporary name
  * beside its final name (het_tmp_path); only when all of them are
@@ -111,6 +114,11 @@ struct het_results_fit {
 					   result that does not say) */
 	const char	*message;
 	size_t		 rank;
+	int		 unc_skipped;	/* 1: a cancelled fit's brief report:
+					   no uncertainty or covariance was
+					   computed (unc NaN, cov and corr
+					   NULL); written as
+					   "uncertainties_computed": false */
 	const char *const *warnings;	/* the fit's own warnings */
 	size_t		 nwarnings;
 	const struct het_results_start *starts;

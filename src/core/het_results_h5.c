@@ -632,6 +632,8 @@ rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
 	    (rc = rs_ai64(w, g, "converged", f->converged, err)) ||
 	    (rc = rs_astr(w, g, "message", f->message, err)) ||
 	    (rc = rs_ai64(w, g, "rank", (long)f->rank, err)) ||
+	    (rc = rs_ai64(w, g, "uncertainties_computed", !f->unc_skipped,
+	    err)) ||
 	    (rc = rs_ai64(w, g, "best_start", (long)f->best, err)))
 		goto out;
 	if ((rc = rs_table(w, g, &v, err)) != HET_OK)

@@ -402,3 +402,46 @@ het_format_duration(double t, char *buf, size_t len)
 		snprintf(buf, len, "%.1f h", t / 3600);
 	return buf;
 }
+
+int
+het_chol(size_t n, double *a)
+{
+	size_t i, j, k;
+	double s;
+
+	for (j = 0; j < n; j++) {
+		s = a[j * n + j];
+		for (k = 0; k < j; k++)
+			s -= a[j * n + k] * a[j * n + k];
+		if (!(s > 0) || !isfinite(s))
+			return -1;
+		a[j * n + j] = sqrt(s);
+		for (i = j + 1; i < n; i++) {
+			s = a[i * n + j];
+			for (k = 0; k < j; k++)
+				s -= a[i * n + k] * a[j * n + k];
+			a[i * n + j] = s / a[j * n + j];
+		}
+	}
+	return 0;
+}
+
+void
+het_chol_solve(size_t n, const double *L, double *x)
+{
+	size_t i, k;
+	double s;
+
+	for (i = 0; i < n; i++) {
+		s = x[i];
+		for (k = 0; k < i; k++)
+			s -= L[i * n + k] * x[k];
+		x[i] = s / L[i * n + i];
+	}
+	for (i = n; i-- > 0;) {
+		s = x[i];
+		for (k = i + 1; k < n; k++)
+			s -= L[k * n + i] * x[k];
+		x[i] = s / L[i * n + i];
+	}
+}

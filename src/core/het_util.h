@@ -118,4 +118,15 @@ int het_parse_long(const char *s, const char *what, long min, long max,
  */
 char *het_format_duration(double seconds, char *buf, size_t len);
 
+/*
+ * het_chol: the lower Cholesky factor L (L L^T = a) of the n x n
+ * symmetric row-major matrix a, in place: only the lower triangle is
+ * read and it is overwritten by L; the strict upper triangle is left as
+ * it was.  Returns 0, or -1 when a pivot is not positive (a is not
+ * numerically positive definite; a is then partly overwritten).
+ * het_chol_solve: x = (L L^T)^-1 x in place (n values).  Any thread.
+ */
+int het_chol(size_t n, double *a);
+void het_chol_solve(size_t n, const double *L, double *x);
+
 #endif /* HET_UTIL_H */

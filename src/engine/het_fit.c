@@ -18,7 +18,13 @@
  * slot_x appends the best scaling to form the full x.  The chosen
  * point is evaluated once more (normal equations, per-angle sums) to
  * build the report, so the reported cost always belongs to the reported
- * x, also after a cancel.
+ * x, also after a cancel.  After a cancel that pass is cost-only and the
+ * report brief (no eigen-analysis of the p x p normal matrix, no
+ * probes), and no floor restart or basin escape follows: what remains
+ * of a SIGTERM's latency is the iteration in flight (a fraction of a
+ * second with block elimination, else its eigen-decomposition, which
+ * cannot be interrupted), the report of a fit that had converged before
+ * the cancel, and writing the result.
  */
 #include "config.h"
 
@@ -127,6 +133,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		slot->fe.pending = 0;
 		slot->fe.spec_valid = 0;
 		slot->fe.npass = 0;
+		slot->nblock = 0;
 		/* Variable projection: the solver sees the physics prefix. */
 		if (fp->vp)
 			fit_vp_start(&slot->fe, st->x0 + fp->nfp);
@@ -156,6 +163,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		}
 		if (rc != HET_OK)
 			break;
+		slot->nblock += het_nlsq_blocks_used(slot->w);
 		report(run, k, slot);
 	}
 	het_nlsq_info(slot->w, &info);
@@ -167,6 +175,7 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 	st->nfev = info.nfev;
 	st->njev = info.njev;
 	st->npass = slot->fe.npass;
+	st->nblock = slot->nblock;
 	if (cancelled) {
 		st->reason = HET_NLSQ_CANCELLED;
 		st->status = HET_ECANCEL;
@@ -203,6 +212,7 @@ run_fini(struct fit_run *run)
 	free(run->X0);
 	free(run->order);
 	free(run->xs);
+	free(run->blk);
 	pthread_mutex_destroy(&run->mu);
 }
 
@@ -262,7 +272,8 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
     struct het_pool *pool, const struct het_fit_options *opt,
     const double *Xs, size_t nxs, struct het_error *err)
 {
-	size_t k, nth = het_pool_nthreads(pool), p = fp->p;
+	size_t k, nth = het_pool_nthreads(pool), p = fp->p, nb = 0;
+	const size_t *blk = NULL;
 	int rc;
 
 	memset(run, 0, sizeof(*run));
@@ -320,6 +331,15 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		st->status = HET_ECANCEL;	/* until it runs */
 		st->reason = HET_NLSQ_CANCELLED;
 	}
+	/* The solver's block structure (option blocks), when it has one. */
+	if (!fp->vp && fp->ns > 0 && (opt->blocks > 0 || (opt->blocks == 0 &&
+	    p >= HET_FIT_BLOCK_MIN))) {
+		if ((run->blk = het_alloc_array(fp->ns, sizeof(size_t), "fit",
+		    err)) == NULL)
+			return HET_ENOMEM;
+		if (fit_prob_blocks(fp, run->blk, &nb))
+			blk = run->blk;
+	}
 	/* Slot 0 also serves the pooled single start and the final pass,
 	   so it has scratch for every pool thread. */
 	for (k = 0; k < run->nslots; k++) {
@@ -329,6 +349,9 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		if ((run->slots[k].w = het_nlsq_alloc(fp->vp ? fp->nfp : p,
 		    err)) == NULL)
 			return err != NULL ? err->code : HET_ENOMEM;
+		if (blk != NULL && (rc = het_nlsq_set_blocks(run->slots[k].w,
+		    fp->nfp, blk, nb, err)) != HET_OK)
+			return rc;
 		if ((run->slots[k].xf = het_alloc_array(p, sizeof(double),
 		    "fit", err)) == NULL)
 			return HET_ENOMEM;
@@ -374,22 +397,32 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 		    HET_EINTERNAL;
 		goto out;
 	}
+	/* A cancel (also one that came after the last iteration) gets the
+	   brief report: no p x p normal matrix, no eigen-analysis. */
+	if (run.starts[best].reason == HET_NLSQ_CANCELLED ||
+	    (opt->cancel != NULL && atomic_load(opt->cancel)))
+		cancelled = 1;
 	/* The chosen point once more, on the whole pool, uncancellable
 	   (one pass), so that cost, sums and covariance belong to x. */
-	if ((acc = het_alloc_array(het_nlsq_acc_len(fp->p), sizeof(double),
-	    "fit", err)) == NULL) {
+	if ((acc = het_alloc_array(cancelled ? (size_t)2 :
+	    het_nlsq_acc_len(fp->p), sizeof(double), "fit", err)) == NULL) {
 		rc = HET_ENOMEM;
 		goto out;
 	}
 	run.slots[0].fe.pool = pool;
 	run.slots[0].fe.cancel = NULL;
-	if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1, acc,
+	if (cancelled) {
+		if ((rc = fit_eval_pass(&run.slots[0].fe, run.starts[best].x,
+		    FIT_COST, err)) != HET_OK)
+			goto out;
+		fit_expand(fp, run.slots[0].fe.cacc, 0, acc);
+	} else if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1,
+	    acc, err)) != HET_OK)
+		goto out;
+	if ((rc = fit_make_result(&run, best, acc, cancelled, t0, out,
 	    err)) != HET_OK)
 		goto out;
-	if ((rc = fit_make_result(&run, best, acc, t0, out, err)) != HET_OK)
-		goto out;
-	rc = cancelled || (*out)->reason == HET_NLSQ_CANCELLED ? HET_ECANCEL :
-	    HET_OK;
+	rc = cancelled ? HET_ECANCEL : HET_OK;
 	if (rc == HET_ECANCEL)
 		het_error_set(err, HET_ECANCEL, "fit: cancelled; the result "
 		    "holds the last accepted point of each start");
@@ -496,6 +529,13 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 			if (rc == HET_OK)
 				rc = fit_floor_restart(pool, &fp, Xs, X0, L,
 				    H, opt, out, err);
+			/* Cancelled during a floor restart: no escape. */
+			if (rc == HET_OK && opt->cancel != NULL &&
+			    atomic_load(opt->cancel))
+				rc = het_error_set(err, HET_ECANCEL, "fit: "
+				    "cancelled after the fit, during its "
+				    "restart off a floor of the model; the "
+				    "result is the fit before it");
 			if (rc == HET_OK && opt->basin >= 0)	/* basin */
 				rc = fit_basin(pool, &fp, opt, out, err);
 			fit_prob_fini(&fp);

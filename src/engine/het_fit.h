@@ -24,7 +24,14 @@
  *     main(), or set OPENBLAS_NUM_THREADS=1): a threaded OpenBLAS rounds
  *     differently even in the small LAPACK calls of the solver.
  *   - The solver is driven iteration by iteration; between iterations the
- *     cancel flag is read and the progress callback is called.
+ *     cancel flag is read and the progress callback is called.  After a
+ *     cancel the result gets a brief report (het_fit_result.brief).
+ *   - Block elimination (option blocks): in a joint fit of all columns
+ *     the normal matrix is the physics block, dense, and per angle a
+ *     contrast/offset block coupled only to the physics; the solver is
+ *     told (het_nlsq_set_blocks) and then solves its subproblem in O(p)
+ *     instead of decomposing the p x p matrix (11 s per iteration at
+ *     p = 4003) whenever that is exact up to rounding.
  *   - Multistart: start 0 is the given x0, starts 1 .. n-1 a Latin
  *     hypercube inside the bounds (gsl_rng mt19937 seeded with
  *     nlsq.seed; infinite bounds fall back to x0 +- 10 % there).  The
@@ -80,6 +87,9 @@
 #define HET_FIT_RADIUS0 1.0
 /* Early-window frames when the options say 0 (used for N >= 2 W). */
 #define HET_FIT_WINDOW 300
+/* Fitted columns from which the block elimination is used by default
+   (below, the dense eigen-decomposition costs little). */
+#define HET_FIT_BLOCK_MIN 200
 
 /* One iteration record, passed to the progress callback. */
 struct het_fit_progress {
@@ -182,6 +192,16 @@ struct het_fit_options {
 	 * and bench runs, see het_fit_basin.c).
 	 */
 	int		 basin;
+	/*
+	 * The block elimination of the trust-region subproblem in a joint
+	 * fit of all columns (het_nlsq_set_blocks: the physics columns
+	 * dense, each angle's contrast/offset a block): an iteration costs
+	 * O(p) instead of the O(p^3) eigen-decomposition when every
+	 * direction is identifiable, and is then the same as the dense one
+	 * up to rounding.  0 (default): when p >= HET_FIT_BLOCK_MIN; < 0
+	 * never; > 0 whenever the scaling has that structure.
+	 */
+	int		 blocks;
 	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
 	het_fit_progress_fn progress;	/* NULL, or see above */
 	void		*progress_ctx;
@@ -199,6 +219,9 @@ struct het_fit_start {
 	long		 npass;		/* data passes made (a pass after an
 					   accepted step yields the cost and
 					   the normal equations at once) */
+	long		 nblock;	/* iterations that solved their
+					   subproblem by block elimination
+					   (option blocks) */
 	enum het_nlsq_reason reason;
 	int		 status;	/* HET_OK; HET_ECANCEL (cancelled, or
 					   never started: cost +inf, x = x0);
@@ -255,6 +278,16 @@ struct het_fit_result {
 	struct het_nlsq_combo *combos;	/* ncombos identifiable
 					   combinations */
 	size_t		 ncombos;
+	/*
+	 * 1: the brief report of a cancelled fit (het_fit_run returned
+	 * HET_ECANCEL): the eigen-analysis, identifiability probes and
+	 * combinations were skipped so that the cancel takes effect at
+	 * once.  unc is all NaN (not computed, written as null like a
+	 * degenerate parameter's), cov and corr are NULL, rank is 0, no
+	 * parameter is flagged degenerate, and a warning says so.  0: the
+	 * full report above.
+	 */
+	int		 brief;
 	char		**warnings;	/* nwarnings sentences (owned) */
 	size_t		 nwarnings;
 	struct het_fit_start *starts;	/* nstarts, in start order: the
@@ -297,7 +330,11 @@ void het_fit_default_options(struct het_fit_options *opt);
  *   HET_ECANCEL  *opt->cancel was set: *out holds the last accepted point
  *                of every start (x inside the bounds, cost = F(x)) with
  *                reason HET_NLSQ_CANCELLED (cancelled during the
- *                early-window pre-fit: its last point, as start 0);
+ *                early-window pre-fit: its last point, as start 0),
+ *                and a brief report (result->brief: no uncertainties);
+ *                no floor restart or basin escape runs after a cancel
+ *                (cancelled during one: the fit before it, with its
+ *                full report);
  *   HET_EINVAL   a bad option, start or bound (the message names it), or
  *                fewer data than parameters;
  *   HET_EDATA    the cost at the start is not finite;

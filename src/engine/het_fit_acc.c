@@ -232,6 +232,55 @@ fail:
 	return rc;
 }
 
+/* Union-find root of column c (parent array par, columns nfp ..). */
+static size_t
+uf_root(size_t *par, size_t c)
+{
+	while (par[c] != c)
+		c = par[c] = par[par[c]];
+	return c;
+}
+
+int
+fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb)
+{
+	size_t ns = fp->ns, c, a, e, r, *par, *cnt, *id;
+	int ok = 1;
+
+	*nb = 0;
+	if (ns == 0)
+		return 0;
+	par = calloc(ns, sizeof(*par));
+	cnt = calloc(ns, sizeof(*cnt));
+	id = calloc(ns, sizeof(*id));
+	if (par == NULL || cnt == NULL || id == NULL) {
+		free(par); free(cnt); free(id);
+		return 0;
+	}
+	for (c = 0; c < ns; c++)
+		par[c] = c;
+	/* An angle's scaling columns couple with each other. */
+	for (a = 0; a < fp->na; a++)
+		for (e = fp->aoff[a]; e + 1 < fp->aoff[a + 1]; e++)
+			par[uf_root(par, fp->acol[e] - fp->nfp)] = uf_root(par,
+			    fp->acol[e + 1] - fp->nfp);
+	for (c = 0; c < ns; c++)
+		cnt[uf_root(par, c)]++;
+	for (c = 0; c < ns; c++) {
+		r = uf_root(par, c);
+		if (cnt[r] > HET_NLSQ_BLOCK_MAX)
+			ok = 0;
+		if (r == c)
+			id[r] = (*nb)++;
+	}
+	for (c = 0; c < ns; c++)
+		blk[c] = id[uf_root(par, c)];
+	free(par);
+	free(cnt);
+	free(id);
+	return ok;
+}
+
 int
 fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
 {

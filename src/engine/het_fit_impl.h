@@ -151,6 +151,17 @@ void fit_prob_fini(struct fit_prob *fp);
  */
 int fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
 
+/*
+ * fit_prob_blocks: the block structure of the scaling columns (each
+ * angle's columns couple with each other and the physics only): blk
+ * (fp->ns entries) gets the block of fitted column nfp + c, *nb the
+ * number of blocks.  1 when every block has at most HET_NLSQ_BLOCK_MAX
+ * columns (per-angle contrast/offset pairs; a constant scaling is one
+ * block of two), 0 otherwise (Fourier coefficients shared by all
+ * angles) or without scaling columns or memory.
+ */
+int fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb);
+
 /* fit_eval_init: resources for nwk pool workers; fit_eval_fini. */
 int fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp,
     size_t nwk, struct het_error *err);
@@ -198,6 +209,7 @@ struct fit_slot {
 	struct fit_eval	 fe;
 	struct het_nlsq	*w;
 	double		*xf;		/* p: the full current point */
+	long		 nblock;	/* iterations on the block path */
 };
 
 /* Everything the starts of one problem share. */
@@ -206,6 +218,7 @@ struct fit_run {
 	const struct het_fit_options *opt;
 	struct het_nlsq_params	 par;
 	double			*xs;		/* p x_scale values or NULL */
+	size_t			*blk;		/* ns block ids or NULL */
 	size_t			 nstarts;
 	double			*X0;		/* nstarts * p starts */
 	struct het_fit_start	*starts;
@@ -342,13 +355,16 @@ int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 /*
  * fit_make_result (het_fit_result.c): the result of run with start best
  * chosen, from acc, the accumulator of one full evaluation at its x (cost,
- * per-angle sums, J^T J); t0 the call's start (het_clock_now).  On HET_OK *out
+ * per-angle sums, J^T J); t0 the call's start (het_clock_now).  brief:
+ * the fit was cancelled: the brief report (het_fit_result.brief), and
+ * acc need only hold the cost and the sum of squares.  On HET_OK *out
  * is owned by the caller and run->starts has moved into it.  HET_ENOMEM,
  * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
  * the identifiability probes.  Thread: the fit's.
  */
 int fit_make_result(struct fit_run *run, size_t best, const double *acc,
-    double t0, struct het_fit_result **out, struct het_error *err);
+    int brief, double t0, struct het_fit_result **out,
+    struct het_error *err);
 
 /* ------------------------------------------------------------------ */
 /*

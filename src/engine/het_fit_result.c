@@ -7,6 +7,9 @@
  * Design.  fit_problem (het_fit.c) evaluates the chosen point once more
  * on the pool (normal equations and per-angle sums) and hands that
  * accumulator here, so everything reported belongs to the reported x.
+ * A cancelled fit gets a brief report (het_fit_result.brief): its pass
+ * is cost-only and nothing of order p^2 or p^3 runs, so that a SIGTERM
+ * of a fit with thousands of scaling parameters ends in seconds.
  * Warnings come in a fixed order: how the fit ended, the quality
  * report's, then the driver's other sentences and the calibrated checks.
  */
@@ -63,11 +66,6 @@ het_fit_results_free(struct het_fit_result **res, size_t n)
 }
 
 /*
- * The full fitted vector of the solver's current point into slot->xf:
- * with variable projection, the physics of the solver and the best
- * scaling of its last normal-equation pass.
- */
-/*
  * The driver's own warnings.  status: 1 for the sentences about how the
  * fit ended (listed first), 0 for the rest (listed after the quality
  * warnings).
@@ -101,7 +99,7 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "the raw residual variance sum r^2 / dof = %.6g, and the "
 		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
 		    res->chi2_red);
-	if (rc == HET_OK)
+	if (rc == HET_OK && !res->brief)	/* a pass over the data */
 		rc = fit_check_warnings(run, res, err);
 	if (opt->nlsq.method == HET_NLSQ_LM)
 		ADD("Method lm runs the same bounded trust-region "
@@ -125,20 +123,87 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 	return rc;
 }
 
+/*
+ * The quality report of res (x, rss and dof filled) from the full
+ * normal matrix in acc: het_nlsq_quality with the model's floor causes,
+ * then, in a converged fit, the identifiability probes.  Fills q (the
+ * caller finalises it) and moves cov, corr, unc and degen into res.
+ */
+static int
+result_quality(struct fit_run *run, const double *acc,
+    struct het_fit_result *res, struct het_nlsq_quality *q,
+    struct het_error *err)
+{
+	const struct fit_prob *fp = run->fp;
+	const double *J = acc + het_nlsq_acc_jtj(fp->p);
+	const char **cause;
+	double *jtj, s2;
+	size_t p = fp->p, i, j;
+	int rc;
+
+	jtj = het_alloc_array(p * p, sizeof(double), "fit", err);
+	if ((cause = calloc(p > 0 ? p : 1, sizeof(*cause))) == NULL ||
+	    jtj == NULL) {
+		free(jtj);
+		free(cause);
+		return het_error_set(err, HET_ENOMEM, "fit: out of memory");
+	}
+	for (i = 0; i < p; i++)
+		for (j = i; j < p; j++)
+			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
+	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
+	fit_floor_columns(fp, res->x, cause);
+	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
+	    fp->names, cause, q, err);
+	free(cause);
+	free(jtj);
+	if (rc != HET_OK || (res->converged &&
+	    (rc = fit_ident_probe(run, res->x, q, err)) != HET_OK))
+		return rc;
+	res->cov = q->cov;
+	res->corr = q->corr;
+	res->unc = q->unc;
+	res->degen = q->degen;
+	res->rank = q->rank;
+	q->cov = q->corr = q->unc = NULL;
+	q->degen = NULL;
+	return HET_OK;
+}
+
+/*
+ * The brief report of a cancelled fit: no uncertainty computed (NaN,
+ * written as null), no covariance, nothing flagged degenerate.
+ */
+static int
+result_brief(struct het_fit_result *res, struct het_error *err)
+{
+	size_t i, p = res->p;
+
+	res->unc = het_alloc_array(p, sizeof(double), "fit", err);
+	res->degen = het_alloc_array(p, 1, "fit", err);
+	if (res->unc == NULL || res->degen == NULL)
+		return HET_ENOMEM;
+	for (i = 0; i < p; i++)
+		res->unc[i] = NAN;
+	memset(res->degen, 0, p);
+	res->rank = 0;
+	res->brief = 1;
+	return HET_OK;
+}
+
 /* Build the result of a finished run around start `best`. */
 int
 fit_make_result(struct fit_run *run, size_t best, const double *acc,
-    double t0, struct het_fit_result **out, struct het_error *err)
+    int brief, double t0, struct het_fit_result **out,
+    struct het_error *err)
 {
 	const struct fit_prob *fp = run->fp;
 	const struct het_fit_options *opt = run->opt;
 	const struct het_fit_start *bs = &run->starts[best];
 	struct het_fit_result *res;
 	struct het_nlsq_quality q;
-	const double *ca = run->slots[0].fe.cacc, *J;
-	const char **cause;
-	double *jtj = NULL, s2;
-	size_t p = fp->p, i, j, a;
+	const double *ca = run->slots[0].fe.cacc;
+	size_t p = fp->p, i, a;
 	int rc = HET_ENOMEM;
 
 	memset(&q, 0, sizeof(q));
@@ -152,9 +217,8 @@ fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	res->x0 = het_alloc_array(p, sizeof(double), "fit", err);
 	res->lo = het_alloc_array(p, sizeof(double), "fit", err);
 	res->hi = het_alloc_array(p, sizeof(double), "fit", err);
-	jtj = het_alloc_array(p * p, sizeof(double), "fit", err);
 	if (res->names == NULL || res->x == NULL || res->x0 == NULL ||
-	    res->lo == NULL || res->hi == NULL || jtj == NULL)
+	    res->lo == NULL || res->hi == NULL)
 		goto fail;
 	for (i = 0; i < p; i++)
 		if ((res->names[i] = het_strdup(fp->names[i], err)) == NULL)
@@ -190,30 +254,9 @@ fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	else
 		snprintf(res->message, sizeof(res->message), "%s",
 		    het_nlsq_reason_text(bs->reason));
-	/* Quality from the full symmetric J^T J at x. */
-	J = acc + het_nlsq_acc_jtj(p);
-	for (i = 0; i < p; i++)
-		for (j = i; j < p; j++)
-			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
-	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
-	if ((cause = calloc(p > 0 ? p : 1, sizeof(*cause))) == NULL) {
-		rc = het_error_set(err, HET_ENOMEM, "fit: out of memory");
+	if ((rc = brief ? result_brief(res, err) : result_quality(run, acc,
+	    res, &q, err)) != HET_OK)
 		goto fail;
-	}
-	fit_floor_columns(fp, res->x, cause);
-	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
-	    fp->names, cause, &q, err);
-	free(cause);
-	if (rc != HET_OK || (res->converged &&
-	    (rc = fit_ident_probe(run, res->x, &q, err)) != HET_OK))
-		goto fail;
-	res->cov = q.cov;
-	res->corr = q.corr;
-	res->unc = q.unc;
-	res->degen = q.degen;
-	res->rank = q.rank;
-	q.cov = q.corr = q.unc = NULL;
-	q.degen = NULL;
 	res->starts = run->starts;	/* ownership moves to the result */
 	res->nstarts = run->nstarts;
 	res->best = best;
@@ -221,25 +264,31 @@ fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	/* Warnings: how it ended, then quality, then the rest. */
 	if ((rc = engine_warnings(run, res, 1, err)) != HET_OK)
 		goto fail;
+	if (brief && (rc = het_nlsq_warning_add(&res->warnings,
+	    &res->nwarnings, err, "The fit was cancelled, so its report was "
+	    "cut short: the uncertainties, the covariance and the "
+	    "identifiability analysis were not computed (null in "
+	    "nlsq_parameters.json, a dash in the table); refit to get "
+	    "them.")) != HET_OK)
+		goto fail;
 	for (i = 0; i < q.nwarnings; i++)
 		if ((rc = het_nlsq_warning_add(&res->warnings,
 		    &res->nwarnings, err, "%s", q.warnings[i])) != HET_OK)
 			goto fail;
-	q.degen = res->degen;
-	rc = fit_ident_combos(fp, &q, res, err);
-	q.degen = NULL;
+	if (!brief) {
+		q.degen = res->degen;
+		rc = fit_ident_combos(fp, &q, res, err);
+		q.degen = NULL;
+	}
 	het_nlsq_quality_fini(&q);
 	if (rc != HET_OK || (rc = engine_warnings(run, res, 0, err)) !=
 	    HET_OK)
 		goto fail;
 	res->wall_time = het_clock_now() - t0;
-	free(jtj);
 	*out = res;
 	return HET_OK;
 fail:
 	het_nlsq_quality_fini(&q);
 	het_fit_result_free(res);
-	free(jtj);
 	return rc;
 }
-

@@ -244,7 +244,8 @@ char *het_fitjob_default_outdir(const struct het_config *cfg,
  * het_fitjob_flag: a parameter's flags in words: "at lower bound", "at
  * upper bound", "degenerate" (flagged by the identifiability analysis,
  * or no finite positive uncertainty), "at bound, degenerate", or "".
- * Static string.  Thread: any.
+ * A cancelled fit's brief report (fr->brief) computed no uncertainty,
+ * so it has the bound flags only.  Static string.  Thread: any.
  */
 const char *het_fitjob_flag(const struct het_fit_result *fr, size_t k);
 

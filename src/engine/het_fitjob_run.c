@@ -275,6 +275,7 @@ het_fitjob_describe(const struct het_fit_result *fr,
 		.reason = het_nlsq_reason_name(fr->reason),
 		.converged = fr->converged, .message = fr->message,
 		.rank = fr->rank, .degen = fr->degen, .combos = fr->combos,
+		.unc_skipped = fr->brief,
 		.ncombos = fr->ncombos,
 		.warnings = (const char *const *)fr->warnings,
 		.nwarnings = fr->nwarnings, .starts = *starts,
@@ -510,8 +511,8 @@ het_fitjob_flag(const struct het_fit_result *fr, size_t k)
 {
 	double span = fr->hi[k] - fr->lo[k], tol = 1e-6 * span;
 
-	if ((fr->degen != NULL && fr->degen[k]) || !isfinite(fr->unc[k]) ||
-	    fr->unc[k] < 1e-30)
+	if (!fr->brief && ((fr->degen != NULL && fr->degen[k]) ||
+	    !isfinite(fr->unc[k]) || fr->unc[k] < 1e-30))
 		return fabs(fr->x[k] - fr->lo[k]) <= tol ||
 		    fabs(fr->x[k] - fr->hi[k]) <= tol ? "at bound, degenerate" :
 		    "degenerate";
