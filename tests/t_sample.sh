@@ -171,6 +171,7 @@ is "$RUN_RC" 0 "--nlsq-result res: exit 0"
 unlike "$RUN_ERR" "^status at" "--progress 0: no status lines"
 like "$RUN_ERR" "1225 pairs; NLSQ result from res$" "stderr: the result is reused"
 unlike "$RUN_ERR" "NLSQ iter" "... and no fit runs"
+unlike "$RUN_ERR" "was cancelled before" "... a finished fit: no word of a cancel"
 ok "$([ ! -e reuse/nlsq_parameters.json ] && [ -s reuse/cmc_summary.json ]; echo $?)" \
     "no nlsq_*.json written for a loaded result, CMC files written"
 mean() { sed -n '/"posterior_mean"/,/]/p' "$1/cmc_summary.json" | tr -d ' \n'; }
@@ -184,6 +185,29 @@ ok "$([ "$(printf '%s\n' "$RUN_ERR" | grep -Ec '^status at [0-9]+ s: 2 shards')"
 like "$RUN_ERR" "^  shard [01] +61[23] pairs  running +(warmup|sampling) +chain [12]  it [0-9]+/400  eps [0-9.e-]+  acc [0-9.]+  div [0-9]+$" \
     "... a running shard's line names phase, chain, iteration, step size, acceptance, divergences"
 is "$(mean reuse2)" "$(mean res)" "... reads the fit from /fit: the identical posterior"
+
+# the brief report of a cancelled fit (issue 19): no uncertainties, so
+# the NLSQ-informed priors are wide, and the run says so
+if [ -n "$PYTHON3" ]; then
+	mkdir brief && cp res/nlsq_parameters.json res/nlsq_metadata.json brief/
+	"$PYTHON3" - <<'PY'
+import json
+for f, key, val in (("brief/nlsq_metadata.json", "uncertainties_computed",
+                     False), ("brief/nlsq_parameters.json", None, None)):
+    d = json.load(open(f))
+    if key:
+        d[key] = val
+    else:
+        d["uncertainties"] = [None] * len(d["uncertainties"])
+    json.dump(d, open(f, "w"))
+PY
+	run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result brief \
+	    -o briefrun --workers 2 --progress 0
+	like "$RUN_ERR" "nlsq-result: the NLSQ fit in brief/nlsq_parameters.json was cancelled before its uncertainties were computed, so each NLSQ-informed prior is 10 % of its parameter's range wide" \
+	    "--nlsq-result of a cancelled fit: a warning says its priors are wide"
+else
+	skip 1 "python3 not found"
+fi
 
 mkdir empty
 run_capture "$HETUI" sample -c sample_run.yaml --nlsq-result empty -o x

@@ -280,6 +280,8 @@ struct het_results_nlsq {
 	double	*x;		/* p values */
 	double	*unc;		/* p uncertainties, NaN where unknown */
 	int	 converged;	/* 1, 0, or -1 when the files do not say */
+	int	 unc_computed;	/* 0: a cancelled fit's brief report (no
+				   uncertainties); 1 or -1 (not said) */
 	double	 chi2_red;	/* NaN when unknown */
 	char	*source;	/* the file it came from (owned) */
 	/* What it was fitted on, when the files say (else NULL/0): */
@@ -292,9 +294,10 @@ struct het_results_nlsq {
  * het_results_load_nlsq: read the joint NLSQ result in dir: from
  * nlsq_parameters.json (parameter_names, parameters, uncertainties; null
  * is NaN) with nlsq_metadata.json when present (success,
- * reduced_chi_squared and, under metadata, phi_angle, start_frame and
- * end_frame), else from hetui_results.h5 (/fit/free_names and the
- * /fit/parameters table; attributes converged and chi2_red; /data/phi and
+ * reduced_chi_squared, uncertainties_computed and, under metadata,
+ * phi_angle, start_frame and end_frame), else from hetui_results.h5
+ * (/fit/free_names and the /fit/parameters table; attributes converged,
+ * chi2_red and uncertainties_computed; /data/phi and
  * the /data attributes first_frame, last_frame).  Angles and frames are
  * optional (a foreign file may lack them): nphi 0, frames 0.
  *   out  zeroed on entry; filled on HET_OK (release with

@@ -60,6 +60,7 @@ rl_alloc(struct het_results_nlsq *n, size_t p, const char *path,
 	n->unc = het_alloc_array(p, sizeof(double), "uncertainties", err);
 	n->source = het_strdup(path, err);
 	n->converged = -1;
+	n->unc_computed = -1;
 	n->chi2_red = NAN;
 	if (n->names == NULL || n->x == NULL || n->unc == NULL ||
 	    n->source == NULL) {
@@ -142,6 +143,9 @@ rl_json(const char *path, const char *meta, struct het_results_nlsq *n,
 	if (meta != NULL && (doc = json_load_file(meta, 0, &je)) != NULL) {
 		if (json_is_boolean(m = json_object_get(doc, "success")))
 			n->converged = json_is_true(m);
+		if (json_is_boolean(m = json_object_get(doc,
+		    "uncertainties_computed")))
+			n->unc_computed = json_is_true(m);
 		if (json_is_number(m = json_object_get(doc,
 		    "reduced_chi_squared")))
 			n->chi2_red = json_number_value(m);
@@ -359,6 +363,8 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 	c = rl_attr(fid, "/fit", "converged");
 	n->converged = isnan(c) || c < 0 ? -1 : c != 0;
 	n->chi2_red = rl_attr(fid, "/fit", "chi2_red");
+	c = rl_attr(fid, "/fit", "uncertainties_computed");
+	n->unc_computed = isnan(c) || c < 0 ? -1 : c != 0;
 	rl_h5_selection(fid, n);
 	rc = HET_OK;
 out:

@@ -291,6 +291,11 @@ hs_load(struct het_sample *s, struct het_error *err)
 	if (ld->converged == 0)
 		hs_warn(s, "%s: the NLSQ fit in %s did not converge", opt,
 		    ld->source);
+	if (ld->unc_computed == 0)
+		hs_warn(s, "%s: the NLSQ fit in %s was cancelled before its "
+		    "uncertainties were computed, so each NLSQ-informed prior "
+		    "is 10 %% of its parameter's range wide; run the fit to "
+		    "its end for priors the data set", opt, ld->source);
 	return hs_load_check(s, opt, err);
 }
 
