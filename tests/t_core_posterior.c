@@ -673,12 +673,14 @@ test_rates(void)
 	memset(cov, 0, sizeof cov);
 	for (m = 0; m < p; m++)
 		cov[m * p + m] = 1e-4;
-	/* logit sd giving an exponent sd of 0.03 */
+	/* an exponent sd of 0.03: the logit's sd, times the slope scale
+	 * that multiplies the logit in the share coordinates */
 	for (m = 0; m < 3; m++) {
 		size_t	c = HET_P_ALPHA_REF + 3 * m;
 		double	s = (P.x0[c] - P.lo[c]) / (P.hi[c] - P.lo[c]);
 
-		sd = 0.03 / ((P.hi[c] - P.lo[c]) * s * (1 - s));
+		sd = 0.03 / ((P.hi[c] - P.lo[c]) * s * (1 - s)) *
+		    (u[c] / log(s / (1 - s)));
 		cov[c * p + c] = sd * sd;
 	}
 	mask = het_posterior_anchor_choice(post, u, cov, 8.0);

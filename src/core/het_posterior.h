@@ -54,10 +54,12 @@
  *	(v unconstrained; the exponent keeps its logit), Jacobian A.
  *   HET_COORDS_RATES  as power_law, but where the law's offset o varies
  *	too (with a finite lower bound), the triple (A, e, o) of the rate
- *	J(t) = A t^e + o is sampled as (ln E, logit e, logit s), E the
- *	rate at t_ref above its least value lo_o + lo_A t_ref^e and s the
- *	power law's share of it ("share": the ridge A + o of an exponent
- *	near 0 becomes an axis, its ends at the bounds lie at infinity), or,
+ *	J(t) = A t^e + o is sampled as (ln E, (logit e) (E s + lo_A),
+ *	logit s), E the rate at t_ref above its least value lo_o + lo_A
+ *	t_ref^e and s the power law's share of it ("share": the ridge A + o
+ *	of an exponent near 0 becomes an axis, its ends at the bounds lie at
+ *	infinity, and the exponent's coordinate scales with the power law,
+ *	as the slope the data fix does), or,
  *	for a triple switched to
  *	anchors (het_posterior_set_anchors), as the rates (J1, J2, J3) at
  *	three geometric times inside the window (1/6, 1/2, 5/6 of it in

@@ -13,11 +13,15 @@
  * J(t) = A t^e + o, is sampled in one of two coordinate sets, chosen per
  * triple (het_posterior_set_anchors):
  *
- *   share   (w, u_e, z): the rate at t_ref above its least value,
- *	J(t_ref) - lo_o - lo_A t_ref^e = E = exp(w), and the power law's
- *	share s = sigma(z) of that excess (sigma the logistic function):
- *	A = lo_A + E s t_ref^-e, o = lo_o + E (1 - s), e = T(u_e);
- *	|d(A, e, o)/d(w, u_e, z)| = E^2 s (1 - s) t_ref^-e de/du_e.
+ *   share   (w, b, z): the rate at t_ref above its least value,
+ *	J(t_ref) - lo_o - lo_A t_ref^e = E = exp(w), the power law's
+ *	share s = sigma(z) of that excess (sigma the logistic function),
+ *	and the exponent's own coordinate u_e (its logit) times the slope
+ *	scale g = E s + lo_A, b = u_e g (the data fix the rate's slope in
+ *	ln t, about e A t_ref^e, so without the factor e's scale shrinks
+ *	as A grows along the ridge: a funnel):
+ *	A = lo_A + E s t_ref^-e, o = lo_o + E (1 - s), e = T(b / g);
+ *	|d(A, e, o)/d(w, b, z)| = E^2 s (1 - s) t_ref^-e de/du_e / g.
  *	Smooth through e = 0, where the data see A and o only through
  *	their sum: w takes that sum, so the ridge D0 + D_offset is a
  *	coordinate axis instead of a diagonal, and both ends of the ridge
@@ -227,6 +231,8 @@ coords_triple_to_u(const struct het_posterior *post,
 	o -= post->pri[tr->o].lo;
 	u[tr->a] = log(A + o);
 	u[tr->o] = log(A) - log(o);
+	/* the exponent's coordinate times the slope scale E s + lo_A */
+	u[tr->e] *= A + post->pri[tr->a].lo;
 	return HET_OK;
 }
 
@@ -306,6 +312,20 @@ coords_anchor_forward(const struct het_posterior *post,
 }
 
 /*
+ * Share coordinates: the exponent is sampled as u_e (E s + lo_A), u_e
+ * its own transform's coordinate: the data fix the rate's slope in ln t,
+ * about e A t_ref^e, so e's scale shrinks as A grows along the ridge of
+ * an exponent near 0 (a funnel); times the power law's size the funnel
+ * opens into a band.  Returns E s + lo_A at u.
+ */
+static double
+coords_slope_scale(const struct het_posterior *post,
+    const struct post_triple *tr, const double *u)
+{
+	return exp(u[tr->a]) / (1 + exp(-u[tr->o])) + post->pri[tr->a].lo;
+}
+
+/*
  * Share coordinates: x of one triple (its exponent already mapped);
  * returns the log-Jacobian but that of the exponent's transform.
  */
@@ -336,7 +356,7 @@ post_forward(const struct het_posterior *post, const double *u, double *x,
     double *dxdu, double *dlj, struct post_tri_grad *tg)
 {
 	const struct post_triple *tr;
-	double	lj = 0, l;
+	double	lj = 0, l, g, ue;
 	size_t	m, e;
 
 	for (m = 0; m < post->d; m++) {
@@ -371,10 +391,12 @@ post_forward(const struct het_posterior *post, const double *u, double *x,
 			    tg != NULL ? tg[m].h : NULL);
 			continue;
 		}
-		het_transform_forward(&post->bd[tr->e], 1, &u[tr->e],
-		    &x[tr->e], &l, dxdu != NULL ? &dxdu[tr->e] : NULL,
+		g = coords_slope_scale(post, tr, u);
+		ue = u[tr->e] / g;
+		het_transform_forward(&post->bd[tr->e], 1, &ue, &x[tr->e], &l,
+		    dxdu != NULL ? &dxdu[tr->e] : NULL,
 		    dlj != NULL ? &dlj[tr->e] : NULL);
-		lj += l + coords_share_forward(post, tr, u, x);
+		lj += l - log(g) + coords_share_forward(post, tr, u, x);
 	}
 	return lj;
 }
@@ -430,7 +452,7 @@ post_chain_grad(const struct het_posterior *post, const double *u,
     double *gx, double *grad)
 {
 	const struct post_triple *tr;
-	double	h[3], g[3], f, q, r, s;
+	double	h[3], g3[3], f, q, r, s, ge, g, es;
 	size_t	m, e;
 
 	if (post->fr0 >= 0 && (size_t)post->fr0 < post->d) {
@@ -474,10 +496,10 @@ post_chain_grad(const struct het_posterior *post, const double *u,
 			h[0] = gx[tr->a] + post->tg[m].h[0];
 			h[1] = gx[tr->e] + post->tg[m].h[1];
 			h[2] = gx[tr->o] + post->tg[m].h[2];
-			coords_solve3t(post->tg[m].m, h, g);
-			grad[tr->a] = g[0];
-			grad[tr->e] = g[1];
-			grad[tr->o] = g[2];
+			coords_solve3t(post->tg[m].m, h, g3);
+			grad[tr->a] = g3[0];
+			grad[tr->e] = g3[1];
+			grad[tr->o] = g3[2];
 			continue;
 		}
 		/* share: q = A - lo_A = E s / t_ref^e, r = o - lo_o = E (1 -
@@ -488,8 +510,16 @@ post_chain_grad(const struct het_posterior *post, const double *u,
 		grad[tr->a] = gx[tr->a] * q + gx[tr->o] * r + 2;
 		grad[tr->o] = gx[tr->a] * q * (1 - s) - gx[tr->o] * r * s +
 		    1 - 2 * s;
-		grad[tr->e] = (gx[tr->e] - (gx[tr->a] * q + 1) *
-		    post->ltref) * post->dxdu[tr->e] + post->dlj[tr->e];
+		ge = (gx[tr->e] - (gx[tr->a] * q + 1) * post->ltref) *
+		    post->dxdu[tr->e] + post->dlj[tr->e];
+		/* u_e = b / g, g = E s + lo_A, log J also - ln g:
+		 * dg/dw = E s, dg/dz = E s (1 - s) */
+		g = coords_slope_scale(post, tr, u);
+		es = g - post->pri[tr->a].lo;
+		f = -(ge * u[tr->e] / g + 1) / g;
+		grad[tr->e] = ge / g;
+		grad[tr->a] += f * es;
+		grad[tr->o] += f * es * (1 - s);
 	}
 }
 
@@ -542,7 +572,9 @@ het_posterior_anchor_choice(const struct het_posterior *post,
 {
 	const struct post_triple *tr;
 	unsigned	mask = 0;
-	double		e, dedu, l, sd;
+	double		e, dedu, l, sd, g, ue, es, s, v, grad[3];
+	size_t		col[3];
+	int		i, j;
 	size_t		k;
 
 	if (!(post->lr > 0))
@@ -553,9 +585,25 @@ het_posterior_anchor_choice(const struct het_posterior *post,
 			mask |= 1u << tr->law;
 			continue;
 		}
-		het_transform_forward(&post->bd[tr->e], 1, &mode[tr->e], &e,
-		    &l, &dedu, NULL);
-		sd = sqrt(cov[tr->e * post->d + tr->e]) * fabs(dedu);
+		/* the exponent's own coordinate is u_e = b / g(w, z): its
+		 * variance by the delta method over (w, b, z) */
+		g = coords_slope_scale(post, tr, mode);
+		ue = mode[tr->e] / g;
+		es = g - post->pri[tr->a].lo;
+		s = 1 / (1 + exp(-mode[tr->o]));
+		col[0] = tr->a;
+		col[1] = tr->e;
+		col[2] = tr->o;
+		grad[0] = -ue * es / g;
+		grad[1] = 1 / g;
+		grad[2] = -ue * es * (1 - s) / g;
+		for (v = 0, i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++)
+				v += grad[i] * grad[j] *
+				    cov[col[i] * post->d + col[j]];
+		het_transform_forward(&post->bd[tr->e], 1, &ue, &e, &l, &dedu,
+		    NULL);
+		sd = sqrt(v) * fabs(dedu);
 		if (isfinite(sd) && fabs(e) > zmin * sd)
 			mask |= 1u << tr->law;
 	}

@@ -29,7 +29,7 @@
 #define RUN_INTERIOR	1e-3	/* x0 moved this fraction of a range inside */
 #define RUN_START_TRIES	12	/* start draws, each half the last's scale */
 #define RUN_COND_SD	6.0	/* conditional mean +- this many sd inside */
-#define RUN_ANCHOR_Z	8.0	/* exponent this many Laplace sd from 0: anchors */
+#define RUN_ANCHOR_Z	6.0	/* exponent this many Laplace sd from 0: anchors */
 
 void
 het_shard_settings_default(struct het_shard_settings *st)

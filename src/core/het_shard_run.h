@@ -38,7 +38,7 @@
  * and always hold all p parameters.
  * Coordinates of the power laws (a posterior at level HET_COORDS_RATES):
  * the Laplace approximation is taken in the share coordinates first;
- * every power law whose exponent then sits more than 8 Laplace sd from
+ * every power law whose exponent then sits more than 6 Laplace sd from
  * 0 is switched to the anchor coordinates and the approximation taken
  * again there (back to share when that fails); every chain's posterior
  * is switched alike (res->anchors).
