@@ -233,14 +233,18 @@ logdet(double *A, size_t n)
 	return ld;
 }
 
-/* log |det dx/du| at u by central differences. */
+/*
+ * log |det dx/du| at u by central differences, steps of 1e-6 of a
+ * coordinate's size (at most 1e-6: rates on anchor times can be 1e-3).
+ */
 static double
 num_logjac(struct het_posterior *post, const double *u0)
 {
-	double	A[PMAX * PMAX], u[PMAX], x1[PMAX], x2[PMAX], h = 1e-6;
+	double	A[PMAX * PMAX], u[PMAX], x1[PMAX], x2[PMAX], h;
 	size_t	i, m, p = het_posterior_dim(post);
 
 	for (m = 0; m < p; m++) {
+		h = 1e-6 * fmax(fmin(fabs(u0[m]), 1.0), 1e-6);
 		memcpy(u, u0, p * sizeof *u);
 		u[m] = u0[m] + h;
 		het_posterior_to_x(post, u, x1);
@@ -568,9 +572,11 @@ out:
  * back to the start.  Returns the posterior (NULL on failure).
  */
 static struct het_posterior *
-rates_case(struct prob *P, const unsigned char *fr, unsigned mask,
-    const char *what)
+rates_case(struct prob *P, enum het_mode mode, const unsigned char *fr,
+    unsigned mask, const char *what)
 {
+	int			 het = het_mode_family(mode) ==
+				    HET_FAMILY_HETERODYNE;
 	struct het_post_prior	 pr[PMAX];
 	struct het_posterior	*post, *plain;
 	struct het_error	 err;
@@ -579,13 +585,13 @@ rates_case(struct prob *P, const unsigned char *fr, unsigned mask,
 	unsigned		 k;
 	long			 ca;
 
-	if (prob_init(P, HET_MODE_TWO_COMPONENT, fr) != 0) {
-		ok(0, "%s: heterodyne problem", what);
+	if (prob_init(P, mode, fr) != 0) {
+		ok(0, "%s: problem", what);
 		return NULL;
 	}
 	for (m = 0; m < P->p; m++)
 		set_prior(&pr[m], HET_PRIOR_UNIFORM, 0, 0, P->lo[m], P->hi[m]);
-	ca = het_resid_phys_col(P->r, HET_P_ALPHA_REF);
+	ca = het_resid_phys_col(P->r, het ? HET_P_ALPHA_REF : HOM_P_ALPHA);
 	set_prior(&pr[ca], HET_PRIOR_NORMAL, 0.2, 0.3, P->lo[ca], P->hi[ca]);
 	post = post_make(P, pr, 2, HET_COORDS_RATES, &err);
 	plain = post_make(P, pr, 2, HET_COORDS_PHYSICAL, &err);
@@ -596,8 +602,9 @@ rates_case(struct prob *P, const unsigned char *fr, unsigned mask,
 		return NULL;
 	}
 	p = het_posterior_dim(post);
-	ok(het_posterior_fraction(post) && !het_posterior_fraction(plain),
-	    "%s: f0 sampled as ln f0 + f1 (t_c - f2)", what);
+	ok(het_posterior_fraction(post) == het && !het_posterior_fraction(
+	    plain), "%s: f0 sampled as ln f0 + f1 (t_c - f2) %s", what,
+	    het ? "(heterodyne)" : "not at all (homodyne)");
 	het_posterior_to_u(plain, P->x0, up, &err);
 	het_posterior_logp(plain, up, &lp, NULL, NULL);
 	lp -= num_logjac(plain, up);
@@ -645,7 +652,14 @@ test_rates(void)
 
 	memset(fr, 1, sizeof fr);
 	fr[HET_P_F2] = fr[HET_P_DOFF_SAMPLE] = 0;
-	if ((post = rates_case(&P, fr, 5, "rates, f2 fixed")) != NULL) {
+	if ((post = rates_case(&P, HET_MODE_HOM_LAMINAR, NULL, 3,
+	    "rates, laminar_flow")) != NULL)
+		is_int((long long)het_posterior_ntriples(post), 2, "laminar: "
+		    "diffusion and shear laws as triples");
+	het_posterior_free(post);
+	prob_fini(&P);
+	if ((post = rates_case(&P, HET_MODE_TWO_COMPONENT, fr, 5,
+	    "rates, f2 fixed")) != NULL) {
 		is_int((long long)het_posterior_ntriples(post), 2, "f2 fixed: "
 		    "two triples");
 		is_int((long long)het_posterior_nreparam(post), 1, "f2 fixed: "
@@ -655,7 +669,8 @@ test_rates(void)
 	}
 	het_posterior_free(post);
 	prob_fini(&P);
-	if ((post = rates_case(&P, NULL, 7, "rates")) == NULL)
+	if ((post = rates_case(&P, HET_MODE_TWO_COMPONENT, NULL, 7,
+	    "rates")) == NULL)
 		goto out;
 	p = het_posterior_dim(post);
 	is_int((long long)het_posterior_ntriples(post), 3, "rates: three "
