@@ -275,6 +275,19 @@ test_records(void)
 	line = enc(HET_WIRE_BYE, NULL);
 	is_str(line, "bye {}\n", "bye with an empty payload");
 	free(line);
+	/* a record longer than a reader takes is refused before it is sent */
+	o = json_pack("{s:s}", "y", "0123456789");
+	line = NULL;
+	is_int(het_wire_encode_max(HET_WIRE_SHARD, o, 20, &line, &elen, &err),
+	    HET_ERANGE, "a shard record longer than the line limit refused");
+	like(err.msg, "a shard record of 24 bytes is longer than a wire line "
+	    "may be (20 bytes): split the data into more shards", "and says "
+	    "how to fix it");
+	ok(line == NULL, "... nothing to send");
+	is_int(het_wire_encode_max(HET_WIRE_SHARD, o, 24, &line, &elen, &err),
+	    HET_OK, "the same record at a limit of its length is encoded");
+	free(line);
+	json_decref(o);
 	is_str(het_wire_type_name(HET_WIRE_RESULT), "result", "type name");
 	is_str(het_wire_type_name(HET_WIRE_NTYPES), "?", "bad type name");
 }

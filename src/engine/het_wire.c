@@ -81,6 +81,14 @@ int
 het_wire_encode(enum het_wire_type type, const json_t *payload, char **out,
     size_t *len, struct het_error *err)
 {
+	return het_wire_encode_max(type, payload, HET_WIRE_MAX_LINE, out, len,
+	    err);
+}
+
+int
+het_wire_encode_max(enum het_wire_type type, const json_t *payload,
+    size_t max_line, char **out, size_t *len, struct het_error *err)
+{
 	const char	*verb;
 	char		*js, *line;
 	size_t		 vlen, jlen;
@@ -106,6 +114,14 @@ het_wire_encode(enum het_wire_type type, const json_t *payload, char **out,
 		    "a %s record", verb);
 	vlen = strlen(verb);
 	jlen = strlen(js);
+	if (vlen + 1 + jlen > max_line) {
+		free(js);
+		return het_error_set(err, HET_ERANGE, "a %s record of %zu "
+		    "bytes is longer than a wire line may be (%zu bytes): "
+		    "split the data into more shards (optimization.cmc."
+		    "sharding.num_shards) or sample a shorter frame window",
+		    verb, vlen + 1 + jlen, max_line);
+	}
 	if ((line = malloc(vlen + jlen + 3)) == NULL) {
 		free(js);
 		return het_error_set(err, HET_ENOMEM, "out of memory encoding "

@@ -23,7 +23,7 @@
 #include "het_wire.h"
 #include "het_wire_shard.h"
 
-/* The longest line the harness reader takes (the real one: 256 MiB). */
+/* The longest line the harness reader takes (the real one: 1 GiB). */
 #define FUZZ_MAX_LINE	((size_t)1 << 20)
 
 static void
