@@ -82,8 +82,7 @@ cli_sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		json_object_set_new(root, "laplace_max_khat", sample_num(
 		    sm->max_khat));
 		json_object_set_new(root, "coordinates", json_string(
-		    sm->coords == 2 ? "rates" : sm->coords == 1 ? "power_law" :
-		    "physical"));
+		    het_config_coords_name(sm->coords)));
 		json_object_set_new(root, "anchors", json_integer(
 		    sm->anchors));
 		json_object_set_new(root, "leapfrog_per_transition",
@@ -143,8 +142,7 @@ sample_print_coords(const struct het_sample_summary *sm)
 	const char *const *laws = sm->heterodyne ? het_laws : hom_laws;
 	size_t	k, n = sm->heterodyne ? 3 : 2, shown = 0;
 
-	printf("coordinates: %s", sm->coords == 2 ? "rates" :
-	    sm->coords == 1 ? "power_law" : "physical");
+	printf("coordinates: %s", het_config_coords_name(sm->coords));
 	for (k = 0; k < n; k++)
 		if (sm->anchors >> k & 1u)
 			printf("%s%s", shown++ ? ", " : "; anchor times for ",

@@ -84,6 +84,21 @@ het_config_sigma_name(enum het_config_sigma sigma)
 	return NAME_OF(sigma_names, sigma, HET_SIGMA_COUNT);
 }
 
+const char *
+het_config_coords_name(int level)
+{
+	static const char *const coords_names[] = { "physical", "power_law",
+	    "rates" };
+
+	return NAME_OF(coords_names, level, 3);
+}
+
+int
+het_config_coords(const struct het_config_cmc *cmc)
+{
+	return cmc->use_reparam ? cmc->coordinates : 0;
+}
+
 static void
 param_from_def(struct het_config_param *p, const struct het_param_def *d)
 {

@@ -422,5 +422,14 @@ const char *het_config_loss_name(enum het_config_loss loss);
 const char *het_config_sharding_name(enum het_config_sharding strategy);
 const char *het_config_combine_name(enum het_config_combine combine);
 const char *het_config_sigma_name(enum het_config_sigma sigma);
+/* "physical", "power_law", "rates" for the levels 0, 1, 2 (het_coords). */
+const char *het_config_coords_name(int level);
+
+/*
+ * het_config_coords: the sampler's coordinate level the configuration
+ * asks for (enum het_coords, het_posterior.h): cmc.coordinates while
+ * use_reparam, else 0 (physical).  Thread: any.
+ */
+int het_config_coords(const struct het_config_cmc *cmc);
 
 #endif /* HET_CONFIG_H */

@@ -625,8 +625,7 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_cmt(w, 6, "rates: each power law with a varying offset as its "
 	    "rate at t_ref (or at three anchor times when its exponent is "
 	    "clear of 0); power_law: (ln A(t_ref), exponent) only.");
-	w_kw(w, 6, "coordinates", c->coordinates == 2 ? "rates" :
-	    c->coordinates == 1 ? "power_law" : "physical");
+	w_kw(w, 6, "coordinates", het_config_coords_name(c->coordinates));
 	w_put(w, "\n");
 }
 

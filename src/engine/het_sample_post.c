@@ -209,7 +209,7 @@ hs_combine(struct het_sample *s, struct het_error *err)
 	sm->min_ess = sm->min_bfmi = HUGE_VAL;
 	sm->nlaplace = 0;
 	sm->max_khat = NAN;
-	sm->coords = s->cfg->cmc.use_reparam ? s->cfg->cmc.coordinates : 0;
+	sm->coords = het_config_coords(&s->cfg->cmc);
 	sm->anchors = 0;
 	sm->heterodyne = s->cfg->family == HET_FAMILY_HETERODYNE;
 	sm->leapfrog = 0;
@@ -348,7 +348,7 @@ hs_describe(struct het_sample *s, struct het_results_cmc *cm,
 	cm->combine = het_consensus_method_name((int)s->cfg->cmc.combine);
 	cm->sigma_source = s->sigma_source;
 	cm->sigma = s->sigma;
-	cm->reparam = s->cfg->cmc.use_reparam ? s->cfg->cmc.coordinates : 0;
+	cm->reparam = het_config_coords(&s->cfg->cmc);
 	cm->nlsq_priors = s->cfg->cmc.nlsq_priors;
 	cm->prior_width = s->cfg->cmc.nlsq_prior_width_factor;
 	het_cons_gates_from_cmc(&s->cfg->cmc, &cm->gates);

@@ -652,7 +652,7 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 	ws.priors = s->priors;
 	ws.x0 = x0;
 	ws.nshards = (long)K;
-	ws.reparam = cmc->use_reparam ? cmc->coordinates : 0;
+	ws.reparam = het_config_coords(cmc);
 	ws.settings = s->settings;
 	for (k = 0; k < K; k++) {
 		if (atomic_load(&s->cancel)) {
