@@ -14,9 +14,11 @@
  *     its digest and all its draws; none follows until the shards are
  *     all in, when one more holds all 4 (before COMBINING); the run
  *     passes and the checkpoint is gone at the end;
- *   - a tiny interval: checkpoints follow the finished shards (one with
- *     2 or 3 of the 4; only the duty rule, 20 x the write's time, holds
- *     them back), the last holds all 4;
+ *   - a tiny interval and no duty pause: checkpoints follow the
+ *     finished shards (one with 2 or 3 of the 4), the last holds all 4;
+ *   - a tiny interval and a huge duty pause (a million writes): the
+ *     duty rule alone holds every checkpoint back between the first and
+ *     the final one;
  *   - interval < 0: no checkpoint is ever written, the run passes.
  */
 #include "config.h"
@@ -86,7 +88,7 @@ hook(struct het_sample *s, void *arg)
 /* Run into tmpdir/name with the interval; the watch is filled. */
 static struct het_sample *
 run_watched(struct het_config *cfg, const char *name, double interval,
-    struct watch *w)
+    double duty, struct watch *w)
 {
 	struct het_sample_opts o;
 
@@ -98,6 +100,7 @@ run_watched(struct het_config *cfg, const char *name, double interval,
 	opts_init(&o, cfg, name);
 	o.workers = 1;
 	o.checkpoint_interval = interval;
+	o.checkpoint_duty = duty;
 	return run(&o, hook, w);
 }
 
@@ -105,7 +108,7 @@ static void
 test_default(struct het_config *cfg)
 {
 	struct watch w;
-	struct het_sample *s = run_watched(cfg, "dflt", 0, &w);
+	struct het_sample *s = run_watched(cfg, "dflt", 0, 0, &w);
 
 	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
 	    "default interval: the run passes");
@@ -133,12 +136,15 @@ test_tiny(struct het_config *cfg)
 	long ns = cfg->cmc.num_samples;
 
 	/*
-	 * Forty times the draws: with the separable likelihood the shards
-	 * take a fraction of a second, and a checkpoint between the first
-	 * and the last shard needs them apart by the duty rule's 20 writes.
+	 * Forty times the draws and no duty pause (a millionth of the
+	 * write's time): the shards take a fraction of a second each, and a
+	 * checkpoint between the first and the last shard needs only one
+	 * write to take less than the three shards after the first.  With
+	 * the duty rule's pause of 20 writes it needed the shards apart by
+	 * 20 writes, which a slow disk or a sanitizer build denied.
 	 */
 	cfg->cmc.num_samples = 40 * ns;
-	s = run_watched(cfg, "tiny", 0.001, &w);
+	s = run_watched(cfg, "tiny", 0.001, 1e-6, &w);
 	cfg->cmc.num_samples = ns;
 	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
 	    "tiny interval: the run passes");
@@ -152,10 +158,26 @@ test_tiny(struct het_config *cfg)
 }
 
 static void
+test_duty(struct het_config *cfg)
+{
+	struct watch w;
+	struct het_sample *s = run_watched(cfg, "duty", 0.001, 1e6, &w);
+
+	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
+	    "tiny interval, huge duty pause: the run passes");
+	is_int(w.bad, 0, "every checkpoint seen loads");
+	is_int(w.nseen, 2, "two checkpoints: the duty pause after the first "
+	    "holds back all but the final one");
+	is_int(w.nmid, 0, "none between");
+	is_int((long)w.last_done, K_ALL, "the last holds every shard");
+	het_sample_free(s);
+}
+
+static void
 test_none(struct het_config *cfg)
 {
 	struct watch w;
-	struct het_sample *s = run_watched(cfg, "none", -1, &w);
+	struct het_sample *s = run_watched(cfg, "none", -1, 0, &w);
 
 	ok(s != NULL && het_sample_verdict(s) == HET_VERDICT_PASSED,
 	    "interval < 0: the run passes");
@@ -182,6 +204,7 @@ main(void)
 	cfg->cmc.num_shards = K_ALL;
 	test_default(cfg);
 	test_tiny(cfg);
+	test_duty(cfg);
 	test_none(cfg);
 	het_config_free(cfg);
 	resume_cleanup();

@@ -483,6 +483,35 @@ test_cancel(const char *tmp, const char *data)
 	het_config_free(cfg);
 }
 
+/*
+ * The phase times of a snapshot: the phases up to its own were entered,
+ * in order and within the elapsed time; none after it was.
+ */
+static int
+phases_timed(const struct het_fitjob_snap *sn)
+{
+	double prev = 0;
+	int k;
+
+	for (k = 0; k < HET_FITJOB_NPHASES; k++) {
+		if (k > (int)sn->phase) {
+			if (sn->phase_at[k] != -1)
+				return 0;
+			continue;
+		}
+		if (sn->phase_at[k] < 0) {
+			/* reading is skipped by nothing; STARTING is 0 */
+			if (k == HET_FITJOB_STARTING || k == (int)sn->phase)
+				return 0;
+			continue;
+		}
+		if (sn->phase_at[k] < prev || sn->phase_at[k] > sn->elapsed)
+			return 0;
+		prev = sn->phase_at[k];
+	}
+	return 1;
+}
+
 static void
 test_async(const char *tmp, const char *data)
 {
@@ -497,7 +526,8 @@ test_async(const char *tmp, const char *data)
 	char out[512];
 	size_t have = 0, nprog = 0, k;
 	long last_iter = -1;
-	int order = 1, other = 0, done = 0, saw_fit = 0;
+	int order = 1, other = 0, done = 0, saw_fit = 0, live_fit = 0;
+	int times = 1;
 
 	het_error_clear(&err);
 	q = het_evq_alloc(&err);
@@ -518,8 +548,13 @@ test_async(const char *tmp, const char *data)
 			snap = het_fitjob_poll(job, have, &err);
 			if (snap == NULL)
 				break;
-			saw_fit |= snap->phase == HET_FITJOB_FITTING &&
+			/* the fit may run between two polls: the phase
+			   times say it was entered all the same */
+			saw_fit |= snap->phase >= HET_FITJOB_FITTING &&
+			    snap->phase_at[HET_FITJOB_FITTING] >= 0 &&
 			    snap->p == 6;
+			live_fit |= snap->phase == HET_FITJOB_FITTING;
+			times &= phases_timed(snap);
 			order &= snap->hist_from == have;
 			for (k = 0; k < snap->nhist; k++) {
 				order &= snap->hist[k].iter == last_iter + 1;
@@ -539,7 +574,11 @@ test_async(const char *tmp, const char *data)
 	}
 	ok(res != NULL, "DONE carries the result");
 	is_int(other, 0, "every event has job id 7");
-	ok(saw_fit, "a snapshot showed the fitting phase with 6 parameters");
+	ok(saw_fit, "a snapshot showed the fitting phase entered, with 6 "
+	    "parameters (%s)", live_fit ? "seen while fitting" : "the fit "
+	    "ran between two polls");
+	ok(times, "every snapshot times the phases it reached, in order, "
+	    "and none beyond its own");
 	ok(het_fitjob_finished(job), "finished after DONE");
 	if (res != NULL) {
 		ok(nprog >= 1 && nprog <= res->nhist + NA + 2,

@@ -49,6 +49,7 @@ struct het_fitjob {
 	/* The latest state (under lock). */
 	pthread_mutex_t	 lock;
 	enum het_fitjob_phase phase;
+	double		 phase_at[HET_FITJOB_NPHASES];	/* s, -1: not yet */
 	size_t		 bins_done, bins_total;
 	int		 iterating;
 	struct het_fit_progress pr;
@@ -85,6 +86,15 @@ fjb_notify(struct het_fitjob *job)
 		job->pending = 1;
 }
 
+/* Under job->lock: the job is now in phase ph (timed when first entered). */
+static void
+fjb_enter(struct het_fitjob *job, enum het_fitjob_phase ph)
+{
+	job->phase = ph;
+	if (job->phase_at[ph] < 0)
+		job->phase_at[ph] = het_clock_now() - job->t0;
+}
+
 static void
 fjb_read(void *ctx, size_t k, size_t n, const struct het_bin *bin)
 {
@@ -92,7 +102,7 @@ fjb_read(void *ctx, size_t k, size_t n, const struct het_bin *bin)
 
 	(void)bin;
 	pthread_mutex_lock(&job->lock);
-	job->phase = HET_FITJOB_READING;
+	fjb_enter(job, HET_FITJOB_READING);
 	job->bins_done = k + 1;
 	job->bins_total = n;
 	fjb_notify(job);
@@ -122,7 +132,7 @@ fjb_built(void *ctx, const struct het_problem *pb)
 		memcpy(job->hi, pb->hi, p * sizeof(double));
 		job->p = p;	/* without memory the table stays empty */
 	}
-	job->phase = HET_FITJOB_FITTING;
+	fjb_enter(job, HET_FITJOB_FITTING);
 	fjb_notify(job);
 	pthread_mutex_unlock(&job->lock);
 }
@@ -171,7 +181,7 @@ fjb_writing(void *ctx, const char *outdir)
 
 	(void)outdir;
 	pthread_mutex_lock(&job->lock);
-	job->phase = HET_FITJOB_WRITING;
+	fjb_enter(job, HET_FITJOB_WRITING);
 	fjb_notify(job);
 	pthread_mutex_unlock(&job->lock);
 }
@@ -194,7 +204,7 @@ fjb_main(void *arg)
 	rc = het_fitjob_execute(&job->spec, &hooks, &job->cancel, &res, &err);
 	pthread_mutex_lock(&job->lock);
 	phase = job->phase;
-	job->phase = HET_FITJOB_FINISHED;
+	fjb_enter(job, HET_FITJOB_FINISHED);
 	pthread_mutex_unlock(&job->lock);
 	memset(&ev, 0, sizeof(ev));
 	ev.job = job->id;
@@ -283,7 +293,7 @@ het_fitjob_start(struct het_evq *q, int id, const struct het_fitjob_spec *spec,
     struct het_error *err)
 {
 	struct het_fitjob *job;
-	int rc;
+	int rc, k;
 
 	if (q == NULL || spec == NULL || spec->cfg == NULL) {
 		het_error_set(err, HET_EINVAL, "fit job: %s was not given",
@@ -298,6 +308,8 @@ het_fitjob_start(struct het_evq *q, int id, const struct het_fitjob_spec *spec,
 	job->q = q;
 	job->id = id;
 	job->t0 = het_clock_now();
+	for (k = 0; k < HET_FITJOB_NPHASES; k++)
+		job->phase_at[k] = k == HET_FITJOB_STARTING ? 0 : -1;
 	atomic_init(&job->cancel, 0);
 	atomic_init(&job->finished, 0);
 	if (fjb_snapshot(job, spec, err) != HET_OK) {
@@ -365,6 +377,7 @@ het_fitjob_poll(struct het_fitjob *job, size_t hist_from,
 	pthread_mutex_lock(&job->lock);
 	job->pending = 0;
 	s->phase = job->phase;
+	memcpy(s->phase_at, job->phase_at, sizeof(s->phase_at));
 	s->bins_done = job->bins_done;
 	s->bins_total = job->bins_total;
 	s->elapsed = het_clock_now() - job->t0;

@@ -67,6 +67,7 @@ enum het_fitjob_phase {
 	HET_FITJOB_WRITING,		/* grids and results files */
 	HET_FITJOB_FINISHED		/* DONE or FAILED was posted */
 };
+#define HET_FITJOB_NPHASES	(HET_FITJOB_FINISHED + 1)
 
 /* Side of the display grids when het_fitjob_spec.grid is 0. */
 #define HET_FITJOB_GRID 64
@@ -152,6 +153,10 @@ struct het_fitjob_failure {
 /* The latest state of a running job, from het_fitjob_poll. */
 struct het_fitjob_snap {
 	enum het_fitjob_phase phase;
+	/* s after the start when the job entered each phase, -1 for those
+	   not reached yet: a job that went from reading to its end between
+	   two polls still shows that it fitted, and for how long */
+	double		 phase_at[HET_FITJOB_NPHASES];
 	size_t		 bins_done, bins_total;	/* reading */
 	double		 elapsed;	/* s since the job started */
 	int		 iterating;	/* pr is valid */

@@ -53,11 +53,13 @@
  * run sampled has finished, the finished shards are written to
  * out_dir/hetui_checkpoint.h5 (het_results_write_checkpoint) by a short
  * writer thread, at most every opts.checkpoint_interval seconds and no
- * sooner than 20 times the last write's duration, and once more when the
- * last shard is in; SAMPLING ends after a write in flight, and WRITING
- * removes the file once the results are complete.  A failed write is one warning.  READING fails (HET_EINVAL)
- * when out_dir holds the checkpoint of another run that stopped before
- * writing its results (het_results_checkpoint_pending), unless this run
+ * sooner than opts.checkpoint_duty (20) times the last write's
+ * duration, and once more when the last shard is in; SAMPLING ends
+ * after a write in flight, and WRITING removes the file once the
+ * results are complete.  A failed write is one warning.  READING fails
+ * (HET_EINVAL) when out_dir holds the checkpoint of another run that
+ * stopped before writing its results (het_results_checkpoint_pending),
+ * unless this run
  * resumes out_dir; with opts.replace_checkpoint it warns instead.
  *
  * Resuming (opts.resume_dir, `hetui sample --resume DIR`): the output
@@ -181,6 +183,10 @@ struct het_sample_opts {
 	double		 kill_grace;	/* s; 0: 2 */
 	double		 checkpoint_interval; /* s between checkpoints (see
 					   "Checkpoint"); 0: 30; < 0: none */
+	double		 checkpoint_duty; /* the pause after a write, as a
+					   multiple of its duration; 0: 20
+					   (the disk's time spent on
+					   checkpoints stays under 5 %) */
 	int		 replace_checkpoint; /* 0: fail when out_dir holds
 					   the checkpoint of another run;
 					   1: warn and replace it */

@@ -230,7 +230,8 @@ hs_ckpt_join(struct het_sample *s, double now)
 
 	pthread_join(c->thr, NULL);
 	s->ckpt = NULL;
-	s->ckpt_next = now + fmax(hs_ckpt_every(s), HS_CKPT_DUTY * took);
+	s->ckpt_next = now + fmax(hs_ckpt_every(s), (s->o.checkpoint_duty > 0 ?
+	    s->o.checkpoint_duty : HS_CKPT_DUTY) * took);
 	if (c->rc == HET_OK) {
 		s->ckpt_ndone = c->ndone;
 		s->ckpt_nsaved = c->nsaved;
