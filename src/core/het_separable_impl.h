@@ -13,6 +13,19 @@
 #include "het_resid.h"
 
 #define SEP_NC		4	/* components: R, S, X cos, X sin */
+
+/*
+ * Two doubles as one SSE2 register (GNU C vector extension; every x86-64
+ * CPU has SSE2, and other targets lower it to scalar code).  The pair
+ * loops hold the four components of a frame in two of them: gcc at -O2
+ * does not vectorise the scalar loops, and the explicit lanes run the
+ * data pass of 1000 x 23 about 2.5 times faster.  Each lane still adds
+ * its terms in order, so the sums are those of the scalar loop, bit for
+ * bit.  may_alias: they read and write the double arrays in place;
+ * aligned(8): frames need not sit on 16-byte boundaries.
+ */
+typedef double sep_v2 __attribute__((vector_size(16), aligned(8),
+    may_alias));
 #define SEP_SHIFT_MAX	300.0	/* rise of any L within a block */
 #define SEP_EXP_MIN	(-746.0) /* exp() below this is 0 in double */
 #define SEP_NACC	6	/* sums per angle: pass, then rho fix-up */

@@ -20,6 +20,9 @@
 
 #include "het_separable_impl.h"
 
+_Static_assert(SEP_NC == 4, "the pair loops hold a frame's components in "
+    "two sep_v2");
+
 /*
  * The components of the model's terms: one per term, the oscillating
  * one split into its cos and sin halves.  Returns the count.
@@ -130,32 +133,39 @@ void
 sep_pass_full(struct het_separable *s, const double *U, size_t b0,
     size_t b1, double gY, int grad, double *acc)
 {
-	const double *u, *B;
-	double *gB, *Ai, y, al[SEP_NC], uc[SEP_NC];
+	const double *u, *Ai;
+	const sep_v2 *B;
+	sep_v2 *gB, uc0, uc1, al0, al1;
+	double uc[SEP_NC], y;
 	size_t i, k, c, n, N = s->N;
 
 	for (i = b0; i < b1 && i + 1 < N; i++) {
 		u = U + sep_row_off(N, i);
 		n = N - i - 1;
-		B = s->B + (i + 1) * SEP_NC;
-		gB = s->gB + (i + 1) * SEP_NC;
+		/* components 0-1 and 2-3 of frame k: B[2k], B[2k + 1] */
+		B = (const sep_v2 *)(s->B + (i + 1) * SEP_NC);
+		gB = (sep_v2 *)(s->gB + (i + 1) * SEP_NC);
 		Ai = s->A + i * SEP_NC;
-		for (c = 0; c < SEP_NC; c++) {
-			uc[c] = 0;
-			al[c] = gY * Ai[c];
-		}
+		uc0 = uc1 = (sep_v2){ 0, 0 };
+		al0 = (sep_v2){ gY * Ai[0], gY * Ai[1] };
+		al1 = (sep_v2){ gY * Ai[2], gY * Ai[3] };
 		if (grad)
 			for (k = 0; k < n; k++) {
 				y = u[k];
-				for (c = 0; c < SEP_NC; c++) {
-					uc[c] += y * B[k * SEP_NC + c];
-					gB[k * SEP_NC + c] += y * al[c];
-				}
+				uc0 += y * B[2 * k];
+				uc1 += y * B[2 * k + 1];
+				gB[2 * k] += y * al0;
+				gB[2 * k + 1] += y * al1;
 			}
 		else
-			for (k = 0; k < n; k++)
-				for (c = 0; c < SEP_NC; c++)
-					uc[c] += u[k] * B[k * SEP_NC + c];
+			for (k = 0; k < n; k++) {
+				uc0 += u[k] * B[2 * k];
+				uc1 += u[k] * B[2 * k + 1];
+			}
+		uc[0] = uc0[0];
+		uc[1] = uc0[1];
+		uc[2] = uc1[0];
+		uc[3] = uc1[1];
 		for (c = 0; c < SEP_NC; c++) {
 			acc[0] += Ai[c] * uc[c];
 			if (grad)
@@ -238,12 +248,15 @@ sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
 	const struct sep_ent *en = s->ent[a];
 	const size_t *rp = s->rp[a];
 	const double *Ai, *Bj;
-	double *gB, g, r, e, ga[SEP_NC], ss = 0, sg = 0, sr = 0;
+	const sep_v2 *Av, *Bv;
+	sep_v2 *gB, *gA, ga0, ga1;
+	double g, r, e, ss = 0, sg = 0, sr = 0;
 	size_t i, k, c;
 
 	for (i = b0; i < b1; i++) {
 		Ai = s->A + i * SEP_NC;
-		memset(ga, 0, sizeof(ga));
+		Av = (const sep_v2 *)Ai;
+		ga0 = ga1 = (sep_v2){ 0, 0 };
 		for (k = rp[i]; k < rp[i + 1]; k++) {
 			Bj = s->B + (size_t)en[k].j * SEP_NC;
 			g = 0;
@@ -256,15 +269,18 @@ sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
 			if (!grad)
 				continue;
 			e = ad[0] * g + ad[1] - ad[2] * en[k].u;
-			gB = s->gB + (size_t)en[k].j * SEP_NC;
-			for (c = 0; c < SEP_NC; c++) {
-				ga[c] += e * Bj[c];
-				gB[c] += e * Ai[c];
-			}
+			Bv = (const sep_v2 *)Bj;
+			gB = (sep_v2 *)(s->gB + (size_t)en[k].j * SEP_NC);
+			ga0 += e * Bv[0];
+			ga1 += e * Bv[1];
+			gB[0] += e * Av[0];
+			gB[1] += e * Av[1];
 		}
-		if (grad)
-			for (c = 0; c < SEP_NC; c++)
-				s->gA[i * SEP_NC + c] += ga[c];
+		if (grad) {
+			gA = (sep_v2 *)(s->gA + i * SEP_NC);
+			gA[0] += ga0;
+			gA[1] += ga1;
+		}
 	}
 	acc[0] += ss;
 	acc[1] += sg;
