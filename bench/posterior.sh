@@ -105,7 +105,8 @@ for n in names:
                         open("%s/time_%s" % (d, n)).read().split()[-3:])
     try:
         r = json.load(open("%s/%s.json" % (d, n)))
-    except ValueError:
+        r["leapfrog_per_transition"], r["min_ess_bulk"]
+    except (ValueError, KeyError):
         print("%-8s failed (exit %s): see %s/%s.err" % (
             n, open("%s/rc_%s" % (d, n)).read().strip(), d, n))
         continue
