@@ -14,11 +14,9 @@
  * Hessian is re-taken only when a step had to be damped or the
  * decrement fell by less than a factor 4 (a chord method otherwise:
  * each further step costs one gradient), and always at the final point.
- * The k-hat follows arviz's psislw / _gpdfit (Zhang and Stephens 2009
- * with the weakly informative prior of Vehtari et al.).
+ * The k-hat is het_psis_khat's (het_psis.c).
  */
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,87 +377,6 @@ het_laplace_draw(const struct het_laplace *lap, gsl_rng *rng, double scale,
  * The generalised Pareto shape of the n ascending exceedances x (> 0),
  * by Zhang and Stephens' profile posterior with arviz's weak prior.
  */
-static double
-gpd_khat(const double *x, size_t n, double *b, double *lw)
-{
-	size_t	m = 30 + (size_t)sqrt((double)n), j, i;
-	double	xq = x[(size_t)((double)n / 4 + 0.5) - 1], k, s, bpost = 0;
-	double	wsum = 0, lmax = -HUGE_VAL;
-
-	for (j = 0; j < m; j++) {
-		b[j] = (1 - sqrt((double)m / ((double)j + 0.5))) / (3 * xq) +
-		    1 / x[n - 1];
-		s = 0;
-		for (i = 0; i < n; i++)
-			s += log1p(-b[j] * x[i]);
-		k = s / (double)n;
-		lw[j] = (double)n * (log(-b[j] / k) - k - 1);
-		if (lw[j] > lmax)
-			lmax = lw[j];
-	}
-	for (j = 0; j < m; j++) {
-		lw[j] = exp(lw[j] - lmax);
-		wsum += lw[j];
-	}
-	for (j = 0; j < m; j++)
-		if (lw[j] / wsum >= 10 * DBL_EPSILON)
-			bpost += b[j] * lw[j];
-		else
-			wsum -= lw[j];
-	bpost /= wsum;
-	s = 0;
-	for (i = 0; i < n; i++)
-		s += log1p(-bpost * x[i]);
-	k = s / (double)n;
-	return ((double)n * k + 10 * 0.5) / ((double)n + 10);
-}
-
-int
-het_psis_khat(const double *logw, size_t n, double *khat,
-    struct het_error *err)
-{
-	double	*x, *b, *lw, big = -HUGE_VAL, cut;
-	size_t	i, mtail, nt;
-
-	*khat = HUGE_VAL;
-	if (n < 5)
-		return het_error_set(err, HET_EINVAL, "Pareto k-hat needs at "
-		    "least 5 weights (got %zu)", n);
-	for (i = 0; i < n; i++)
-		if (logw[i] > big)
-			big = logw[i];
-	if (!isfinite(big))
-		return HET_OK;
-	x = het_alloc_array(n, sizeof *x, "importance weights", err);
-	b = het_alloc_array(30 + (size_t)sqrt((double)n) + 1, sizeof *b,
-	    "Pareto fit", err);
-	lw = het_alloc_array(30 + (size_t)sqrt((double)n) + 1, sizeof *lw,
-	    "Pareto fit", err);
-	if (x == NULL || b == NULL || lw == NULL) {
-		free(x);
-		free(b);
-		free(lw);
-		return HET_ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		x[i] = logw[i] - big;
-	qsort(x, n, sizeof *x, het_cmp_double);
-	mtail = (size_t)ceil(fmin(0.2 * (double)n, 3 * sqrt((double)n)));
-	cut = fmax(x[n - mtail - 1], log(DBL_MIN));
-	for (i = n; i > 0 && x[i - 1] > cut; i--)
-		;
-	nt = n - i;
-	if (nt > 4) {
-		for (size_t t = 0; t < nt; t++)
-			x[t] = exp(x[i + t]) - exp(cut);
-		*khat = gpd_khat(x, nt, b, lw);
-	}
-	free(x);
-	free(b);
-	free(lw);
-	return HET_OK;
-}
-
 int
 het_laplace_psis(het_nuts_logp_fn logp, void *ctx,
     const struct het_laplace *lap, gsl_rng *rng, size_t ndraw, double dof,

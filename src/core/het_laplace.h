@@ -38,6 +38,7 @@
 
 #include "het_error.h"
 #include "het_nuts.h"
+#include "het_psis.h"
 
 struct het_laplace {
 	size_t	 p;
@@ -99,13 +100,5 @@ void het_laplace_draw(const struct het_laplace *lap, gsl_rng *rng,
 int het_laplace_psis(het_nuts_logp_fn logp, void *ctx,
     const struct het_laplace *lap, gsl_rng *rng, size_t ndraw, double dof,
     double *khat, double *ess_frac, struct het_error *err);
-
-/*
- * het_psis_khat: the Pareto k-hat of n log weights (any finite offset;
- * -inf for zero weights); the rules of het_laplace_psis.  Returns HET_OK,
- * HET_EINVAL (n < 5) or HET_ENOMEM.  Thread: any.
- */
-int het_psis_khat(const double *logw, size_t n, double *khat,
-    struct het_error *err);
 
 #endif /* HET_LAPLACE_H */
