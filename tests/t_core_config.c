@@ -472,6 +472,7 @@ test_defaults(void)
 	    cfg->cmc.max_tree_depth == 10 && cfg->cmc.dense_mass == 0 &&
 	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
 	    cfg->cmc.psis_draws == 200 && cfg->cmc.marginalise_scaling == 0 &&
+	    cfg->cmc.reweight_draws == 4000 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&
@@ -746,6 +747,24 @@ test_errors(void)
 	    HET_EINVAL, "t.yaml:4: optimization.cmc.per_shard_mcmc.psis_draws: "
 	    "5: use 0 (no k-hat) or 20 to 100000 importance draws",
 	    "psis_draws 5");
+	fails("optimization:\n  cmc:\n    combination:\n      reweight_draws: "
+	    "100001\n", HET_EINVAL, "t.yaml:4: optimization.cmc.combination."
+	    "reweight_draws: 100001: use 0 (no reweighting) or 20 to 100000 "
+	    "importance draws", "reweight_draws 100001");
+	{
+		struct het_error e;
+		struct het_config *c = load_str("optimization:\n  cmc:\n    "
+		    "combination:\n      reweight_draws: 0\n", &e);
+
+		ok(c != NULL && c->cmc.reweight_draws == 0, "reweight_draws "
+		    "0 under combination: no reweighting (%s)", e.msg);
+		het_config_free(c);
+		c = load_str("optimization:\n  cmc:\n    reweight_draws: "
+		    "250\n", &e);
+		ok(c != NULL && c->cmc.reweight_draws == 250, "reweight_draws "
+		    "250 directly under cmc (%s)", e.msg);
+		het_config_free(c);
+	}
 	fails("parameters:\n  velocity:\n    v0: {prior: cauchy}\n", HET_EINVAL,
 	    "t.yaml:3: parameters.velocity.v0.prior: unknown prior type "
 	    "'cauchy'; allowed: uniform, normal, truncated_normal, lognormal, "

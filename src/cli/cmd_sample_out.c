@@ -87,6 +87,17 @@ cli_sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 		    sm->anchors));
 		json_object_set_new(root, "leapfrog_per_transition",
 		    sample_num(sm->leapfrog));
+		json_object_set_new(root, "reweight_draws", json_integer(
+		    (json_int_t)sm->rw_ndraw));
+		json_object_set_new(root, "reweight_khat", sample_num(
+		    sm->rw_khat));
+		json_object_set_new(root, "reweight_ess", sample_num(
+		    sm->rw_ess));
+		json_object_set_new(root, "reweight_max_shift_sd", sample_num(
+		    sm->rw_shift));
+		json_object_set_new(root, "reweight_max_shift_parameter",
+		    sm->rw_param != NULL ? json_string(sm->rw_param) :
+		    json_null());
 		json_object_set_new(root, "noise_sigma", sample_num(sm->sigma));
 		json_object_set_new(root, "noise_sigma_source",
 		    json_string(sm->sigma_source));
@@ -113,6 +124,10 @@ cli_sample_print_json(struct het_sample *s, enum het_sample_verdict v)
 			    sample_num(q->nlsq_sd));
 			json_object_set_new(e, "contraction",
 			    sample_num(q->contraction));
+			json_object_set_new(e, "reweighted_mean",
+			    sample_num(q->rw_mean));
+			json_object_set_new(e, "reweighted_sd",
+			    sample_num(q->rw_sd));
 			json_object_set_new(par, q->name, e);
 		}
 	}
@@ -177,6 +192,26 @@ sample_print_laplace(const struct het_sample_summary *sm)
 	    "non-Gaussian" : "far from Gaussian: the Laplace approximation "
 	    "alone is not to be trusted; the NUTS draws are");
 }
+/*
+ * A sharded run's consensus against all the data (het_sample_rw.c):
+ * whether the importance reweighting can be trusted (k-hat <= 0.7) and
+ * how far the consensus means sit from it.
+ */
+static void
+sample_print_reweight(const struct het_sample_summary *sm)
+{
+	if (sm->rw_ndraw == 0 || isnan(sm->rw_khat))
+		return;
+	printf("consensus against all the data: %zu importance draws, PSIS "
+	    "k-hat %.2f, ESS %.0f; ", sm->rw_ndraw, sm->rw_khat, sm->rw_ess);
+	if (sm->rw_khat > 0.7)
+		printf("not reliable (k-hat > 0.7): see the warning\n");
+	else
+		printf("the consensus means lie within %.2f sd of the "
+		    "reweighted ones (largest: %s)\n", sm->rw_shift,
+		    sm->rw_param != NULL ? sm->rw_param : "-");
+}
+
 void
 cli_sample_print_table(struct het_sample *s)
 {
@@ -207,6 +242,7 @@ cli_sample_print_table(struct het_sample *s)
 		printf("%s\n", sm->gates_text);
 	sample_print_laplace(sm);
 	sample_print_coords(sm);
+	sample_print_reweight(sm);
 	if (sm->note != NULL && sm->note[0] != '\0')
 		printf("consensus: %s\n", sm->note);
 	if (files[0] == NULL)

@@ -173,6 +173,9 @@ struct het_config_cmc {
 				   no gain yet, docs/PERFORMANCE.md) */
 	long	psis_draws;	/* 0 or 20..100000 importance draws
 				   for its PSIS k-hat; 200 */
+	long	reweight_draws;	/* 0 or 20..100000 importance draws
+				   of a sharded run's consensus against
+				   all the data; 4000 */
 	int	chain_parallel;	/* chain_method: 1 parallel (a shard's
 				   chains at once on the cores its worker
 				   may use; "vectorized" too), 0

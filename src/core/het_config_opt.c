@@ -307,6 +307,8 @@ cl_read_cmc(struct cl_load *ld)
 		    { va, V, "min_success_rate" } };
 		struct cl_cand cb[] = { { cm, P, "combination_method" },
 		    { co, C, "combination_method" }, { co, C, "method" } };
+		struct cl_cand rw[] = { { cm, P, "reweight_draws" },
+		    { co, C, "reweight_draws" } };
 		struct cl_cand rh[] = { { cm, P, "max_r_hat" },
 		    { va, V, "max_r_hat" }, { va, V, "r_hat_threshold" },
 		    { va, V, "max_per_shard_rhat" } };
@@ -398,7 +400,9 @@ cl_read_cmc(struct cl_load *ld)
 		    NC(combine_words), &w)) != HET_OK)
 			return rc;
 		c->combine = (enum het_config_combine)w;
-		if ((rc = cl_pick_num(ld, rh, NC(rh), "cmc.max_r_hat",
+		if ((rc = cl_pick_long(ld, rw, NC(rw), "cmc.reweight_draws", 0,
+		    &c->reweight_draws)) ||
+		    (rc = cl_pick_num(ld, rh, NC(rh), "cmc.max_r_hat",
 		    &c->max_r_hat)) ||
 		    (rc = cl_pick_num(ld, es, NC(es), "cmc.min_ess",
 		    &c->min_ess)) ||

@@ -310,6 +310,13 @@ v_cmc(const struct vctx *v)
 		return v_err(v, "cmc.psis_draws", K("per_shard_mcmc.psis_draws"),
 		    "%ld: use 0 (no k-hat) or 20 to 100000 importance draws",
 		    c->psis_draws);
+	if (c->reweight_draws != 0 && (rc = v_count(v, "cmc.reweight_draws",
+	    K("combination.reweight_draws"), c->reweight_draws, 20,
+	    100000)) != HET_OK)
+		return v_err(v, "cmc.reweight_draws",
+		    K("combination.reweight_draws"), "%ld: use 0 (no "
+		    "reweighting) or 20 to 100000 importance draws",
+		    c->reweight_draws);
 	if (c->heartbeat_timeout > c->per_shard_timeout)
 		return v_err(v, "cmc.heartbeat_timeout",
 		    K("timeout.heartbeat_timeout"), "%g s exceeds "

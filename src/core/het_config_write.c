@@ -600,6 +600,10 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	w_put(w, "    combination:\n");
 	w_cmt(w, 6, "consensus_mc, robust_consensus_mc or simple_average.");
 	w_kw(w, 6, "combination_method", het_config_combine_name(c->combine));
+	w_cmt(w, 6, "Importance draws weighing a sharded run's consensus "
+	    "against all the data (PSIS k-hat, reweighted means and sds); 0: "
+	    "none, or 20..100000.");
+	w_kl(w, 6, "reweight_draws", c->reweight_draws);
 	w_cmt(w, 6, "Fraction of shards that must succeed, in (0, 1].");
 	w_kn(w, 6, "min_success_rate", c->min_success_rate);
 	w_put(w, "    validation:\n");

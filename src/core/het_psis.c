@@ -194,8 +194,10 @@ psis_moments(const double *lw, const double *y, size_t ndraw, size_t p,
 	double	 w, s1 = 0, s2 = 0, dv;
 	size_t	 s, m;
 
+	/* a draw of weight 0 may map to no point (NaN): left out */
 	for (s = 0; s < ndraw; s++) {
-		w = isfinite(lw[s]) ? exp(lw[s]) : 0;
+		if (!((w = isfinite(lw[s]) ? exp(lw[s]) : 0) > 0))
+			continue;
 		s1 += w;
 		s2 += w * w;
 		for (m = 0; m < p; m++)
@@ -204,7 +206,8 @@ psis_moments(const double *lw, const double *y, size_t ndraw, size_t p,
 	for (m = 0; m < p; m++)
 		r->mean[m] /= s1;
 	for (s = 0; s < ndraw; s++) {
-		w = isfinite(lw[s]) ? exp(lw[s]) / s1 : 0;
+		if (!((w = isfinite(lw[s]) ? exp(lw[s]) / s1 : 0) > 0))
+			continue;
 		for (m = 0; m < p; m++) {
 			dv = y[s * p + m] - r->mean[m];
 			r->sd[m] += w * dv * dv;

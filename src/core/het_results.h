@@ -163,6 +163,8 @@ struct het_results_cmc_param {
 	double	rhat;		/* max over used shards */
 	double	ess_bulk, ess_tail;	/* sums over used shards */
 	double	nlsq, nlsq_sd, prior_sd, contraction;
+	double	rw_mean, rw_sd;	/* reweighted against all the data;
+				   NaN when not taken */
 };
 
 struct het_results_cmc {
@@ -190,6 +192,10 @@ struct het_results_cmc {
 	double		 max_rhat, min_ess, min_bfmi;
 	long		 divergences;
 	double		 wall_time;	/* s of the sampling */
+	/* the consensus importance-reweighted against all the data
+	   (sharded runs): k-hat, ESS, draws; NaN, NaN, 0 when not */
+	double		 rw_khat, rw_ess;
+	size_t		 rw_ndraw;
 };
 
 /* Everything het_results_write needs. */

@@ -20,7 +20,11 @@
  *   /cmc/gates_text                      sentences, "" when passed
  *   /cmc/priors/{kind,a,b,lower,upper}   the untempered priors
  *   /cmc/summary/{mean,sd,q2.5,q5,q50,q95,q97.5,r_hat,ess_bulk,ess_tail,
- *                nlsq,nlsq_sd,prior_sd,contraction}   p values each
+ *                nlsq,nlsq_sd,prior_sd,contraction,reweighted_mean,
+ *                reweighted_sd}      p values each (the last two NaN
+ *                unless a sharded run's consensus was reweighted
+ *                against all the data; /cmc [reweight_khat,
+ *                reweight_ess, reweight_draws])
  *   /cmc/consensus/{draws (ndraw x p), mean, sd, cov, gauss_mean,
  *                gauss_cov, used, outlier} [method, n_used, n_regularised,
  *                note]                   only when something was combined
@@ -108,6 +112,10 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 	    json_string(c->sigma_source));
 	json_object_set_new(o, "consensus_note", json_string(
 	    c->cons != NULL && c->cons->note != NULL ? c->cons->note : ""));
+	json_object_set_new(o, "reweight_draws", json_integer((json_int_t)
+	    c->rw_ndraw));
+	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
+	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
 	one = json_object();
 	for (m = 0; m < c->p; m++) {
 		const struct het_results_cmc_param *q = c->param != NULL ?
@@ -124,6 +132,10 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 		    NAN));
 		json_object_set_new(e, "posterior_contraction", rs_num(q ?
 		    q->contraction : NAN));
+		json_object_set_new(e, "reweighted_mean", rs_num(q ?
+		    q->rw_mean : NAN));
+		json_object_set_new(e, "reweighted_sd", rs_num(q ? q->rw_sd :
+		    NAN));
 		json_object_set_new(e, "shard_skewness", rs_num(
 		    c->cons != NULL && c->cons->skew != NULL ?
 		    c->cons->skew[m] : NAN));
@@ -174,6 +186,8 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 	    c->param != NULL));
 	json_object_set_new(o, "min_ess_bulk", rs_num(c->p > 0 ? mine :
 	    NAN));
+	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
+	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
 	for (k = 0; k < c->nshards; k++) {
 		const struct het_shard_result *r = c->shards[k].res;
 
@@ -291,7 +305,10 @@ rc_attrs(struct rs_w *w, const struct het_results_cmc *c,
 	    (rc = rs_af64(w, g, "max_divergence_rate",
 	    c->gates.max_divergence_rate, err)) ||
 	    (rc = rs_ai64(w, g, "gates_passed", c->gates_pass, err)) ||
-	    (rc = rs_af64(w, g, "wall_time", c->wall_time, err)))
+	    (rc = rs_af64(w, g, "wall_time", c->wall_time, err)) ||
+	    (rc = rs_af64(w, g, "reweight_khat", c->rw_khat, err)) ||
+	    (rc = rs_af64(w, g, "reweight_ess", c->rw_ess, err)) ||
+	    (rc = rs_ai64(w, g, "reweight_draws", (long)c->rw_ndraw, err)))
 		return rc;
 	if ((rc = rs_strs(w, "/cmc/parameter_names", c->p, c->names, err)))
 		return rc;
@@ -339,9 +356,10 @@ static int
 rc_summary(struct rs_w *w, const struct het_results_cmc *c,
     struct het_error *err)
 {
-	static const char *const nm[14] = { "mean", "sd", "q2.5", "q5",
+	static const char *const nm[16] = { "mean", "sd", "q2.5", "q5",
 	    "q50", "q95", "q97.5", "r_hat", "ess_bulk", "ess_tail", "nlsq",
-	    "nlsq_sd", "prior_sd", "contraction" };
+	    "nlsq_sd", "prior_sd", "contraction", "reweighted_mean",
+	    "reweighted_sd" };
 	char path[RS_PATH_MAX];
 	double *v;
 	size_t m;
@@ -352,13 +370,14 @@ rc_summary(struct rs_w *w, const struct het_results_cmc *c,
 	if ((v = het_alloc_array(c->p, sizeof(double), "summary", err)) ==
 	    NULL)
 		return HET_ENOMEM;
-	for (i = 0; rc == HET_OK && i < 14; i++) {
+	for (i = 0; rc == HET_OK && i < 16; i++) {
 		for (m = 0; m < c->p; m++) {
 			const struct het_results_cmc_param *q = &c->param[m];
-			const double all[14] = { q->mean, q->sd, q->q025,
+			const double all[16] = { q->mean, q->sd, q->q025,
 			    q->q05, q->q50, q->q95, q->q975, q->rhat,
 			    q->ess_bulk, q->ess_tail, q->nlsq, q->nlsq_sd,
-			    q->prior_sd, q->contraction };
+			    q->prior_sd, q->contraction, q->rw_mean,
+			    q->rw_sd };
 
 			v[m] = all[i];
 		}

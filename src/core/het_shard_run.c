@@ -26,10 +26,8 @@
 #include "het_util.h"
 
 #define RUN_RHAT_EVERY	50
-#define RUN_INTERIOR	1e-3	/* x0 moved this fraction of a range inside */
 #define RUN_START_TRIES	12	/* start draws, each half the last's scale */
 #define RUN_COND_SD	6.0	/* conditional mean +- this many sd inside */
-#define RUN_ANCHOR_Z	6.0	/* exponent this many Laplace sd from 0: anchors */
 
 void
 het_shard_settings_default(struct het_shard_settings *st)
@@ -233,7 +231,7 @@ run_coords(struct het_shard_job *job, struct het_posterior *post, int rc)
 		mask = 0;
 	else
 		mask = het_posterior_anchor_choice(post, job->lap.mode,
-		    job->lap.cov, RUN_ANCHOR_Z);
+		    job->lap.cov, HET_SHARD_ANCHOR_Z);
 	if (mask == het_posterior_anchors(post) ||
 	    het_posterior_set_anchors(post, mask, NULL) != HET_OK)
 		return 0;
@@ -354,7 +352,7 @@ het_shard_begin(struct het_posterior *post,
 			goto fail;
 		}
 	memcpy(job->x0, x0, job->p * sizeof *x0);
-	het_posterior_interior(post, job->x0, RUN_INTERIOR);
+	het_posterior_interior(post, job->x0, HET_SHARD_INTERIOR);
 	res->marginal = het_posterior_marg_status(post);
 	if ((rc = run_laplace(job, post, res, err)) == HET_OK) {
 		job->marg = het_posterior_marginal(post);

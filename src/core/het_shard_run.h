@@ -91,6 +91,15 @@ struct het_shard_progress {
  * Return 0 to go on, non-zero to cancel (het_shard_run then returns
  * HET_ECANCEL).
  */
+/*
+ * A chain's start x0 is moved this fraction of each prior range inside
+ * finite bounds (het_posterior_interior); a power law whose exponent the
+ * Laplace approximation puts more than this many sd from 0 is sampled
+ * on anchor times (het_posterior_anchor_choice).
+ */
+#define HET_SHARD_INTERIOR	1e-3
+#define HET_SHARD_ANCHOR_Z	6.0
+
 typedef int (*het_shard_progress_fn)(void *ctx,
     const struct het_shard_progress *pr);
 

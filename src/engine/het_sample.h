@@ -239,6 +239,9 @@ struct het_sample_param {
 					   NLSQ-informed kind; NaN when
 					   unknown) */
 	double		 contraction;	/* 1 - sd / prior_sd, NaN if unknown */
+	double		 rw_mean, rw_sd; /* importance-reweighted against all
+					   the data (sharded runs); NaN when
+					   not taken */
 };
 
 /* The consensus summary (valid from COMBINING's end on). */
@@ -271,6 +274,13 @@ struct het_sample_summary {
 	double		 leapfrog;	/* mean leapfrog steps per transition
 					   after warmup over the chains of
 					   the done shards; NaN if unknown */
+	/* The consensus reweighted against all the data (two or more
+	   shards combined; het_sample_rw.c): NaN / 0 / NULL when not. */
+	double		 rw_khat;	/* PSIS k-hat: > 0.7 unreliable */
+	double		 rw_ess;	/* effective draws of the weights */
+	size_t		 rw_ndraw;	/* importance draws */
+	double		 rw_shift;	/* largest |mean - rw_mean| / rw_sd */
+	const char	*rw_param;	/* ... its parameter */
 	double		 sigma;		/* likelihood noise used */
 	const char	*sigma_source;	/* "far-lag estimate", ... */
 	double		 wall_time;	/* s, start to written */

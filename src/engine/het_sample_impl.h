@@ -122,6 +122,16 @@ int hs_combine(struct het_sample *s, struct het_error *err);
 int hs_write(struct het_sample *s, struct het_error *err);
 
 /*
+ * COMBINING, after the summary (het_sample_rw.c): with two or more
+ * shards combined and cmc.reweight_draws > 0, importance-reweight the
+ * consensus against the posterior of all the data and fill the rw_*
+ * fields of the summary and its parameters; trouble is a warning.
+ * Returns HET_OK or the status that stopped it (HET_ECANCEL included);
+ * the run goes on either way.
+ */
+int hs_reweight(struct het_sample *s);
+
+/*
  * What the results files and the checkpoint share (het_sample_post.c):
  * fills cm and res (res->cmc = cm, res->fits = fit) from the immutable
  * state of the pipeline; *starts is allocated (free it).  The caller

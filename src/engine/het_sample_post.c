@@ -105,7 +105,11 @@ hs_summary(struct het_sample *s, const unsigned char *used,
 		q->prior_sd = hs_prior_sd(&s->priors[m]);
 		q->contraction = isfinite(q->prior_sd) && q->prior_sd > 0 ?
 		    1.0 - q->sd / q->prior_sd : NAN;
+		q->rw_mean = q->rw_sd = NAN;
 	}
+	sm->rw_khat = sm->rw_ess = sm->rw_shift = NAN;
+	sm->rw_ndraw = 0;
+	sm->rw_param = NULL;
 	free(col);
 	sm->p = p;
 	sm->param = s->param;
@@ -238,6 +242,7 @@ hs_combine(struct het_sample *s, struct het_error *err)
 			sm->max_khat = r->laplace_khat;
 	}
 	sm->leapfrog = nleap > 0 ? sm->leapfrog / (double)nleap : NAN;
+	(void)hs_reweight(s);
 	s->have_sum = 1;
 	rc = HET_OK;
 out:
@@ -355,6 +360,7 @@ hs_describe(struct het_sample *s, struct het_results_cmc *cm,
 	cm->p = s->pb->p;
 	cm->names = s->nnames;
 	cm->priors = s->priors;
+	cm->rw_khat = cm->rw_ess = NAN;	/* the caller's, when taken */
 	if ((rc = hs_fit_desc(s, fit, starts, err)) != HET_OK)
 		return rc;
 	memset(res, 0, sizeof(*res));
@@ -413,7 +419,7 @@ hs_write(struct het_sample *s, struct het_error *err)
 		pr[k] = (struct het_results_cmc_param){ q->mean, q->sd,
 		    q->q025, q->q5, q->q50, q->q95, q->q975, q->rhat,
 		    q->ess_bulk, q->ess_tail, q->nlsq, q->nlsq_sd,
-		    q->prior_sd, q->contraction };
+		    q->prior_sd, q->contraction, q->rw_mean, q->rw_sd };
 	}
 	if ((rc = hs_describe(s, &cm, &res, &fit, &starts, err)) != HET_OK)
 		goto out;
@@ -429,6 +435,9 @@ hs_write(struct het_sample *s, struct het_error *err)
 	cm.min_bfmi = s->sum.min_bfmi;
 	cm.divergences = s->sum.divergences;
 	cm.wall_time = s->sampling_wall;
+	cm.rw_khat = s->sum.rw_khat;
+	cm.rw_ess = s->sum.rw_ess;
+	cm.rw_ndraw = s->sum.rw_ndraw;
 	res.warnings = (const char *const *)s->warn;
 	res.nwarnings = s->nwarn;
 	res.status = cm.status;
