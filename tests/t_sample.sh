@@ -60,6 +60,8 @@ like "$RUN_OUT" "^laplace start: 2 of 2 shards, PSIS k-hat -?[0-9.]+ \\((close t
     "the Laplace start and its k-hat are reported"
 like "$RUN_OUT" "^NUTS: [0-9]+\\.[0-9] leapfrog steps per transition after warmup \\(mean over the chains\\)$" \
     "the mean tree size is reported"
+like "$RUN_OUT" "^consensus against all the data: 4000 importance draws, PSIS k-hat -?[0-9]\\.[0-9]+, ESS [0-9]+; the consensus means lie within [0-9.]+ sd of the reweighted ones \\(largest: [][a-z0-9_]+\\)$" \
+    "two shards: the consensus checked against all the data"
 like "$RUN_OUT" "results written to res/ \\(hetui_results.h5, nlsq_parameters.json, nlsq_metadata.json, cmc_summary.json, cmc_diagnostics.json\\)" \
     "the files written are listed"
 like "$RUN_ERR" "^static_ref, 1 angle, 1225 pairs; NLSQ fit$" "stderr: the problem"
@@ -81,7 +83,7 @@ unlike "$(ls -a res)" "tmp" "no temporary file left"
 is "$(leftover)" 0 "no worker left behind"
 
 if [ -z "$py" ]; then
-	skip 4 "python3 not found"
+	skip 5 "python3 not found"
 else
 	out=$("$py" - <<'PY'
 import json
@@ -110,12 +112,21 @@ print("diag", sorted(pd) == ["ess_bulk", "ess_tail", "r_hat", "r_hat_passed"]
                                      d["sampling_info"]["wall_time_seconds"]}
       and len(d["shard_diagnostics"]) == 2
       and d["shard_diagnostics"][0]["state"] == "done")
+# two shards combined: checked against all the data (4000 draws); the
+# posterior is close to Gaussian (k-hat about -0.1: bounded weights)
+print("rw", s["reweight_draws"] == 4000
+      and isinstance(s["reweight_khat"], float) and s["reweight_khat"] < 0.5
+      and d["reweight_khat"] == s["reweight_khat"]
+      and 0 < d["reweight_ess"] <= 4000
+      and all(("reweighted_mean" in v and "reweighted_sd" in v)
+              for v in s["parameters"].values()))
 PY
 )
 	like "$out" "skeys True" "cmc_summary.json: the reference's keys in its order"
 	like "$out" "dkeys True" "cmc_diagnostics.json: the reference's keys in its order"
 	like "$out" "ci True" "cmc_summary.json: names, intervals around the mean, map = mean, counts"
 	like "$out" "diag True" "cmc_diagnostics.json: per-parameter keys, BFMI per chain, sampling_info, shards"
+	like "$out" "rw True" "cmc_summary.json and cmc_diagnostics.json: the check of the 2-shard consensus against all the data (draws, k-hat, ESS, reweighted moments per parameter)"
 fi
 
 if command -v h5ls >/dev/null 2>&1; then

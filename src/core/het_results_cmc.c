@@ -186,8 +186,6 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 	    c->param != NULL));
 	json_object_set_new(o, "min_ess_bulk", rs_num(c->p > 0 ? mine :
 	    NAN));
-	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
-	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
 	for (k = 0; k < c->nshards; k++) {
 		const struct het_shard_result *r = c->shards[k].res;
 
@@ -265,6 +263,9 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		json_array_append_new(sh, e);
 	}
 	json_object_set_new(o, "shard_diagnostics", sh);
+	/* hetui's own keys, after the reference's */
+	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
+	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
 	return o;
 }
 
