@@ -2,9 +2,12 @@
 # t_layering.sh: the layer rules of docs/design.md, enforced on the built
 # objects: the core library references no curses, no printing and no
 # process exit; neither the core nor the engine references curses; the
-# worker binary does not link ncurses; only the hetui binary does.
+# worker binary does not link ncurses; only the hetui binary does; every
+# external symbol the core and the engine define starts with het_ (their
+# module-private helpers too: static linking puts them beside a user's
+# own); private headers have one suffix, _impl.h.
 . "$top_srcdir/tests/tap.sh"
-plan 7
+plan 10
 
 core="$top_builddir/src/core/libhetcore.a"
 engine="$top_builddir/src/engine/libhetengine.a"
@@ -22,6 +25,22 @@ bad=$(printf '%s\n' "$undef_engine" | grep -E "$curses")
 printing='^(printf|vprintf|puts|putchar|perror|stdout|stderr|exit|_exit|abort|H5Eprint2|getenv|secure_getenv)$'
 bad=$(printf '%s\n' "$undef_core" | grep -E "$printing" | tr '\n' ' ')
 [ -z "$bad" ]; ok $? "core never prints, exits or reads the environment${bad:+ (uses: $bad)}"
+
+# defined external symbols: lines "ADDRESS TYPE NAME" with an upper-case
+# type (T text, D/B/R/C data); archive member headers have no type
+defined() {
+	$NM -g --defined-only "$1" 2>/dev/null |
+	    awk 'NF == 3 && $2 ~ /^[A-Z]$/ {print $3}' | sort -u
+}
+def_core=$(defined "$core")
+def_engine=$(defined "$engine")
+[ -n "$def_core" ] && [ -n "$def_engine" ]
+ok $? "nm lists the symbols the core and the engine define"
+bad=$(printf '%s\n%s\n' "$def_core" "$def_engine" | grep -v '^het_' |
+    head -5 | tr '\n' ' ')
+[ -z "$bad" ]; ok $? "every external symbol of the core and the engine starts with het_${bad:+ (not: $bad)}"
+bad=$(cd "$top_srcdir" && find src ui -name '*.h' | grep -E '_(int|priv|private)\.h$' | tr '\n' ' ')
+[ -z "$bad" ]; ok $? "private headers end in _impl.h${bad:+ (not: $bad)}"
 
 if [ -z "$LDD" ]; then
 	skip 3 "ldd not found"

@@ -111,7 +111,7 @@ param_from_def(struct het_config_param *p, const struct het_param_def *d)
 }
 
 int
-cl_set_defaults(struct het_config *cfg, enum het_mode mode,
+het_cl_set_defaults(struct het_config *cfg, enum het_mode mode,
     struct het_error *err)
 {
 	const struct het_param_def *tab;
@@ -201,7 +201,8 @@ cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 }
 
 int
-cl_warning_push(struct het_config_warning **list, size_t *n, const char *key,
+het_cl_warning_push(struct het_config_warning **list, size_t *n,
+    const char *key,
     int line, const char *msg, struct het_error *err)
 {
 	struct het_config_warning *w;
@@ -225,10 +226,10 @@ cl_warning_push(struct het_config_warning **list, size_t *n, const char *key,
 }
 
 int
-cl_add_warning(struct het_config *cfg, const char *key, int line,
+het_cl_add_warning(struct het_config *cfg, const char *key, int line,
     const char *msg, struct het_error *err)
 {
-	return cl_warning_push(&cfg->warnings, &cfg->nwarnings, key, line,
+	return het_cl_warning_push(&cfg->warnings, &cfg->nwarnings, key, line,
 	    msg, err);
 }
 
@@ -284,7 +285,7 @@ het_config_default(enum het_mode mode, struct het_error *err)
 		    "default configuration");
 		return NULL;
 	}
-	if (cl_set_defaults(cfg, mode, err) != HET_OK) {
+	if (het_cl_set_defaults(cfg, mode, err) != HET_OK) {
 		het_config_free(cfg);
 		return NULL;
 	}
@@ -394,11 +395,11 @@ cfg_load_text(const char *text, size_t len, const char *name,
 	ld.cfg = cfg;
 	if ((rc = het_y_parse(text, len, name, &ld.root, &e)) != HET_OK)
 		goto fail;
-	if ((rc = cl_read_mode(&ld)) || (rc = cl_read_data(&ld)) ||
-	    (rc = cl_read_params(&ld)) || (rc = cl_read_nlsq(&ld)) ||
-	    (rc = cl_read_cmc(&ld)) || (rc = cl_read_output(&ld)) ||
-	    (rc = cl_report_unused(&ld)) ||
-	    (rc = cl_validate(cfg, &ld, &e)))
+	if ((rc = het_cl_read_mode(&ld)) || (rc = het_cl_read_data(&ld)) ||
+	    (rc = het_cl_read_params(&ld)) || (rc = het_cl_read_nlsq(&ld)) ||
+	    (rc = het_cl_read_cmc(&ld)) || (rc = het_cl_read_output(&ld)) ||
+	    (rc = het_cl_report_unused(&ld)) ||
+	    (rc = het_cl_validate(cfg, &ld, &e)))
 		goto fail;
 	cfg->source = het_strdup(name, &e);
 	if (cfg->source == NULL || (base_dir != NULL &&
@@ -570,10 +571,10 @@ het_config_dup(const struct het_config *src, struct het_error *err)
 		}
 	}
 	for (i = 0; !bad && i < src->nwarnings; i++)
-		bad |= cl_add_warning(c, src->warnings[i].key,
+		bad |= het_cl_add_warning(c, src->warnings[i].key,
 		    src->warnings[i].line, src->warnings[i].msg, err) != HET_OK;
 	for (i = 0; !bad && i < src->nunused; i++)
-		bad |= cl_warning_push(&c->unused, &c->nunused,
+		bad |= het_cl_warning_push(&c->unused, &c->nunused,
 		    src->unused[i].key, src->unused[i].line,
 		    src->unused[i].msg, err) != HET_OK;
 	if (bad) {

@@ -8,7 +8,7 @@
  * key, so every message can say where the user must look.  The typing
  * accepts what PyYAML-written files contain (1e-8 without a dot, yes/no
  * booleans) and rejects everything else.  A setting that the references
- * spell several ways is read with cl_pick() from candidate locations in
+ * spell several ways is read with het_cl_pick() from candidate locations in
  * precedence order: the first present wins, the others are consumed and
  * warned about when they disagree.  Null always means "keep the default".
  * Unconsumed keys are reported once per key: a whole ignored section
@@ -28,7 +28,7 @@
 #include "het_util.h"
 
 void
-cl_path(char *buf, const char *prefix, const char *key)
+het_cl_path(char *buf, const char *prefix, const char *key)
 {
 	if (prefix == NULL || prefix[0] == '\0')
 		snprintf(buf, CL_PATH_MAX, "%s", key);
@@ -37,13 +37,13 @@ cl_path(char *buf, const char *prefix, const char *key)
 }
 
 void
-cl_path_index(char *buf, const char *prefix, size_t index)
+het_cl_path_index(char *buf, const char *prefix, size_t index)
 {
 	snprintf(buf, CL_PATH_MAX, "%s[%zu]", prefix, index);
 }
 
 struct het_ynode *
-cl_peek(struct het_ynode *map, const char *key)
+het_cl_peek(struct het_ynode *map, const char *key)
 {
 	size_t i;
 
@@ -56,7 +56,7 @@ cl_peek(struct het_ynode *map, const char *key)
 }
 
 struct het_ynode *
-cl_get(struct het_ynode *map, const char *key)
+het_cl_get(struct het_ynode *map, const char *key)
 {
 	size_t i;
 
@@ -86,7 +86,7 @@ y_key_line(struct het_ynode *map, const char *key)
  * are consumed, with a warning when they say something else.
  */
 struct het_ynode *
-cl_alias(struct cl_load *ld, struct het_ynode *map, const char *prefix,
+het_cl_alias(struct cl_load *ld, struct het_ynode *map, const char *prefix,
     const char *const *keys, char *path)
 {
 	struct het_ynode *v, *win = NULL;
@@ -95,30 +95,31 @@ cl_alias(struct cl_load *ld, struct het_ynode *map, const char *prefix,
 	size_t k;
 
 	for (k = 0; keys[k] != NULL; k++) {
-		if ((v = cl_get(map, keys[k])) == NULL)
+		if ((v = het_cl_get(map, keys[k])) == NULL)
 			continue;
 		if (win == NULL) {
 			win = v;
 			wkey = keys[k];
-			cl_path(path, prefix, keys[k]);
+			het_cl_path(path, prefix, keys[k]);
 			continue;
 		}
 		if (v->kind == win->kind && (v->text == NULL ||
 		    strcmp(v->text, win->text) == 0))
 			continue;
-		cl_path(other, prefix, keys[k]);
-		if (cl_warn(ld, other, y_key_line(map, keys[k]), "%s: ignored; "
+		het_cl_path(other, prefix, keys[k]);
+		if (het_cl_warn(ld, other, y_key_line(map, keys[k]),
+		    "%s: ignored; "
 		    "%s.%s (line %d) says the same thing and takes precedence",
 		    other, prefix, wkey, y_key_line(map, wkey)) != HET_OK)
 			return NULL;
 	}
 	if (win == NULL)
-		cl_path(path, prefix, keys[0]);
+		het_cl_path(path, prefix, keys[0]);
 	return win;
 }
 
 int
-cl_err(struct cl_load *ld, int code, int line, const char *path,
+het_cl_err(struct cl_load *ld, int code, int line, const char *path,
     const char *fmt, ...)
 {
 	char msg[HET_ERROR_MSG_MAX];
@@ -135,7 +136,8 @@ cl_err(struct cl_load *ld, int code, int line, const char *path,
 }
 
 int
-cl_warn(struct cl_load *ld, const char *path, int line, const char *fmt, ...)
+het_cl_warn(struct cl_load *ld, const char *path, int line, const char *fmt,
+    ...)
 {
 	char msg[HET_ERROR_MSG_MAX];
 	va_list ap;
@@ -143,11 +145,12 @@ cl_warn(struct cl_load *ld, const char *path, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return cl_add_warning(ld->cfg, path, line, msg, ld->err);
+	return het_cl_add_warning(ld->cfg, path, line, msg, ld->err);
 }
 
 int
-cl_prov_set(struct cl_load *ld, const char *canon, const char *path, int line)
+het_cl_prov_set(struct cl_load *ld, const char *canon, const char *path,
+    int line)
 {
 	struct cl_prov *p = NULL, *np;
 	size_t i;
@@ -176,7 +179,7 @@ cl_prov_set(struct cl_load *ld, const char *canon, const char *path, int line)
 }
 
 const struct cl_prov *
-cl_prov_find(const struct cl_load *ld, const char *canon)
+het_cl_prov_find(const struct cl_load *ld, const char *canon)
 {
 	size_t i;
 
@@ -187,7 +190,7 @@ cl_prov_find(const struct cl_load *ld, const char *canon)
 }
 
 int
-cl_is_null(const struct het_ynode *v)
+het_cl_is_null(const struct het_ynode *v)
 {
 	return v == NULL || v->kind == HET_Y_NULL;
 }
@@ -214,65 +217,69 @@ y_shown(const struct het_ynode *v)
 }
 
 int
-cl_want_map(struct cl_load *ld, struct het_ynode *v, const char *path)
+het_cl_want_map(struct cl_load *ld, struct het_ynode *v, const char *path)
 {
 	if (v->kind == HET_Y_MAP)
 		return HET_OK;
-	return cl_err(ld, HET_EINVAL, v->line, path, "expected a mapping of "
+	return het_cl_err(ld, HET_EINVAL, v->line, path,
+	    "expected a mapping of "
 	    "keys, found %s%s%s", v->kind == HET_Y_SCALAR ? "'" : "",
 	    y_shown(v), v->kind == HET_Y_SCALAR ? "'" : "");
 }
 
 int
-cl_want_seq(struct cl_load *ld, struct het_ynode *v, const char *path)
+het_cl_want_seq(struct cl_load *ld, struct het_ynode *v, const char *path)
 {
 	if (v->kind == HET_Y_SEQ)
 		return HET_OK;
-	return cl_err(ld, HET_EINVAL, v->line, path, "expected a list "
+	return het_cl_err(ld, HET_EINVAL, v->line, path, "expected a list "
 	    "([a, b] or '- item' lines), found %s%s%s",
 	    v->kind == HET_Y_SCALAR ? "'" : "", y_shown(v),
 	    v->kind == HET_Y_SCALAR ? "'" : "");
 }
 
 int
-cl_num(struct cl_load *ld, struct het_ynode *v, const char *path, double *out)
+het_cl_num(struct cl_load *ld, struct het_ynode *v, const char *path,
+    double *out)
 {
 	char *end;
 	double x;
 
 	if (v->kind != HET_Y_SCALAR)
-		return cl_err(ld, HET_EINVAL, v->line, path, "expected a "
+		return het_cl_err(ld, HET_EINVAL, v->line, path, "expected a "
 		    "number, found %s", y_kind_name(v));
 	errno = 0;
 	x = strtod(v->text, &end);
 	if (end == v->text || *end != '\0' || isspace((unsigned char)
 	    v->text[0]))
-		return cl_err(ld, HET_EINVAL, v->line, path, "expected a "
+		return het_cl_err(ld, HET_EINVAL, v->line, path, "expected a "
 		    "number, found '%s'", v->text);
 	if (!isfinite(x) || (errno == ERANGE && fabs(x) > 1.0))
-		return cl_err(ld, HET_EINVAL, v->line, path, "'%s' is not a "
+		return het_cl_err(ld, HET_EINVAL, v->line, path,
+		    "'%s' is not a "
 		    "finite number", v->text);
 	*out = x;
 	return HET_OK;
 }
 
 int
-cl_long(struct cl_load *ld, struct het_ynode *v, const char *path, long *out)
+het_cl_long(struct cl_load *ld, struct het_ynode *v, const char *path,
+    long *out)
 {
 	double x;
 	int rc;
 
-	if ((rc = cl_num(ld, v, path, &x)) != HET_OK)
+	if ((rc = het_cl_num(ld, v, path, &x)) != HET_OK)
 		return rc;
 	if (x != floor(x) || fabs(x) > 9.0e15)
-		return cl_err(ld, HET_EINVAL, v->line, path, "expected a "
+		return het_cl_err(ld, HET_EINVAL, v->line, path, "expected a "
 		    "whole number, found '%s'", v->text);
 	*out = (long)x;
 	return HET_OK;
 }
 
 int
-cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
+het_cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
     long *out)
 {
 	int rc;
@@ -286,20 +293,21 @@ cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
 
 		(void)strtod(v->text, &end);
 		if (end == v->text || *end != '\0')
-			return cl_err(ld, HET_EINVAL, v->line, path, "expected "
+			return het_cl_err(ld, HET_EINVAL, v->line, path,
+			    "expected "
 			    "a whole number or \"auto\", found '%s'", v->text);
 	}
-	if ((rc = cl_long(ld, v, path, out)) != HET_OK)
+	if ((rc = het_cl_long(ld, v, path, out)) != HET_OK)
 		return rc;
 	/* 0 stands for "auto" inside hetui; a written 0 is a mistake. */
 	if (*out < 1)
-		return cl_err(ld, HET_EINVAL, v->line, path, "%ld must be "
+		return het_cl_err(ld, HET_EINVAL, v->line, path, "%ld must be "
 		    ">= 1, or \"auto\"", *out);
 	return HET_OK;
 }
 
 int
-cl_bool_value(const struct het_ynode *v, int *out)
+het_cl_bool_value(const struct het_ynode *v, int *out)
 {
 	static const char *const yes[] = { "true", "True", "TRUE", "yes",
 	    "Yes", "YES", "on", "On", "ON", NULL };
@@ -323,22 +331,24 @@ cl_bool_value(const struct het_ynode *v, int *out)
 }
 
 int
-cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path, int *out)
+het_cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path, int *out)
 {
-	if (cl_bool_value(v, out))
+	if (het_cl_bool_value(v, out))
 		return HET_OK;
-	return cl_err(ld, HET_EINVAL, v->line, path, "expected true or false, "
+	return het_cl_err(ld, HET_EINVAL, v->line, path,
+	    "expected true or false, "
 	    "found %s%s%s", v->kind == HET_Y_SCALAR ? "'" : "", y_shown(v),
 	    v->kind == HET_Y_SCALAR ? "'" : "");
 }
 
 int
-cl_str(struct cl_load *ld, struct het_ynode *v, const char *path, char **out)
+het_cl_str(struct cl_load *ld, struct het_ynode *v, const char *path,
+    char **out)
 {
 	char *s;
 
 	if (v->kind != HET_Y_SCALAR)
-		return cl_err(ld, HET_EINVAL, v->line, path, "expected a "
+		return het_cl_err(ld, HET_EINVAL, v->line, path, "expected a "
 		    "string, found %s", y_kind_name(v));
 	if ((s = het_strdup(v->text, ld->err)) == NULL)
 		return HET_ENOMEM;
@@ -348,8 +358,8 @@ cl_str(struct cl_load *ld, struct het_ynode *v, const char *path, char **out)
 }
 
 int
-cl_word(struct cl_load *ld, struct het_ynode *v, const char *path,
-    const struct cl_word *words, size_t nwords, int *out)
+het_cl_word(struct cl_load *ld, struct het_ynode *v, const char *path,
+    const struct het_cl_word *words, size_t nwords, int *out)
 {
 	char list[512];
 	size_t i, len = 0;
@@ -364,13 +374,14 @@ cl_word(struct cl_load *ld, struct het_ynode *v, const char *path,
 	for (i = 0; i < nwords && len < sizeof(list); i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 		    i == 0 ? "" : ", ", words[i].name);
-	return cl_err(ld, HET_EINVAL, v->line, path, "unknown value %s%s%s; "
+	return het_cl_err(ld, HET_EINVAL, v->line, path,
+	    "unknown value %s%s%s; "
 	    "allowed: %s", v->kind == HET_Y_SCALAR ? "'" : "", y_shown(v),
 	    v->kind == HET_Y_SCALAR ? "'" : "", list);
 }
 
 int
-cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
+het_cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
     double **out, size_t *n)
 {
 	char item[CL_PATH_MAX];
@@ -378,14 +389,14 @@ cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
 	size_t i;
 	int rc;
 
-	if ((rc = cl_want_seq(ld, v, path)) != HET_OK)
+	if ((rc = het_cl_want_seq(ld, v, path)) != HET_OK)
 		return rc;
 	a = het_alloc_array(v->n, sizeof(*a), path, ld->err);
 	if (a == NULL)
 		return HET_ENOMEM;
 	for (i = 0; i < v->n; i++) {
-		cl_path_index(item, path, i);
-		if ((rc = cl_num(ld, v->vals[i], item, &a[i])) != HET_OK) {
+		het_cl_path_index(item, path, i);
+		if ((rc = het_cl_num(ld, v->vals[i], item, &a[i])) != HET_OK) {
 			free(a);
 			return rc;
 		}
@@ -398,25 +409,25 @@ cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
 
 /* Look up a sub-mapping, consuming its key; NULL when absent or null. */
 int
-cl_section(struct cl_load *ld, struct het_ynode *map, const char *prefix,
+het_cl_section(struct cl_load *ld, struct het_ynode *map, const char *prefix,
     const char *key, struct het_ynode **out, char *path)
 {
 	struct het_ynode *v;
 	int rc;
 
-	cl_path(path, prefix, key);
+	het_cl_path(path, prefix, key);
 	*out = NULL;
-	v = cl_get(map, key);
-	if (cl_is_null(v))
+	v = het_cl_get(map, key);
+	if (het_cl_is_null(v))
 		return HET_OK;
-	if ((rc = cl_want_map(ld, v, path)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, v, path)) != HET_OK)
 		return rc;
 	*out = v;
 	return HET_OK;
 }
 
 struct het_ynode *
-cl_pick(struct cl_load *ld, const struct cl_cand *c, size_t n, char *path,
+het_cl_pick(struct cl_load *ld, const struct cl_cand *c, size_t n, char *path,
     int *rc)
 {
 	struct het_ynode *v, *win = NULL;
@@ -425,87 +436,88 @@ cl_pick(struct cl_load *ld, const struct cl_cand *c, size_t n, char *path,
 
 	*rc = HET_OK;
 	for (i = 0; i < n; i++) {
-		v = cl_get(c[i].map, c[i].key);
-		if (cl_is_null(v))
+		v = het_cl_get(c[i].map, c[i].key);
+		if (het_cl_is_null(v))
 			continue;
 		if (win == NULL) {
 			win = v;
-			cl_path(path, c[i].prefix, c[i].key);
+			het_cl_path(path, c[i].prefix, c[i].key);
 			continue;
 		}
 		if (v->kind == win->kind && v->kind == HET_Y_SCALAR &&
 		    strcmp(v->text, win->text) == 0)
 			continue;
-		cl_path(other, c[i].prefix, c[i].key);
-		*rc = cl_warn(ld, other, v->line, "%s: ignored; %s (line %d) "
-		    "sets the same thing and takes precedence", other, path,
-		    win->line);
+		het_cl_path(other, c[i].prefix, c[i].key);
+		*rc = het_cl_warn(ld, other, v->line, "%s: ignored; %s (line "
+		    "%d) sets the same thing and takes precedence", other,
+		    path, win->line);
 		if (*rc != HET_OK)
 			return NULL;
 	}
 	if (win == NULL)
-		cl_path(path, c[0].prefix, c[0].key);
+		het_cl_path(path, c[0].prefix, c[0].key);
 	return win;
 }
 
 /* Read a number from the first present candidate into *out. */
 int
-cl_pick_num(struct cl_load *ld, const struct cl_cand *c, size_t n,
+het_cl_pick_num(struct cl_load *ld, const struct cl_cand *c, size_t n,
     const char *canon, double *out)
 {
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
 	int rc;
 
-	v = cl_pick(ld, c, n, path, &rc);
+	v = het_cl_pick(ld, c, n, path, &rc);
 	if (v == NULL || rc != HET_OK)
 		return rc;
-	if ((rc = cl_num(ld, v, path, out)) != HET_OK)
+	if ((rc = het_cl_num(ld, v, path, out)) != HET_OK)
 		return rc;
-	return cl_prov_set(ld, canon, path, v->line);
+	return het_cl_prov_set(ld, canon, path, v->line);
 }
 
 int
-cl_pick_long(struct cl_load *ld, const struct cl_cand *c, size_t n,
+het_cl_pick_long(struct cl_load *ld, const struct cl_cand *c, size_t n,
     const char *canon, int allow_auto, long *out)
 {
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
 	int rc;
 
-	v = cl_pick(ld, c, n, path, &rc);
+	v = het_cl_pick(ld, c, n, path, &rc);
 	if (v == NULL || rc != HET_OK)
 		return rc;
-	rc = allow_auto ? cl_long_auto(ld, v, path, out) :
-	    cl_long(ld, v, path, out);
+	rc = allow_auto ? het_cl_long_auto(ld, v, path, out) :
+	    het_cl_long(ld, v, path, out);
 	if (rc != HET_OK)
 		return rc;
-	return cl_prov_set(ld, canon, path, v->line);
+	return het_cl_prov_set(ld, canon, path, v->line);
 }
 
 int
-cl_pick_bool(struct cl_load *ld, const struct cl_cand *c, size_t n, int *out)
+het_cl_pick_bool(struct cl_load *ld, const struct cl_cand *c, size_t n,
+    int *out)
 {
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
 	int rc;
 
-	v = cl_pick(ld, c, n, path, &rc);
+	v = het_cl_pick(ld, c, n, path, &rc);
 	if (v == NULL || rc != HET_OK)
 		return rc;
-	return cl_bool(ld, v, path, out);
+	return het_cl_bool(ld, v, path, out);
 }
 
 int
-cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
-    const struct cl_word *words, size_t nwords, int *out)
+het_cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
+    const struct het_cl_word *words, size_t nwords, int *out)
 {
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
 	int rc;
 
-	v = cl_pick(ld, c, n, path, &rc);
+	v = het_cl_pick(ld, c, n, path, &rc);
 	if (v == NULL || rc != HET_OK)
 		return rc;
-	return cl_word(ld, v, path, words, nwords, out);
+	return het_cl_word(ld, v, path, words, nwords, out);
 }

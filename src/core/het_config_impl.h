@@ -4,7 +4,7 @@
  *
  * The YAML text is parsed by libyaml into a small tree that keeps the line
  * of every node (het_config_yaml.c).  The schema readers then look keys up
- * with cl_get(), which marks them consumed; whatever is left unconsumed at
+ * with het_cl_get(), which marks them consumed; whatever is left unconsumed at
  * the end becomes a warning with its dotted path and line.  Each setting
  * that can later fail a cross-field check (bounds, values, frame window,
  * timeouts) records its provenance under a canonical key, so the final
@@ -51,7 +51,7 @@ struct cl_load {
 };
 
 /* An accepted word of an enumerated key and the value it stands for. */
-struct cl_word {
+struct het_cl_word {
 	const char	*name;
 	int		 value;
 };
@@ -61,7 +61,7 @@ int het_y_parse(const char *text, size_t len, const char *name,
     struct het_ynode **root, struct het_error *err);
 void het_y_free(struct het_ynode *node);
 
-/* A candidate location of one setting (see cl_pick). */
+/* A candidate location of one setting (see het_cl_pick). */
 struct cl_cand {
 	struct het_ynode	*map;	/* the mapping, or NULL when absent */
 	const char		*prefix; /* its dotted path */
@@ -72,80 +72,81 @@ struct cl_cand {
 #define NC(a)		HET_ARRAY_LEN(a)
 
 /* het_config_get.c: schema helpers (all return HET_OK or an error code) */
-void cl_path(char *buf, const char *prefix, const char *key);
-void cl_path_index(char *buf, const char *prefix, size_t index);
-struct het_ynode *cl_get(struct het_ynode *map, const char *key);
-struct het_ynode *cl_peek(struct het_ynode *map, const char *key);
-struct het_ynode *cl_alias(struct cl_load *ld, struct het_ynode *map,
+void het_cl_path(char *buf, const char *prefix, const char *key);
+void het_cl_path_index(char *buf, const char *prefix, size_t index);
+struct het_ynode *het_cl_get(struct het_ynode *map, const char *key);
+struct het_ynode *het_cl_peek(struct het_ynode *map, const char *key);
+struct het_ynode *het_cl_alias(struct cl_load *ld, struct het_ynode *map,
     const char *prefix, const char *const *keys, char *path);
-int cl_err(struct cl_load *ld, int code, int line, const char *path,
+int het_cl_err(struct cl_load *ld, int code, int line, const char *path,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-int cl_warn(struct cl_load *ld, const char *path, int line,
+int het_cl_warn(struct cl_load *ld, const char *path, int line,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int cl_prov_set(struct cl_load *ld, const char *canon, const char *path,
+int het_cl_prov_set(struct cl_load *ld, const char *canon, const char *path,
     int line);
-const struct cl_prov *cl_prov_find(const struct cl_load *ld,
+const struct cl_prov *het_cl_prov_find(const struct cl_load *ld,
     const char *canon);
-int cl_is_null(const struct het_ynode *v);
-int cl_want_map(struct cl_load *ld, struct het_ynode *v, const char *path);
-int cl_want_seq(struct cl_load *ld, struct het_ynode *v, const char *path);
-int cl_num(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_is_null(const struct het_ynode *v);
+int het_cl_want_map(struct cl_load *ld, struct het_ynode *v, const char *path);
+int het_cl_want_seq(struct cl_load *ld, struct het_ynode *v, const char *path);
+int het_cl_num(struct cl_load *ld, struct het_ynode *v, const char *path,
     double *out);
-int cl_long(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_long(struct cl_load *ld, struct het_ynode *v, const char *path,
     long *out);
-int cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_long_auto(struct cl_load *ld, struct het_ynode *v, const char *path,
     long *out);
 /* A YAML boolean's value into *out (1 if v is one, 0 if not; no error). */
-int cl_bool_value(const struct het_ynode *v, int *out);
-int cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_bool_value(const struct het_ynode *v, int *out);
+int het_cl_bool(struct cl_load *ld, struct het_ynode *v, const char *path,
     int *out);
-int cl_str(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_str(struct cl_load *ld, struct het_ynode *v, const char *path,
     char **out);
-int cl_word(struct cl_load *ld, struct het_ynode *v, const char *path,
-    const struct cl_word *words, size_t nwords, int *out);
-int cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
+int het_cl_word(struct cl_load *ld, struct het_ynode *v, const char *path,
+    const struct het_cl_word *words, size_t nwords, int *out);
+int het_cl_numlist(struct cl_load *ld, struct het_ynode *v, const char *path,
     double **out, size_t *n);
-int cl_report_unused(struct cl_load *ld);
-int cl_section(struct cl_load *ld, struct het_ynode *map, const char *prefix,
+int het_cl_report_unused(struct cl_load *ld);
+int het_cl_section(struct cl_load *ld, struct het_ynode *map,
+    const char *prefix,
     const char *key, struct het_ynode **out, char *path);
-struct het_ynode *cl_pick(struct cl_load *ld, const struct cl_cand *c,
+struct het_ynode *het_cl_pick(struct cl_load *ld, const struct cl_cand *c,
     size_t n, char *path, int *rc);
-int cl_pick_num(struct cl_load *ld, const struct cl_cand *c, size_t n,
+int het_cl_pick_num(struct cl_load *ld, const struct cl_cand *c, size_t n,
     const char *canon, double *out);
-int cl_pick_long(struct cl_load *ld, const struct cl_cand *c, size_t n,
+int het_cl_pick_long(struct cl_load *ld, const struct cl_cand *c, size_t n,
     const char *canon, int allow_auto, long *out);
-int cl_pick_bool(struct cl_load *ld, const struct cl_cand *c, size_t n,
+int het_cl_pick_bool(struct cl_load *ld, const struct cl_cand *c, size_t n,
     int *out);
-int cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
-    const struct cl_word *words, size_t nwords, int *out);
+int het_cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
+    const struct het_cl_word *words, size_t nwords, int *out);
 
 /* het_config_read.c: the analysis mode and the data selection */
-int cl_read_mode(struct cl_load *ld);
-int cl_read_data(struct cl_load *ld);
+int het_cl_read_mode(struct cl_load *ld);
+int het_cl_read_data(struct cl_load *ld);
 
 /* het_config_opt.c: optimization.nlsq, optimization.cmc, output */
-int cl_read_nlsq(struct cl_load *ld);
-int cl_read_cmc(struct cl_load *ld);
-int cl_read_output(struct cl_load *ld);
+int het_cl_read_nlsq(struct cl_load *ld);
+int het_cl_read_cmc(struct cl_load *ld);
+int het_cl_read_output(struct cl_load *ld);
 
 /* het_config_params.c: parameter sections of both schemas */
-int cl_read_params(struct cl_load *ld);
-int cl_prior_parse(const char *name, enum het_prior_kind *kind);
-void cl_prior_default(enum het_prior_kind kind, double lo, double hi,
+int het_cl_read_params(struct cl_load *ld);
+int het_cl_prior_parse(const char *name, enum het_prior_kind *kind);
+void het_cl_prior_default(enum het_prior_kind kind, double lo, double hi,
     struct het_prior *prior);
-const char *cl_prior_camel(enum het_prior_kind kind);
+const char *het_cl_prior_camel(enum het_prior_kind kind);
 
 /* het_config_valid.c */
-int cl_validate(const struct het_config *cfg, const struct cl_load *ld,
+int het_cl_validate(const struct het_config *cfg, const struct cl_load *ld,
     struct het_error *err);
 
 /* het_config.c: shared with the readers */
-int cl_set_defaults(struct het_config *cfg, enum het_mode mode,
+int het_cl_set_defaults(struct het_config *cfg, enum het_mode mode,
     struct het_error *err);
 /* Append (key, line, msg) to a warning list; HET_ENOMEM on failure. */
-int cl_warning_push(struct het_config_warning **list, size_t *n,
+int het_cl_warning_push(struct het_config_warning **list, size_t *n,
     const char *key, int line, const char *msg, struct het_error *err);
-int cl_add_warning(struct het_config *cfg, const char *key, int line,
+int het_cl_add_warning(struct het_config *cfg, const char *key, int line,
     const char *msg, struct het_error *err);
 
 #endif /* HET_CONFIG_IMPL_H */

@@ -5,7 +5,7 @@
  * and the priors they carry.
  *
  * Design: the layers are applied in the documented precedence order onto
- * the defaults cl_set_defaults() put in place for the mode, each setting
+ * the defaults het_cl_set_defaults() put in place for the mode, each setting
  * recording its provenance ("D0_ref.value" -> key and line) for the final
  * validation.  Unknown parameter names are errors (a misspelt name must
  * not be dropped); unknown fields beside known ones are left unconsumed
@@ -39,7 +39,7 @@ static const char *const prior_camel[HET_PRIOR_COUNT] = {
 };
 
 const char *
-cl_prior_camel(enum het_prior_kind kind)
+het_cl_prior_camel(enum het_prior_kind kind)
 {
 	if ((int)kind < 0 || kind >= HET_PRIOR_COUNT)
 		return "Unknown";
@@ -65,7 +65,7 @@ pr_same(const char *a, const char *b)
 }
 
 int
-cl_prior_parse(const char *name, enum het_prior_kind *kind)
+het_cl_prior_parse(const char *name, enum het_prior_kind *kind)
 {
 	int k;
 
@@ -80,7 +80,7 @@ cl_prior_parse(const char *name, enum het_prior_kind *kind)
 }
 
 void
-cl_prior_default(enum het_prior_kind kind, double lo, double hi,
+het_cl_prior_default(enum het_prior_kind kind, double lo, double hi,
     struct het_prior *prior)
 {
 	prior->kind = kind;
@@ -152,7 +152,8 @@ pa_unknown(struct cl_load *ld, int line, const char *path, const char *name)
 	for (i = 0; i < ld->cfg->nphys && len < sizeof(list); i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s, ",
 		    tab[i].name);
-	return cl_err(ld, HET_EINVAL, line, path, "unknown parameter '%s' for "
+	return het_cl_err(ld, HET_EINVAL, line, path,
+	    "unknown parameter '%s' for "
 	    "analysis mode %s; the names are %scontrast and offset", name,
 	    het_mode_name(ld->cfg->mode), list);
 }
@@ -173,7 +174,8 @@ pa_consume(struct het_ynode *v)
 static int
 pa_beyond(struct cl_load *ld, int line, const char *path, const char *name)
 {
-	return cl_warn(ld, path, line, "%s: %s is not a parameter of analysis "
+	return het_cl_warn(ld, path, line,
+	    "%s: %s is not a parameter of analysis "
 	    "mode %s; ignored", path, name, het_mode_name(ld->cfg->mode));
 }
 
@@ -184,7 +186,7 @@ pa_prov(struct cl_load *ld, const char *canon, const char *field,
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s.%s", canon, field);
-	return cl_prov_set(ld, key, path, line);
+	return het_cl_prov_set(ld, key, path, line);
 }
 
 /* initial_parameters.parameter_names + values. */
@@ -199,16 +201,16 @@ pa_initial_values(struct cl_load *ld, struct het_ynode *ip)
 	size_t i, nn, ntab;
 	int rc, beyond;
 
-	names = cl_get(ip, "parameter_names");
-	vals = cl_get(ip, "values");
+	names = het_cl_get(ip, "parameter_names");
+	vals = het_cl_get(ip, "values");
 	strcpy(path, "initial_parameters.parameter_names");
-	if (!cl_is_null(names)) {
-		if ((rc = cl_want_seq(ld, names, path)) != HET_OK)
+	if (!het_cl_is_null(names)) {
+		if ((rc = het_cl_want_seq(ld, names, path)) != HET_OK)
 			return rc;
 		for (i = 0; i < names->n; i++) {
-			cl_path_index(item, path, i);
+			het_cl_path_index(item, path, i);
 			if (names->vals[i]->kind != HET_Y_SCALAR)
-				return cl_err(ld, HET_EINVAL,
+				return het_cl_err(ld, HET_EINVAL,
 				    names->vals[i]->line, item, "expected a "
 				    "parameter name");
 			p = pa_find(ld->cfg, names->vals[i]->text, &canon,
@@ -218,22 +220,24 @@ pa_initial_values(struct cl_load *ld, struct het_ynode *ip)
 				    item, names->vals[i]->text);
 		}
 	}
-	if (cl_is_null(vals))
+	if (het_cl_is_null(vals))
 		return HET_OK;
 	strcpy(path, "initial_parameters.values");
-	if ((rc = cl_want_seq(ld, vals, path)) != HET_OK)
+	if ((rc = het_cl_want_seq(ld, vals, path)) != HET_OK)
 		return rc;
 	tab = het_params_table(ld->cfg->family, &ntab);
-	nn = !cl_is_null(names) ? names->n : ld->cfg->nphys;
+	nn = !het_cl_is_null(names) ? names->n : ld->cfg->nphys;
 	if (vals->n != nn)
-		return cl_err(ld, HET_EINVAL, vals->line, path, "%zu values "
+		return het_cl_err(ld, HET_EINVAL, vals->line, path,
+		    "%zu values "
 		    "for %zu parameter%s (%s); give one value per name",
-		    vals->n, nn, nn == 1 ? "" : "s", !cl_is_null(names) ?
+		    vals->n, nn, nn == 1 ? "" : "s", !het_cl_is_null(names) ?
 		    "initial_parameters.parameter_names" : "the mode's "
 		    "parameters in table order");
 	for (i = 0; i < vals->n; i++) {
-		cl_path_index(item, path, i);
-		nm = !cl_is_null(names) ? names->vals[i]->text : tab[i].name;
+		het_cl_path_index(item, path, i);
+		nm = !het_cl_is_null(
+		    names) ? names->vals[i]->text : tab[i].name;
 		p = pa_find(ld->cfg, nm, &canon, &beyond);
 		if (p == NULL) {
 			if ((rc = pa_beyond(ld, vals->vals[i]->line, item,
@@ -241,7 +245,7 @@ pa_initial_values(struct cl_load *ld, struct het_ynode *ip)
 				return rc;
 			continue;
 		}
-		if ((rc = cl_num(ld, vals->vals[i], item, &p->value)) !=
+		if ((rc = het_cl_num(ld, vals->vals[i], item, &p->value)) !=
 		    HET_OK || (rc = pa_prov(ld, canon, "value", item,
 		    vals->vals[i]->line)) != HET_OK)
 			return rc;
@@ -261,16 +265,17 @@ pa_active(struct cl_load *ld, struct het_ynode *act)
 	int rc, beyond;
 
 	strcpy(path, "initial_parameters.active_parameters");
-	if ((rc = cl_want_seq(ld, act, path)) != HET_OK)
+	if ((rc = het_cl_want_seq(ld, act, path)) != HET_OK)
 		return rc;
 	for (i = 0; i < cfg->nphys; i++)
 		cfg->phys[i].vary = 0;
 	for (i = 0; i < HET_S_COUNT; i++)
 		cfg->scaling.p[i].vary = 0;
 	for (i = 0; i < act->n; i++) {
-		cl_path_index(item, path, i);
+		het_cl_path_index(item, path, i);
 		if (act->vals[i]->kind != HET_Y_SCALAR)
-			return cl_err(ld, HET_EINVAL, act->vals[i]->line, item,
+			return het_cl_err(ld, HET_EINVAL, act->vals[i]->line,
+			    item,
 			    "expected a parameter name");
 		p = pa_find(cfg, act->vals[i]->text, &canon, &beyond);
 		if (p == NULL && !beyond)
@@ -301,11 +306,11 @@ pa_fixed(struct cl_load *ld, struct het_ynode *fx)
 	int rc, beyond;
 
 	strcpy(path, "initial_parameters.fixed_parameters");
-	if ((rc = cl_want_map(ld, fx, path)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, fx, path)) != HET_OK)
 		return rc;
 	for (i = 0; i < fx->n; i++) {
 		fx->keys[i]->used = 1;
-		cl_path(item, path, fx->keys[i]->text);
+		het_cl_path(item, path, fx->keys[i]->text);
 		p = pa_find(ld->cfg, fx->keys[i]->text, &canon, &beyond);
 		if (p == NULL && !beyond)
 			return pa_unknown(ld, fx->keys[i]->line, item,
@@ -316,7 +321,8 @@ pa_fixed(struct cl_load *ld, struct het_ynode *fx)
 				return rc;
 			continue;
 		}
-		if ((rc = cl_num(ld, fx->vals[i], item, &p->value)) != HET_OK ||
+		if ((rc = het_cl_num(ld, fx->vals[i], item,
+		    &p->value)) != HET_OK ||
 		    (rc = pa_prov(ld, canon, "value", item,
 		    fx->vals[i]->line)) != HET_OK)
 			return rc;
@@ -337,10 +343,10 @@ pa_scale_values(struct cl_load *ld, struct het_ynode *v, const char *path,
 	int	 rc;
 
 	if (v->kind != HET_Y_SCALAR)
-		return cl_numlist(ld, v, path, out, n);
+		return het_cl_numlist(ld, v, path, out, n);
 	if ((a = het_alloc_array(1, sizeof(*a), path, ld->err)) == NULL)
 		return HET_ENOMEM;
-	if ((rc = cl_num(ld, v, path, a)) != HET_OK) {
+	if ((rc = het_cl_num(ld, v, path, a)) != HET_OK) {
 		free(a);
 		return rc;
 	}
@@ -359,29 +365,30 @@ pa_initial(struct cl_load *ld, struct het_ynode *ip)
 
 	if ((rc = pa_initial_values(ld, ip)) != HET_OK)
 		return rc;
-	v = cl_get(ip, "active_parameters");
-	if (!cl_is_null(v) && (rc = pa_active(ld, v)) != HET_OK)
+	v = het_cl_get(ip, "active_parameters");
+	if (!het_cl_is_null(v) && (rc = pa_active(ld, v)) != HET_OK)
 		return rc;
-	v = cl_get(ip, "fixed_parameters");
-	if (!cl_is_null(v) && (rc = pa_fixed(ld, v)) != HET_OK)
+	v = het_cl_get(ip, "fixed_parameters");
+	if (!het_cl_is_null(v) && (rc = pa_fixed(ld, v)) != HET_OK)
 		return rc;
-	ps = cl_get(ip, "per_angle_scaling");
+	ps = het_cl_get(ip, "per_angle_scaling");
 	strcpy(path, "initial_parameters.per_angle_scaling");
-	if (cl_is_null(ps))
+	if (het_cl_is_null(ps))
 		return HET_OK;
-	if ((rc = cl_want_map(ld, ps, path)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, ps, path)) != HET_OK)
 		return rc;
-	v = cl_get(ps, "contrast");
+	v = het_cl_get(ps, "contrast");
 	strcpy(path, "initial_parameters.per_angle_scaling.contrast");
-	if (!cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
+	if (!het_cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
 	    &s->init_contrast, &s->ninit_contrast)) != HET_OK ||
-	    (rc = cl_prov_set(ld, "init_contrast", path, v->line)) != HET_OK))
+	    (rc = het_cl_prov_set(ld, "init_contrast", path,
+	    v->line)) != HET_OK))
 		return rc;
-	v = cl_get(ps, "offset");
+	v = het_cl_get(ps, "offset");
 	strcpy(path, "initial_parameters.per_angle_scaling.offset");
-	if (!cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
+	if (!het_cl_is_null(v) && ((rc = pa_scale_values(ld, v, path,
 	    &s->init_offset, &s->ninit_offset)) != HET_OK ||
-	    (rc = cl_prov_set(ld, "init_offset", path, v->line)) != HET_OK))
+	    (rc = het_cl_prov_set(ld, "init_offset", path, v->line)) != HET_OK))
 		return rc;
 	return HET_OK;
 }
@@ -391,14 +398,14 @@ static int
 pa_bound(struct cl_load *ld, struct het_ynode *m, const char *prefix,
     const char *key, const char *canon, double *out)
 {
-	struct het_ynode *v = cl_get(m, key);
+	struct het_ynode *v = het_cl_get(m, key);
 	char path[CL_PATH_MAX];
 	int rc;
 
-	if (cl_is_null(v))
+	if (het_cl_is_null(v))
 		return HET_OK;
-	cl_path(path, prefix, key);
-	if ((rc = cl_num(ld, v, path, out)) != HET_OK)
+	het_cl_path(path, prefix, key);
+	if ((rc = het_cl_num(ld, v, path, out)) != HET_OK)
 		return rc;
 	return pa_prov(ld, canon, strcmp(key, "max") == 0 ? "max" : "min",
 	    path, v->line);
@@ -413,12 +420,12 @@ pa_hyper(struct cl_load *ld, struct het_ynode *pp, const char *prefix,
 	struct het_ynode *v;
 	char path[CL_PATH_MAX];
 
-	v = cl_alias(ld, pp, prefix, keys, path);
+	v = het_cl_alias(ld, pp, prefix, keys, path);
 	if (ld->err->code != HET_OK)
 		return ld->err->code;
-	if (cl_is_null(v))
+	if (het_cl_is_null(v))
 		return HET_OK;
-	return cl_num(ld, v, path, out);
+	return het_cl_num(ld, v, path, out);
 }
 
 /* prior_params low/high must be the parameter's bounds. */
@@ -426,18 +433,19 @@ static int
 pa_support(struct cl_load *ld, struct het_ynode *pp, const char *prefix,
     const char *key, double bound, const char *bname)
 {
-	struct het_ynode *v = cl_get(pp, key);
+	struct het_ynode *v = het_cl_get(pp, key);
 	char path[CL_PATH_MAX];
 	double x;
 	int rc;
 
-	if (cl_is_null(v))
+	if (het_cl_is_null(v))
 		return HET_OK;
-	cl_path(path, prefix, key);
-	if ((rc = cl_num(ld, v, path, &x)) != HET_OK)
+	het_cl_path(path, prefix, key);
+	if ((rc = het_cl_num(ld, v, path, &x)) != HET_OK)
 		return rc;
 	if (x != bound)
-		return cl_err(ld, HET_EINVAL, v->line, path, "%g differs from "
+		return het_cl_err(ld, HET_EINVAL, v->line, path,
+		    "%g differs from "
 		    "the parameter's %s %g; hetui truncates every prior to "
 		    "[min, max], so set %s: %g instead", x, bname, bound, bname,
 		    x);
@@ -454,29 +462,30 @@ pa_prior(struct cl_load *ld, struct het_ynode *e, const char *prefix,
 	char path[CL_PATH_MAX], pprefix[CL_PATH_MAX];
 	int rc;
 
-	pr = cl_get(e, "prior");
-	pp = cl_get(e, "prior_params");
-	cl_path(path, prefix, "prior");
-	cl_path(pprefix, prefix, "prior_params");
-	if (cl_is_null(pr)) {
-		if (!cl_is_null(pp))
-			return cl_err(ld, HET_EINVAL, pp->line, pprefix,
+	pr = het_cl_get(e, "prior");
+	pp = het_cl_get(e, "prior_params");
+	het_cl_path(path, prefix, "prior");
+	het_cl_path(pprefix, prefix, "prior_params");
+	if (het_cl_is_null(pr)) {
+		if (!het_cl_is_null(pp))
+			return het_cl_err(ld, HET_EINVAL, pp->line, pprefix,
 			    "prior_params without a prior; add 'prior: "
 			    "truncated_normal' (or another type) beside it");
 		return HET_OK;
 	}
-	if (pr->kind != HET_Y_SCALAR || cl_prior_parse(pr->text, &kind) !=
+	if (pr->kind != HET_Y_SCALAR || het_cl_prior_parse(pr->text, &kind) !=
 	    HET_OK)
-		return cl_err(ld, HET_EINVAL, pr->line, path, "unknown prior "
+		return het_cl_err(ld, HET_EINVAL, pr->line, path,
+		    "unknown prior "
 		    "type '%s'; allowed: uniform, normal, truncated_normal, "
 		    "lognormal, halfnormal, exponential, beta_scaled",
 		    pr->kind == HET_Y_SCALAR ? pr->text : "?");
-	cl_prior_default(kind, p->lo, p->hi, &p->prior);
+	het_cl_prior_default(kind, p->lo, p->hi, &p->prior);
 	if ((rc = pa_prov(ld, canon, "prior", path, pr->line)) != HET_OK)
 		return rc;
-	if (cl_is_null(pp))
+	if (het_cl_is_null(pp))
 		return HET_OK;
-	if ((rc = cl_want_map(ld, pp, pprefix)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, pp, pprefix)) != HET_OK)
 		return rc;
 	if ((rc = pa_prov(ld, canon, "prior", pprefix, pp->line)) != HET_OK)
 		return rc;
@@ -542,29 +551,30 @@ pa_grouped_one(struct cl_load *ld, const char *group, struct het_ynode *key,
 		def = &tab[idx];
 	}
 	if (def->group != NULL && strcmp(def->group, group) != 0)
-		return cl_err(ld, HET_EINVAL, key->line, prefix, "%s belongs "
+		return het_cl_err(ld, HET_EINVAL, key->line, prefix,
+		    "%s belongs "
 		    "to group '%s', not '%s'; move it to parameters.%s.%s",
 		    canon, def->group, group, def->group, canon);
 	if (e->kind == HET_Y_SCALAR) {
 		/* "D0_ref: 5000" is shorthand for its value */
-		if ((rc = cl_num(ld, e, prefix, &p->value)) != HET_OK)
+		if ((rc = het_cl_num(ld, e, prefix, &p->value)) != HET_OK)
 			return rc;
 		return pa_prov(ld, canon, "value", prefix, e->line);
 	}
-	if ((rc = cl_want_map(ld, e, prefix)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, e, prefix)) != HET_OK)
 		return rc;
 	if ((rc = pa_bound(ld, e, prefix, "min", canon, &p->lo)) != HET_OK ||
 	    (rc = pa_bound(ld, e, prefix, "max", canon, &p->hi)) != HET_OK)
 		return rc;
-	v = cl_get(e, "value");
-	cl_path(path, prefix, "value");
-	if (!cl_is_null(v) && ((rc = cl_num(ld, v, path, &p->value)) !=
+	v = het_cl_get(e, "value");
+	het_cl_path(path, prefix, "value");
+	if (!het_cl_is_null(v) && ((rc = het_cl_num(ld, v, path, &p->value)) !=
 	    HET_OK || (rc = pa_prov(ld, canon, "value", path, v->line)) !=
 	    HET_OK))
 		return rc;
-	v = cl_get(e, "vary");
-	cl_path(path, prefix, "vary");
-	if (!cl_is_null(v) && ((rc = cl_bool(ld, v, path, &p->vary)) !=
+	v = het_cl_get(e, "vary");
+	het_cl_path(path, prefix, "vary");
+	if (!het_cl_is_null(v) && ((rc = het_cl_bool(ld, v, path, &p->vary)) !=
 	    HET_OK || (rc = pa_prov(ld, canon, "vary", path, v->line)) !=
 	    HET_OK))
 		return rc;
@@ -582,19 +592,19 @@ pa_grouped(struct cl_load *ld, struct het_ynode *params)
 	size_t k, i;
 	int rc;
 
-	if ((rc = cl_want_map(ld, params, "parameters")) != HET_OK)
+	if ((rc = het_cl_want_map(ld, params, "parameters")) != HET_OK)
 		return rc;
 	for (k = 0; k < HET_ARRAY_LEN(groups); k++) {
-		g = cl_get(params, groups[k]);
-		cl_path(gpath, "parameters", groups[k]);
-		if (cl_is_null(g))
+		g = het_cl_get(params, groups[k]);
+		het_cl_path(gpath, "parameters", groups[k]);
+		if (het_cl_is_null(g))
 			continue;
-		if ((rc = cl_want_map(ld, g, gpath)) != HET_OK)
+		if ((rc = het_cl_want_map(ld, g, gpath)) != HET_OK)
 			return rc;
 		for (i = 0; i < g->n; i++) {
 			g->keys[i]->used = 1;
-			cl_path(path, gpath, g->keys[i]->text);
-			if (cl_is_null(g->vals[i]))
+			het_cl_path(path, gpath, g->keys[i]->text);
+			if (het_cl_is_null(g->vals[i]))
 				continue;
 			if ((rc = pa_grouped_one(ld, groups[k], g->keys[i],
 			    g->vals[i], path)) != HET_OK)
@@ -615,12 +625,13 @@ pa_bounds_one(struct cl_load *ld, struct het_ynode *e, const char *prefix)
 	char path[CL_PATH_MAX];
 	int rc, beyond;
 
-	if ((rc = cl_want_map(ld, e, prefix)) != HET_OK)
+	if ((rc = het_cl_want_map(ld, e, prefix)) != HET_OK)
 		return rc;
-	nm = cl_get(e, "name");
-	cl_path(path, prefix, "name");
-	if (cl_is_null(nm) || nm->kind != HET_Y_SCALAR)
-		return cl_err(ld, HET_EINVAL, e->line, prefix, "a bounds entry "
+	nm = het_cl_get(e, "name");
+	het_cl_path(path, prefix, "name");
+	if (het_cl_is_null(nm) || nm->kind != HET_Y_SCALAR)
+		return het_cl_err(ld, HET_EINVAL, e->line, prefix,
+		    "a bounds entry "
 		    "needs 'name: PARAMETER'");
 	p = pa_find(ld->cfg, nm->text, &canon, &beyond);
 	if (p == NULL && !beyond)
@@ -632,32 +643,34 @@ pa_bounds_one(struct cl_load *ld, struct het_ynode *e, const char *prefix)
 	if ((rc = pa_bound(ld, e, prefix, "min", canon, &p->lo)) != HET_OK ||
 	    (rc = pa_bound(ld, e, prefix, "max", canon, &p->hi)) != HET_OK)
 		return rc;
-	ty = cl_get(e, "type");
-	cl_path(path, prefix, "type");
-	if (!cl_is_null(ty) && (ty->kind != HET_Y_SCALAR ||
-	    cl_prior_parse(ty->text, &kind) != HET_OK))
-		return cl_err(ld, HET_EINVAL, ty->line, path, "unknown prior "
+	ty = het_cl_get(e, "type");
+	het_cl_path(path, prefix, "type");
+	if (!het_cl_is_null(ty) && (ty->kind != HET_Y_SCALAR ||
+	    het_cl_prior_parse(ty->text, &kind) != HET_OK))
+		return het_cl_err(ld, HET_EINVAL, ty->line, path,
+		    "unknown prior "
 		    "type '%s'; allowed: Uniform, Normal, TruncatedNormal, "
 		    "LogNormal, HalfNormal, Exponential, BetaScaled (or the "
 		    "snake_case names)", ty->kind == HET_Y_SCALAR ? ty->text :
 		    "?");
 	/* Every bounds entry defines the prior; omitted numbers default. */
-	cl_prior_default(kind, p->lo, p->hi, &p->prior);
-	if ((rc = pa_prov(ld, canon, "prior", !cl_is_null(ty) ? path : prefix,
-	    !cl_is_null(ty) ? ty->line : e->line)) != HET_OK)
+	het_cl_prior_default(kind, p->lo, p->hi, &p->prior);
+	if ((rc = pa_prov(ld, canon, "prior", !het_cl_is_null(
+	    ty) ? path : prefix,
+	    !het_cl_is_null(ty) ? ty->line : e->line)) != HET_OK)
 		return rc;
-	mu = cl_get(e, "prior_mu");
-	sg = cl_get(e, "prior_sigma");
-	if (!cl_is_null(mu)) {
-		cl_path(path, prefix, "prior_mu");
-		if ((rc = cl_num(ld, mu, path, &p->prior.a)) != HET_OK ||
+	mu = het_cl_get(e, "prior_mu");
+	sg = het_cl_get(e, "prior_sigma");
+	if (!het_cl_is_null(mu)) {
+		het_cl_path(path, prefix, "prior_mu");
+		if ((rc = het_cl_num(ld, mu, path, &p->prior.a)) != HET_OK ||
 		    (rc = pa_prov(ld, canon, "prior", path, mu->line)) !=
 		    HET_OK)
 			return rc;
 	}
-	if (!cl_is_null(sg)) {
-		cl_path(path, prefix, "prior_sigma");
-		if ((rc = cl_num(ld, sg, path, &p->prior.b)) != HET_OK ||
+	if (!het_cl_is_null(sg)) {
+		het_cl_path(path, prefix, "prior_sigma");
+		if ((rc = het_cl_num(ld, sg, path, &p->prior.b)) != HET_OK ||
 		    (rc = pa_prov(ld, canon, "prior", path, sg->line)) !=
 		    HET_OK)
 			return rc;
@@ -673,15 +686,15 @@ pa_bounds(struct cl_load *ld, struct het_ynode *ps)
 	size_t i;
 	int rc;
 
-	if ((rc = cl_want_map(ld, ps, "parameter_space")) != HET_OK)
+	if ((rc = het_cl_want_map(ld, ps, "parameter_space")) != HET_OK)
 		return rc;
-	b = cl_get(ps, "bounds");
-	if (cl_is_null(b))
+	b = het_cl_get(ps, "bounds");
+	if (het_cl_is_null(b))
 		return HET_OK;
-	if ((rc = cl_want_seq(ld, b, "parameter_space.bounds")) != HET_OK)
+	if ((rc = het_cl_want_seq(ld, b, "parameter_space.bounds")) != HET_OK)
 		return rc;
 	for (i = 0; i < b->n; i++) {
-		cl_path_index(path, "parameter_space.bounds", i);
+		het_cl_path_index(path, "parameter_space.bounds", i);
 		if ((rc = pa_bounds_one(ld, b->vals[i], path)) != HET_OK)
 			return rc;
 	}
@@ -703,17 +716,17 @@ pa_finish_one(struct cl_load *ld, struct het_config_param *p,
 	int rc;
 
 	snprintf(key, sizeof(key), "%s.value", name);
-	if (cl_prov_find(ld, key) == NULL && p->lo < p->hi &&
+	if (het_cl_prov_find(ld, key) == NULL && p->lo < p->hi &&
 	    (p->value < p->lo || p->value > p->hi)) {
 		p->value = log_space && p->lo > 0 ? sqrt(p->lo * p->hi) :
 		    0.5 * (p->lo + p->hi);
 		snprintf(key, sizeof(key), "%s.min", name);
-		pv = cl_prov_find(ld, key);
+		pv = het_cl_prov_find(ld, key);
 		if (pv == NULL) {
 			snprintf(key, sizeof(key), "%s.max", name);
-			pv = cl_prov_find(ld, key);
+			pv = het_cl_prov_find(ld, key);
 		}
-		rc = cl_warn(ld, pv != NULL ? pv->path : name,
+		rc = het_cl_warn(ld, pv != NULL ? pv->path : name,
 		    pv != NULL ? pv->line : 0, "%s: no value is given for %s "
 		    "and its default %g lies outside [%g, %g]; it starts from "
 		    "%g", pv != NULL ? pv->path : name, name, old, p->lo,
@@ -723,9 +736,9 @@ pa_finish_one(struct cl_load *ld, struct het_config_param *p,
 	}
 	if (mode_fixed && p->vary) {
 		snprintf(key, sizeof(key), "%s.vary", name);
-		pv = cl_prov_find(ld, key);
+		pv = het_cl_prov_find(ld, key);
 		p->vary = 0;
-		rc = cl_warn(ld, pv != NULL ? pv->path : name,
+		rc = het_cl_warn(ld, pv != NULL ? pv->path : name,
 		    pv != NULL ? pv->line : 0, "%s: vary is overridden; "
 		    "analysis mode %s holds %s fixed at %g",
 		    pv != NULL ? pv->path : name, het_mode_name(ld->cfg->mode),
@@ -737,7 +750,7 @@ pa_finish_one(struct cl_load *ld, struct het_config_param *p,
 }
 
 int
-cl_read_params(struct cl_load *ld)
+het_cl_read_params(struct cl_load *ld)
 {
 	struct het_config *cfg = ld->cfg;
 	const struct het_param_def *tab;
@@ -745,18 +758,18 @@ cl_read_params(struct cl_load *ld)
 	size_t i, n;
 	int rc;
 
-	v = cl_get(ld->root, "initial_parameters");
-	if (!cl_is_null(v) && ((rc = cl_want_map(ld, v,
+	v = het_cl_get(ld->root, "initial_parameters");
+	if (!het_cl_is_null(v) && ((rc = het_cl_want_map(ld, v,
 	    "initial_parameters")) != HET_OK || (rc = pa_initial(ld, v)) !=
 	    HET_OK))
 		return rc;
 	if (cfg->family == HET_FAMILY_HETERODYNE) {
-		v = cl_get(ld->root, "parameters");
-		if (!cl_is_null(v) && (rc = pa_grouped(ld, v)) != HET_OK)
+		v = het_cl_get(ld->root, "parameters");
+		if (!het_cl_is_null(v) && (rc = pa_grouped(ld, v)) != HET_OK)
 			return rc;
 	} else {
-		v = cl_get(ld->root, "parameter_space");
-		if (!cl_is_null(v) && (rc = pa_bounds(ld, v)) != HET_OK)
+		v = het_cl_get(ld->root, "parameter_space");
+		if (!het_cl_is_null(v) && (rc = pa_bounds(ld, v)) != HET_OK)
 			return rc;
 	}
 	tab = het_params_table(cfg->family, &n);

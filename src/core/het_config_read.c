@@ -9,8 +9,8 @@
  * parameter_space.model and metadata.analysis_mode (homodyne) that is
  * present; the others are checked against it.  Without any of them it is
  * inferred from the parameter groups or names, and the note says how.
- * Data keys are read from their candidate locations with cl_pick(); range
- * checks are left to cl_validate().
+ * Data keys are read from their candidate locations with het_cl_pick(); range
+ * checks are left to het_cl_validate().
  */
 #include "config.h"
 
@@ -47,11 +47,11 @@ mode_node(struct het_ynode *root, size_t k, int consume, char *path)
 	    mode_keys[k].sub != NULL ? mode_keys[k].sub : "",
 	    mode_keys[k].sub != NULL ? "." : "", mode_keys[k].key);
 	if (mode_keys[k].sect != NULL)
-		m = cl_peek(m, mode_keys[k].sect);
+		m = het_cl_peek(m, mode_keys[k].sect);
 	if (mode_keys[k].sub != NULL)
-		m = cl_peek(m, mode_keys[k].sub);
-	return consume ? cl_get(m, mode_keys[k].key) :
-	    cl_peek(m, mode_keys[k].key);
+		m = het_cl_peek(m, mode_keys[k].sub);
+	return consume ? het_cl_get(m, mode_keys[k].key) :
+	    het_cl_peek(m, mode_keys[k].key);
 }
 
 static void
@@ -84,12 +84,13 @@ mode_names(struct het_ynode *root, int *het, int *hom, int *shear)
 	size_t i;
 
 	*het = *hom = *shear = 0;
-	v = cl_peek(cl_peek(root, "initial_parameters"), "parameter_names");
-	b = cl_peek(cl_peek(root, "parameter_space"), "bounds");
+	v = het_cl_peek(het_cl_peek(root, "initial_parameters"),
+	    "parameter_names");
+	b = het_cl_peek(het_cl_peek(root, "parameter_space"), "bounds");
 	for (i = 0; v != NULL && v->kind == HET_Y_SEQ && i < v->n; i++)
 		mode_classify(v->vals[i], het, hom, shear);
 	for (i = 0; b != NULL && b->kind == HET_Y_SEQ && i < b->n; i++)
-		mode_classify(cl_peek(b->vals[i], "name"), het, hom, shear);
+		mode_classify(het_cl_peek(b->vals[i], "name"), het, hom, shear);
 }
 
 static int
@@ -97,13 +98,13 @@ mode_infer(struct cl_load *ld, enum het_mode *mode, char *note, size_t len)
 {
 	static const char *const groups[] = { "reference", "sample",
 	    "velocity", "fraction", "angle" };
-	struct het_ynode *p = cl_peek(ld->root, "parameters");
+	struct het_ynode *p = het_cl_peek(ld->root, "parameters");
 	int het, hom, shear;
 	size_t i;
 
 	for (i = 0; p != NULL && p->kind == HET_Y_MAP &&
 	    i < HET_ARRAY_LEN(groups); i++)
-		if (cl_peek(p, groups[i]) != NULL) {
+		if (het_cl_peek(p, groups[i]) != NULL) {
 			*mode = HET_MODE_TWO_COMPONENT;
 			snprintf(note, len, "no analysis_mode given; "
 			    "two_component inferred from the heterodyne "
@@ -133,7 +134,7 @@ mode_infer(struct cl_load *ld, enum het_mode *mode, char *note, size_t len)
 }
 
 int
-cl_read_mode(struct cl_load *ld)
+het_cl_read_mode(struct cl_load *ld)
 {
 	struct het_config *cfg = ld->cfg;
 	struct het_ynode *v, *w;
@@ -145,7 +146,7 @@ cl_read_mode(struct cl_load *ld)
 
 	for (k = 0; k < HET_ARRAY_LEN(mode_keys); k++) {
 		v = mode_node(ld->root, k, 0, path);
-		if (cl_is_null(v))
+		if (het_cl_is_null(v))
 			continue;
 		if (win == HET_ARRAY_LEN(mode_keys)) {
 			win = k;
@@ -153,7 +154,8 @@ cl_read_mode(struct cl_load *ld)
 			wline = w->line;
 			if (w->kind != HET_Y_SCALAR ||
 			    het_mode_parse(w->text, &mode, &e) != HET_OK)
-				return cl_err(ld, HET_EINVAL, w->line, wpath,
+				return het_cl_err(ld, HET_EINVAL, w->line,
+				    wpath,
 				    "%s", w->kind == HET_Y_SCALAR ? e.msg :
 				    "expected a mode name");
 			continue;
@@ -168,7 +170,8 @@ cl_read_mode(struct cl_load *ld)
 		}
 		if (k != 3)
 			(void)mode_node(ld->root, k, 1, path);
-		rc = cl_warn(ld, path, v->line, "%s: '%s' is ignored; %s (line "
+		rc = het_cl_warn(ld, path, v->line,
+		    "%s: '%s' is ignored; %s (line "
 		    "%d) sets the analysis mode to %s", path,
 		    v->kind == HET_Y_SCALAR ? v->text : "?", wpath, wline,
 		    het_mode_name(mode));
@@ -180,14 +183,14 @@ cl_read_mode(struct cl_load *ld)
 		src = HET_MODE_FROM_KEY;
 		snprintf(note, sizeof(note), "analysis mode %s from %s (line "
 		    "%d)", het_mode_name(mode), wpath, w->line);
-		if ((rc = cl_set_defaults(cfg, mode, ld->err)) != HET_OK)
+		if ((rc = het_cl_set_defaults(cfg, mode, ld->err)) != HET_OK)
 			return rc;
 		cfg->mode_line = w->line;
 		if ((cfg->mode_key = het_strdup(wpath, ld->err)) == NULL)
 			return HET_ENOMEM;
 	} else {
 		src = mode_infer(ld, &mode, note, sizeof(note));
-		if ((rc = cl_set_defaults(cfg, mode, ld->err)) != HET_OK)
+		if ((rc = het_cl_set_defaults(cfg, mode, ld->err)) != HET_OK)
 			return rc;
 	}
 	cfg->mode_source = (enum het_config_mode_source)src;
@@ -205,16 +208,16 @@ rd_data_file(struct cl_load *ld, struct het_ynode *ed)
 	size_t len;
 	int rc = HET_OK;
 
-	fp = cl_get(ed, "file_path");
-	dir = cl_get(ed, "data_folder_path");
-	name = cl_get(ed, "data_file_name");
-	if (!cl_is_null(fp) && (rc = cl_str(ld, fp,
+	fp = het_cl_get(ed, "file_path");
+	dir = het_cl_get(ed, "data_folder_path");
+	name = het_cl_get(ed, "data_file_name");
+	if (!het_cl_is_null(fp) && (rc = het_cl_str(ld, fp,
 	    "experimental_data.file_path", &f)) != HET_OK)
 		goto out;
-	if (!cl_is_null(dir) && (rc = cl_str(ld, dir,
+	if (!het_cl_is_null(dir) && (rc = het_cl_str(ld, dir,
 	    "experimental_data.data_folder_path", &d)) != HET_OK)
 		goto out;
-	if (!cl_is_null(name) && (rc = cl_str(ld, name,
+	if (!het_cl_is_null(name) && (rc = het_cl_str(ld, name,
 	    "experimental_data.data_file_name", &n)) != HET_OK)
 		goto out;
 	if (n != NULL && n[0] != '\0') {
@@ -230,7 +233,7 @@ rd_data_file(struct cl_load *ld, struct het_ynode *ed)
 	}
 	if (f != NULL && f[0] != '\0') {
 		if (joined != NULL && strcmp(joined, f) != 0)
-			rc = cl_warn(ld, "experimental_data.data_file_name",
+			rc = het_cl_warn(ld, "experimental_data.data_file_name",
 			    name->line, "experimental_data.data_file_name: "
 			    "'%s' is ignored; file_path '%s' (line %d) names "
 			    "the data file", joined, f, fp->line);
@@ -240,12 +243,13 @@ rd_data_file(struct cl_load *ld, struct het_ynode *ed)
 		cfg->data_file = joined;
 		joined = NULL;
 	}
-	fmt = cl_get(ed, "file_format");
-	if (rc == HET_OK && !cl_is_null(fmt) && (fmt->kind != HET_Y_SCALAR ||
+	fmt = het_cl_get(ed, "file_format");
+	if (rc == HET_OK && !het_cl_is_null(fmt) && (
+	    fmt->kind != HET_Y_SCALAR ||
 	    (strcasecmp(fmt->text, "hdf5") != 0 &&
 	    strcasecmp(fmt->text, "hdf") != 0 &&
 	    strcasecmp(fmt->text, "h5") != 0)))
-		rc = cl_err(ld, HET_EINVAL, fmt->line,
+		rc = het_cl_err(ld, HET_EINVAL, fmt->line,
 		    "experimental_data.file_format", "'%s' is not supported; "
 		    "hetui reads HDF5 result files only (hdf5)",
 		    fmt->kind == HET_Y_SCALAR ? fmt->text : "?");
@@ -267,28 +271,28 @@ rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
 	size_t i;
 	int rc;
 
-	if ((rc = cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
+	if ((rc = het_cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
 	    "enabled"), 1, &cfg->phi_filter)) != HET_OK)
 		return rc;
-	if ((rc = cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
+	if ((rc = het_cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
 	    "fallback_to_all_angles"), 1, &cfg->phi_fallback)) != HET_OK)
 		return rc;
-	if ((rc = cl_pick_num(ld, (struct cl_cand[])C1(pf, "phi_filtering",
+	if ((rc = het_cl_pick_num(ld, (struct cl_cand[])C1(pf, "phi_filtering",
 	    "tolerance"), 1, "phi_filtering.tolerance",
 	    &cfg->phi_tolerance)) != HET_OK)
 		return rc;
-	v = cl_get(pf, "algorithm");
-	if (!cl_is_null(v) && (v->kind != HET_Y_SCALAR ||
+	v = het_cl_get(pf, "algorithm");
+	if (!het_cl_is_null(v) && (v->kind != HET_Y_SCALAR ||
 	    strcmp(v->text, "range_based") != 0))
-		return cl_err(ld, HET_EINVAL, v->line,
+		return het_cl_err(ld, HET_EINVAL, v->line,
 		    "phi_filtering.algorithm", "unknown value '%s'; allowed: "
 		    "range_based",
 		    v->kind == HET_Y_SCALAR ? v->text : "?");
 	strcpy(path, "phi_filtering.target_ranges");
-	v = cl_get(pf, "target_ranges");
-	if (cl_is_null(v))
+	v = het_cl_get(pf, "target_ranges");
+	if (het_cl_is_null(v))
 		return HET_OK;
-	if ((rc = cl_want_seq(ld, v, path)) != HET_OK)
+	if ((rc = het_cl_want_seq(ld, v, path)) != HET_OK)
 		return rc;
 	ranges = het_alloc_array(v->n, sizeof(*ranges), path, ld->err);
 	if (ranges == NULL)
@@ -296,28 +300,29 @@ rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
 	cfg->phi_ranges = ranges;
 	for (i = 0; i < v->n; i++) {
 		r = v->vals[i];
-		cl_path_index(item, path, i);
-		if ((rc = cl_want_map(ld, r, item)) != HET_OK)
+		het_cl_path_index(item, path, i);
+		if ((rc = het_cl_want_map(ld, r, item)) != HET_OK)
 			return rc;
-		lo = cl_get(r, "min_angle");
-		hi = cl_get(r, "max_angle");
+		lo = het_cl_get(r, "min_angle");
+		hi = het_cl_get(r, "max_angle");
 		if (lo == NULL || hi == NULL)
-			return cl_err(ld, HET_EINVAL, r->line, item, "a target "
+			return het_cl_err(ld, HET_EINVAL, r->line, item,
+			    "a target "
 			    "range needs both min_angle and max_angle "
 			    "(degrees)");
-		cl_path(key, item, "min_angle");
-		if ((rc = cl_num(ld, lo, key, &ranges[i].lo)) != HET_OK)
+		het_cl_path(key, item, "min_angle");
+		if ((rc = het_cl_num(ld, lo, key, &ranges[i].lo)) != HET_OK)
 			return rc;
-		cl_path(key, item, "max_angle");
-		if ((rc = cl_num(ld, hi, key, &ranges[i].hi)) != HET_OK)
+		het_cl_path(key, item, "max_angle");
+		if ((rc = het_cl_num(ld, hi, key, &ranges[i].hi)) != HET_OK)
 			return rc;
 		cfg->nphi_ranges = i + 1;
 		snprintf(key, sizeof(key), "phi_range%zu", i);
-		if ((rc = cl_prov_set(ld, key, item, r->line)) != HET_OK)
+		if ((rc = het_cl_prov_set(ld, key, item, r->line)) != HET_OK)
 			return rc;
-		lab = cl_get(r, "description");
-		cl_path(key, item, "description");
-		if (!cl_is_null(lab) && (rc = cl_str(ld, lab, key,
+		lab = het_cl_get(r, "description");
+		het_cl_path(key, item, "description");
+		if (!het_cl_is_null(lab) && (rc = het_cl_str(ld, lab, key,
 		    &ranges[i].label)) != HET_OK)
 			return rc;
 	}
@@ -325,7 +330,7 @@ rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
 }
 
 int
-cl_read_data(struct cl_load *ld)
+het_cl_read_data(struct cl_load *ld)
 {
 	struct het_config *cfg = ld->cfg;
 	struct het_ynode *ed, *ap, *sc, *ge, *tp, *lt, *ls, *pf, *v, *ts, *tl;
@@ -333,24 +338,27 @@ cl_read_data(struct cl_load *ld)
 	long t0, tn;
 	int rc, legacy;
 
-	if ((rc = cl_section(ld, ld->root, "", "experimental_data", &ed,
+	if ((rc = het_cl_section(ld, ld->root, "", "experimental_data", &ed,
 	    path)) != HET_OK || (ed != NULL &&
 	    (rc = rd_data_file(ld, ed)) != HET_OK))
 		return rc;
-	if ((rc = cl_section(ld, ld->root, "", "analyzer_parameters", &ap,
+	if ((rc = het_cl_section(ld, ld->root, "", "analyzer_parameters", &ap,
 	    path)) != HET_OK ||
-	    (rc = cl_section(ld, ap, "analyzer_parameters", "scattering", &sc,
+	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "scattering",
+	    &sc,
 	    path)) != HET_OK ||
-	    (rc = cl_section(ld, ap, "analyzer_parameters", "geometry", &ge,
+	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "geometry", &ge,
 	    path)) != HET_OK ||
-	    (rc = cl_section(ld, ap, "analyzer_parameters", "temporal", &tp,
+	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "temporal", &tp,
 	    path)) != HET_OK)
 		return rc;
 	/* heterodyne's legacy top-level temporal: and scattering: */
-	lt = cl_peek(ld->root, "temporal");
-	ls = cl_peek(ld->root, "scattering");
-	if ((lt != NULL && (rc = cl_section(ld, ld->root, "", "temporal", &lt,
-	    path)) != HET_OK) || (ls != NULL && (rc = cl_section(ld, ld->root,
+	lt = het_cl_peek(ld->root, "temporal");
+	ls = het_cl_peek(ld->root, "scattering");
+	if ((lt != NULL && (rc = het_cl_section(ld, ld->root, "", "temporal",
+	    &lt,
+	    path)) != HET_OK) || (ls != NULL && (rc = het_cl_section(ld,
+	    ld->root,
 	    "", "scattering", &ls, path)) != HET_OK))
 		return rc;
 
@@ -363,9 +371,9 @@ cl_read_data(struct cl_load *ld)
 		double x = 0;
 		const struct cl_prov *p;
 
-		if ((rc = cl_pick_num(ld, dt, NC(dt), "dt", &x)) != HET_OK)
+		if ((rc = het_cl_pick_num(ld, dt, NC(dt), "dt", &x)) != HET_OK)
 			return rc;
-		if ((p = cl_prov_find(ld, "dt")) != NULL) {
+		if ((p = het_cl_prov_find(ld, "dt")) != NULL) {
 			cfg->dt = x;
 			cfg->dt_set = 1;
 		}
@@ -380,36 +388,37 @@ cl_read_data(struct cl_load *ld)
 			{ tp, "analyzer_parameters.temporal", "end_frame" },
 		};
 
-		legacy = cl_peek(ap, "start_frame") == NULL &&
-		    cl_peek(ap, "end_frame") == NULL &&
-		    cl_peek(tp, "start_frame") == NULL &&
-		    cl_peek(tp, "end_frame") == NULL;
-		if ((rc = cl_pick_long(ld, sf, NC(sf), "start_frame", 0,
+		legacy = het_cl_peek(ap, "start_frame") == NULL &&
+		    het_cl_peek(ap, "end_frame") == NULL &&
+		    het_cl_peek(tp, "start_frame") == NULL &&
+		    het_cl_peek(tp, "end_frame") == NULL;
+		if ((rc = het_cl_pick_long(ld, sf, NC(sf), "start_frame", 0,
 		    &cfg->start_frame)) != HET_OK ||
-		    (rc = cl_pick_long(ld, ef, NC(ef), "end_frame", 0,
+		    (rc = het_cl_pick_long(ld, ef, NC(ef), "end_frame", 0,
 		    &cfg->end_frame)) != HET_OK)
 			return rc;
 	}
 	/* t_start is 0-based: frames t_start+1 .. t_start+time_length. */
 	if (legacy && lt != NULL) {
-		ts = cl_get(lt, "t_start");
-		tl = cl_get(lt, "time_length");
+		ts = het_cl_get(lt, "t_start");
+		tl = het_cl_get(lt, "time_length");
 		t0 = 0;
-		if (!cl_is_null(ts)) {
-			if ((rc = cl_long(ld, ts, "temporal.t_start", &t0)) !=
+		if (!het_cl_is_null(ts)) {
+			if ((rc = het_cl_long(ld, ts, "temporal.t_start",
+			    &t0)) !=
 			    HET_OK)
 				return rc;
 			cfg->start_frame = t0 + 1;
-			if ((rc = cl_prov_set(ld, "start_frame",
+			if ((rc = het_cl_prov_set(ld, "start_frame",
 			    "temporal.t_start", ts->line)) != HET_OK)
 				return rc;
 		}
-		if (!cl_is_null(tl)) {
-			if ((rc = cl_long(ld, tl, "temporal.time_length",
+		if (!het_cl_is_null(tl)) {
+			if ((rc = het_cl_long(ld, tl, "temporal.time_length",
 			    &tn)) != HET_OK)
 				return rc;
 			cfg->end_frame = t0 + tn;
-			if ((rc = cl_prov_set(ld, "end_frame",
+			if ((rc = het_cl_prov_set(ld, "end_frame",
 			    "temporal.time_length", tl->line)) != HET_OK)
 				return rc;
 		}
@@ -430,30 +439,30 @@ cl_read_data(struct cl_load *ld)
 		};
 		double x;
 
-		if ((rc = cl_pick_num(ld, q, NC(q), "wavevector_q", &x)) !=
+		if ((rc = het_cl_pick_num(ld, q, NC(q), "wavevector_q", &x)) !=
 		    HET_OK)
 			return rc;
-		if (cl_prov_find(ld, "wavevector_q") != NULL) {
+		if (het_cl_prov_find(ld, "wavevector_q") != NULL) {
 			cfg->wavevector_q = x;
 			cfg->q_set = 1;
 		}
-		if ((rc = cl_pick_num(ld, gap, NC(gap), "stator_rotor_gap",
+		if ((rc = het_cl_pick_num(ld, gap, NC(gap), "stator_rotor_gap",
 		    &x)) != HET_OK)
 			return rc;
-		if (cl_prov_find(ld, "stator_rotor_gap") != NULL) {
+		if (het_cl_prov_find(ld, "stator_rotor_gap") != NULL) {
 			cfg->stator_rotor_gap = x;
 			cfg->gap_set = 1;
 		}
-		v = cl_pick(ld, pa, NC(pa), path, &rc);
+		v = het_cl_pick(ld, pa, NC(pa), path, &rc);
 		if (rc != HET_OK)
 			return rc;
-		if (v != NULL && ((rc = cl_numlist(ld, v, path,
+		if (v != NULL && ((rc = het_cl_numlist(ld, v, path,
 		    &cfg->phi_angles, &cfg->nphi_angles)) != HET_OK ||
-		    (rc = cl_prov_set(ld, "phi_angles", path, v->line)) !=
+		    (rc = het_cl_prov_set(ld, "phi_angles", path, v->line)) !=
 		    HET_OK))
 			return rc;
 	}
-	if ((rc = cl_section(ld, ld->root, "", "phi_filtering", &pf,
+	if ((rc = het_cl_section(ld, ld->root, "", "phi_filtering", &pf,
 	    path)) != HET_OK)
 		return rc;
 	return pf != NULL ? rd_phi_filtering(ld, pf) : HET_OK;

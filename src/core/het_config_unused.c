@@ -93,17 +93,17 @@ y_changes_results(const struct cl_load *ld, const char *path,
 
 	*what = "";
 	if (strcmp(path, "optimization.nlsq.enable_cmaes") == 0 &&
-	    cl_bool_value(v, &b) && b) {
+	    het_cl_bool_value(v, &b) && b) {
 		*what = v->text;
 		return cmaes;
 	}
 	if (strcmp(path, "optimization.nlsq.cmaes") == 0 &&
-	    cl_bool_value(cl_peek(v, "enable"), &b) && b) {
+	    het_cl_bool_value(het_cl_peek(v, "enable"), &b) && b) {
 		*what = "enable: true";
 		return cmaes;
 	}
 	if (ld->cfg->family == HET_FAMILY_HOMODYNE &&
-	    cl_bool_value(v, &b) && !b &&
+	    het_cl_bool_value(v, &b) && !b &&
 	    strcmp(path, "optimization.cmc.prior_tempering") == 0) {
 		*what = v->text;
 		return "the homodyne reference then gives every shard the "
@@ -126,15 +126,15 @@ y_unused(struct cl_load *ld, const char *path, const struct het_ynode *key,
 	    val->kind == HET_Y_MAP ? "; the whole section is ignored" : "",
 	    why != NULL ? " (" : "", why != NULL ? why : "",
 	    why != NULL ? ")" : "");
-	if ((rc = cl_warning_push(&ld->cfg->unused, &ld->cfg->nunused, path,
+	if ((rc = het_cl_warning_push(&ld->cfg->unused, &ld->cfg->nunused, path,
 	    key->line, msg, ld->err)) != HET_OK)
 		return rc;
 	if ((changes = y_changes_results(ld, path, val, &what)) == NULL)
 		return HET_OK;
 	/* Marked (a YAML key's line is >= 1) so the grouping leaves it
-	   out: it has its own warning.  cl_report_unused restores it. */
+	   out: it has its own warning.  het_cl_report_unused restores it. */
 	ld->cfg->unused[ld->cfg->nunused - 1].line = -key->line;
-	return cl_warn(ld, path, key->line, "%s: %s is not used by hetui, "
+	return het_cl_warn(ld, path, key->line, "%s: %s is not used by hetui, "
 	    "and it changes results: %s.", path, what, changes);
 }
 
@@ -147,7 +147,7 @@ y_report(struct cl_load *ld, struct het_ynode *node, const char *prefix)
 
 	if (node->kind == HET_Y_SEQ) {
 		for (i = 0; i < node->n; i++) {
-			cl_path_index(path, prefix, i);
+			het_cl_path_index(path, prefix, i);
 			if ((rc = y_report(ld, node->vals[i], path)) != HET_OK)
 				return rc;
 		}
@@ -156,7 +156,7 @@ y_report(struct cl_load *ld, struct het_ynode *node, const char *prefix)
 	if (node->kind != HET_Y_MAP)
 		return HET_OK;
 	for (i = 0; i < node->n; i++) {
-		cl_path(path, prefix, node->keys[i]->text);
+		het_cl_path(path, prefix, node->keys[i]->text);
 		rc = node->keys[i]->used ?
 		    y_report(ld, node->vals[i], path) :
 		    y_unused(ld, path, node->keys[i], node->vals[i]);
@@ -241,17 +241,18 @@ group_warning(struct cl_load *ld, size_t k, size_t end, size_t skip)
 	if (cnt == 0)
 		return HET_OK;
 	if (cnt == 1)
-		return cl_add_warning(ld->cfg, name, cfg->unused[first].line,
+		return het_cl_add_warning(ld->cfg, name,
+		    cfg->unused[first].line,
 		    cfg->unused[first].msg, ld->err);
 	more[0] = '\0';
 	if (shown < cnt)
 		snprintf(more, sizeof(more), ", and %zu more", cnt - shown);
 	if (skip == 0)
-		return cl_warn(ld, name, cfg->unused[first].line,
+		return het_cl_warn(ld, name, cfg->unused[first].line,
 		    "%zu top-level sections and keys not used by hetui: %s%s; "
 		    "`hetui config --check FILE -v` lists each with its line",
 		    cnt, names, more);
-	return cl_warn(ld, name, cfg->unused[first].line, "%.*s: %zu keys "
+	return het_cl_warn(ld, name, cfg->unused[first].line, "%.*s: %zu keys "
 	    "not used by hetui: %s%s; `hetui config --check FILE -v` lists "
 	    "each with its line", (int)skip, name, cnt, names, more);
 }
@@ -263,7 +264,7 @@ group_warning(struct cl_load *ld, size_t k, size_t end, size_t skip)
  * Linear in the number of unused keys, whatever the file.
  */
 int
-cl_report_unused(struct cl_load *ld)
+het_cl_report_unused(struct cl_load *ld)
 {
 	struct het_config *cfg = ld->cfg;
 	size_t k, end, skip;

@@ -28,7 +28,7 @@ static int __attribute__((format(printf, 4, 5)))
 v_err(const struct vctx *v, const char *canon, const char *key,
     const char *fmt, ...)
 {
-	const struct cl_prov *p = cl_prov_find(v->ld, canon);
+	const struct cl_prov *p = het_cl_prov_find(v->ld, canon);
 	char msg[HET_ERROR_MSG_MAX];
 	va_list ap;
 
@@ -123,11 +123,13 @@ v_param(const struct vctx *v, const char *name,
 	snprintf(cmax, sizeof(cmax), "%s.max", name);
 	snprintf(cval, sizeof(cval), "%s.value", name);
 	if (!isfinite(p->lo) || !isfinite(p->hi) || p->lo >= p->hi)
-		return v_err(v, cl_prov_find(v->ld, cmin) != NULL ? cmin : cmax,
+		return v_err(v, het_cl_prov_find(v->ld,
+		    cmin) != NULL ? cmin : cmax,
 		    cmin, "lower bound %g is not below upper bound %g of %s; "
 		    "choose min < max", p->lo, p->hi, name);
 	if (!isfinite(p->value) || p->value < p->lo || p->value > p->hi)
-		return v_err(v, cl_prov_find(v->ld, cval) != NULL ? cval : cmin,
+		return v_err(v, het_cl_prov_find(v->ld,
+		    cval) != NULL ? cval : cmin,
 		    cval, "value %g is outside the bounds [%g, %g] of %s; "
 		    "choose a value inside them or widen min/max", p->value,
 		    p->lo, p->hi, name);
@@ -352,7 +354,7 @@ v_cmc(const struct vctx *v)
 }
 
 int
-cl_validate(const struct het_config *cfg, const struct cl_load *ld,
+het_cl_validate(const struct het_config *cfg, const struct cl_load *ld,
     struct het_error *err)
 {
 	const struct het_param_def *tab;
@@ -384,5 +386,5 @@ cl_validate(const struct het_config *cfg, const struct cl_load *ld,
 int
 het_config_validate(const struct het_config *cfg, struct het_error *err)
 {
-	return cl_validate(cfg, NULL, err);
+	return het_cl_validate(cfg, NULL, err);
 }

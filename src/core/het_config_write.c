@@ -426,7 +426,7 @@ w_hom_params(struct wbuf *w, const struct het_config *cfg)
 		w_put(w, "    - name: %s\n", d->name);
 		w_kn(w, 6, "min", p->lo);
 		w_kn(w, 6, "max", p->hi);
-		w_kw(w, 6, "type", cl_prior_camel(p->prior.kind));
+		w_kw(w, 6, "type", het_cl_prior_camel(p->prior.kind));
 		w_num(a, sizeof(a), p->prior.a);
 		w_num(b, sizeof(b), p->prior.b);
 		switch (p->prior.kind) {

@@ -23,8 +23,8 @@
 #include <hdf5.h>
 
 #include "het_dataset.h"
-#include "het_dataset_int.h"
-#include "het_h5_priv.h"
+#include "het_dataset_impl.h"
+#include "het_h5_impl.h"
 #include "het_util.h"
 
 const char *

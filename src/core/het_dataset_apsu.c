@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "het_dataset.h"
-#include "het_dataset_int.h"
-#include "het_h5_priv.h"
+#include "het_dataset_impl.h"
+#include "het_h5_impl.h"
 #include "het_util.h"
 
 static int

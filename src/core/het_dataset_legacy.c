@@ -23,8 +23,8 @@
 #include <strings.h>
 
 #include "het_dataset.h"
-#include "het_dataset_int.h"
-#include "het_h5_priv.h"
+#include "het_dataset_impl.h"
+#include "het_h5_impl.h"
 #include "het_util.h"
 
 #define HET_LEG_SAME_RTOL 1e-9

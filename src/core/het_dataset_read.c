@@ -21,9 +21,9 @@
 #include <hdf5.h>
 
 #include "het_dataset.h"
-#include "het_dataset_int.h"
+#include "het_dataset_impl.h"
 #include "het_h5.h"
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 
 /* "bin 3 (label 4, q 0.0054, phi 90, /xpcs/.../c2_00004)" */
 static void

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "het_dataset.h"
-#include "het_dataset_int.h"
+#include "het_dataset_impl.h"
 #include "het_util.h"
 
 /* Longest list of available values quoted in a message. */

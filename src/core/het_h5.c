@@ -21,7 +21,7 @@
 
 #include "het_dataset.h"
 #include "het_h5.h"
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 #include "het_lzf.h"
 #include "het_util.h"
 

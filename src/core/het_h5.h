@@ -3,7 +3,7 @@
  * src/core/het_h5*.c, het_lzf.c, het_dataset*.c and the results writers
  * (het_results*_h5.c); nothing outside the core includes hdf5.h.  The
  * core-internal helpers that take hid_t handles are declared in
- * het_h5_priv.h.
+ * het_h5_impl.h.
  */
 #ifndef HET_H5_H
 #define HET_H5_H

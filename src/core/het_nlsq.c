@@ -403,7 +403,7 @@ het_nlsq_init(struct het_nlsq *w, het_nlsq_eval_fn fn, void *ctx, size_t n,
 /*
  * Build A = D J^T J D + diag(diag_h) (unless dense_again: A is built and
  * a block solve failed), then either take the block path (declared
- * blocks and nlsq_blk_gate: full rank) or decompose A and set s, suf and
+ * blocks and het_nlsq_blk_gate: full rank) or decompose A and set s, suf and
  * keep; *full_rank = 1 when every direction is kept and n >= p.
  * Returns HET_OK or HET_EINTERNAL (LAPACK failure).
  */
@@ -423,7 +423,7 @@ decompose(struct het_nlsq *w, int dense_again, int *full_rank,
 			for (j = 0; j < p; j++)
 				w->A[i * p + j] = w->d[i] * w->jtj[i * p + j] *
 				    w->d[j] + (i == j ? w->diag_h[i] : 0.0);
-		if (w->nb > 0 && nlsq_blk_gate(w)) {
+		if (w->nb > 0 && het_nlsq_blk_gate(w)) {
 			w->blk_on = 1;
 			*full_rank = 1;
 			return HET_OK;
@@ -488,23 +488,23 @@ het_nlsq_iterate(struct het_nlsq *w, struct het_error *err)
 	ared = -1;
 	while (ared <= 0 && w->nfev < w->max_nfev) {
 		alpha0 = w->alpha;
-		nlsq_solve_tr(w, full_rank);
+		het_nlsq_solve_tr(w, full_rank);
 		if (w->bfail) {
 			/* A block factorisation failed (rounding at the
 			   gate's edge): this iteration goes dense. */
 			w->alpha = alpha0;
 			if ((rc = decompose(w, 1, &full_rank, err)) != HET_OK)
 				return rc;
-			nlsq_solve_tr(w, full_rank);
+			het_nlsq_solve_tr(w, full_rank);
 		}
-		pred = nlsq_select_step(w, theta);
+		pred = het_nlsq_select_step(w, theta);
 		for (i = 0; i < p; i++)
 			w->x_new[i] = w->x[i] + w->step[i];
 		strictly_feasible(p, w->x_new, w->lo, w->hi, 0);
 		if ((rc = w->fn(w->ctx, w->x_new, 0, w->acc, err)) != HET_OK)
 			return rc;
 		w->nfev++;
-		shn = nlsq_norm2(p, w->step_h);
+		shn = het_nlsq_norm2(p, w->step_h);
 		cost_new = w->acc[HET_NLSQ_ACC_COST];
 		if (!isfinite(cost_new)) {
 			w->Delta = 0.25 * shn;
@@ -523,9 +523,9 @@ het_nlsq_iterate(struct het_nlsq *w, struct het_error *err)
 			Dn = 0.25 * shn;
 		else if (ratio > 0.75 && shn > 0.95 * w->Delta)
 			Dn = 2.0 * w->Delta;
-		w->step_norm = nlsq_norm2(p, w->step);
+		w->step_norm = het_nlsq_norm2(p, w->step);
 		/* check_termination */
-		xn = nlsq_norm2(p, w->x);
+		xn = het_nlsq_norm2(p, w->x);
 		ftol_ok = ared < w->par.ftol * w->cost && ratio > 0.25;
 		xtol_ok = w->step_norm < w->par.xtol * (w->par.xtol + xn);
 		if (ftol_ok && xtol_ok)

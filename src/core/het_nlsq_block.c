@@ -131,7 +131,7 @@ het_nlsq_blocks_used(const struct het_nlsq *w)
  * by alpha until the next decompose.
  */
 int
-nlsq_blk_factor(struct het_nlsq *w, double alpha)
+het_nlsq_blk_factor(struct het_nlsq *w, double alpha)
 {
 	const double *A = w->A;
 	size_t p = w->p, nd = w->nd, b, r, c, m, i, k, s0;
@@ -180,7 +180,7 @@ nlsq_blk_factor(struct het_nlsq *w, double alpha)
 /* x = (A + alpha I)^-1 rhs with the factorisation in place (x and rhs
    distinct). */
 void
-nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x)
+het_nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x)
 {
 	const double *A = w->A;
 	size_t p = w->p, nd = w->nd, b, r, m, i, k, s0;
@@ -271,7 +271,7 @@ inv_norm(struct het_nlsq *w)
 }
 
 int
-nlsq_blk_gate(struct het_nlsq *w)
+het_nlsq_blk_gate(struct het_nlsq *w)
 {
 	const double *A = w->A;
 	size_t p = w->p, nd = w->nd, i, j;
@@ -292,7 +292,7 @@ nlsq_blk_gate(struct het_nlsq *w)
 		}
 		an = fmax(an, s);
 	}
-	if (!(an > 0) || !isfinite(an) || nlsq_blk_factor(w, 0.0) != 0)
+	if (!(an > 0) || !isfinite(an) || het_nlsq_blk_factor(w, 0.0) != 0)
 		return 0;
 	in = inv_norm(w);
 	if (!(in > 0) || !isfinite(in))

@@ -71,32 +71,32 @@ struct het_nlsq {
 };
 
 /* ||a||_2 of p values. */
-double nlsq_norm2(size_t p, const double *a);
+double het_nlsq_norm2(size_t p, const double *a);
 
 /*
- * nlsq_solve_tr: SciPy's solve_lsq_trust_region on the eigen-quantities
+ * het_nlsq_solve_tr: SciPy's solve_lsq_trust_region on the eigen-quantities
  * (w->s, w->suf, w->Z, w->keep): the step into w->p_h, updating
  * w->alpha.
  */
-void nlsq_solve_tr(struct het_nlsq *w, int full_rank);
+void het_nlsq_solve_tr(struct het_nlsq *w, int full_rank);
 
 /*
- * nlsq_select_step: SciPy's select_step: the best of the step-back
+ * het_nlsq_select_step: SciPy's select_step: the best of the step-back
  * trust-region step, its reflection and the gradient step into w->step
  * and w->step_h; returns the predicted reduction.
  */
-double nlsq_select_step(struct het_nlsq *w, double theta);
+double het_nlsq_select_step(struct het_nlsq *w, double theta);
 
 /*
- * Block elimination (het_nlsq_block.c).  nlsq_blk_gate: after A is
+ * Block elimination (het_nlsq_block.c).  het_nlsq_blk_gate: after A is
  * built, whether this iteration may use the blocks (exact zeros between
  * blocks, n >= p, factorisable, lam_min / lam_max provably far above
- * the rank threshold); sets w->bgate.  nlsq_blk_factor: factorise
- * A + alpha I (cached by alpha); 0 or -1.  nlsq_blk_solve: x = (A +
+ * the rank threshold); sets w->bgate.  het_nlsq_blk_factor: factorise
+ * A + alpha I (cached by alpha); 0 or -1.  het_nlsq_blk_solve: x = (A +
  * alpha I)^-1 rhs with the current factorisation.
  */
-int nlsq_blk_gate(struct het_nlsq *w);
-int nlsq_blk_factor(struct het_nlsq *w, double alpha);
-void nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x);
+int het_nlsq_blk_gate(struct het_nlsq *w);
+int het_nlsq_blk_factor(struct het_nlsq *w, double alpha);
+void het_nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x);
 
 #endif /* HET_NLSQ_IMPL_H */

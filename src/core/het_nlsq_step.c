@@ -33,7 +33,7 @@ dot(size_t p, const double *a, const double *b)
 }
 
 double
-nlsq_norm2(size_t p, const double *a)
+het_nlsq_norm2(size_t p, const double *a)
 {
 	return sqrt(dot(p, a, a));
 }
@@ -166,7 +166,7 @@ tr_intersect(size_t p, const double *x, const double *s, double Delta)
 static int
 blk_alpha(struct het_nlsq *w, double alpha)
 {
-	if (nlsq_blk_factor(w, alpha) == 0)
+	if (het_nlsq_blk_factor(w, alpha) == 0)
 		return 0;
 	w->bfail = 1;
 	return -1;
@@ -185,7 +185,7 @@ tr_step(struct het_nlsq *w, double alpha, double *out)
 	if (w->blk_on) {
 		if (blk_alpha(w, alpha) != 0)
 			return;
-		nlsq_blk_solve(w, w->g_h, out);
+		het_nlsq_blk_solve(w, w->g_h, out);
 		for (i = 0; i < p; i++)
 			out[i] = -out[i];
 		return;
@@ -212,8 +212,8 @@ phi_deriv(struct het_nlsq *w, double alpha, double *phi, double *dphi)
 		*dphi = 0.0;
 		if (blk_alpha(w, alpha) != 0)
 			return;
-		nlsq_blk_solve(w, w->g_h, w->bp);
-		nlsq_blk_solve(w, w->bp, w->bq);
+		het_nlsq_blk_solve(w, w->g_h, w->bp);
+		het_nlsq_blk_solve(w, w->bp, w->bq);
 		for (i = 0; i < w->p; i++) {
 			pn += w->bp[i] * w->bp[i];
 			dd += w->bp[i] * w->bq[i];
@@ -241,7 +241,7 @@ phi_deriv(struct het_nlsq *w, double alpha, double *phi, double *dphi)
  * (into w->p_h) and the updated alpha.
  */
 void
-nlsq_solve_tr(struct het_nlsq *w, int full_rank)
+het_nlsq_solve_tr(struct het_nlsq *w, int full_rank)
 {
 	size_t i, p = w->p;
 	double Delta = w->Delta, alpha, lo, up, phi, dphi, ratio, sn, pn;
@@ -249,7 +249,7 @@ nlsq_solve_tr(struct het_nlsq *w, int full_rank)
 
 	/* Gauss-Newton (minimum-norm when rank-deficient) step. */
 	tr_step(w, 0.0, w->p_h);
-	if (nlsq_norm2(p, w->p_h) <= Delta) {
+	if (het_nlsq_norm2(p, w->p_h) <= Delta) {
 		w->alpha = 0.0;
 		return;
 	}
@@ -278,7 +278,7 @@ nlsq_solve_tr(struct het_nlsq *w, int full_rank)
 			break;
 	}
 	tr_step(w, alpha, w->p_h);
-	pn = nlsq_norm2(p, w->p_h);
+	pn = het_nlsq_norm2(p, w->p_h);
 	if (pn > 0)
 		for (i = 0; i < p; i++)
 			w->p_h[i] *= Delta / pn;
@@ -291,7 +291,7 @@ nlsq_solve_tr(struct het_nlsq *w, int full_rank)
  * w->step / w->step_h; returns the predicted reduction.
  */
 double
-nlsq_select_step(struct het_nlsq *w, double theta)
+het_nlsq_select_step(struct het_nlsq *w, double theta)
 {
 	size_t i, p = w->p;
 	double p_stride, to_tr, to_bound, r_stride, rl, ru, a, b, c;
@@ -348,7 +348,7 @@ nlsq_select_step(struct het_nlsq *w, double theta)
 		w->ag_h[i] = -w->g_h[i];
 		w->ag[i] = w->d[i] * w->ag_h[i];
 	}
-	agn = nlsq_norm2(p, w->ag_h);
+	agn = het_nlsq_norm2(p, w->ag_h);
 	to_tr = agn > 0 ? w->Delta / agn : INFINITY;
 	to_bound = step_to_bound(p, w->x, w->ag, w->lo, w->hi, NULL);
 	ag_stride = to_bound < to_tr ? theta * to_bound : to_tr;

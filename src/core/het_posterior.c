@@ -206,7 +206,7 @@ het_posterior_free(struct het_posterior *post)
 	free(post->ro_col);
 	free(post->rc_w);
 	free(post->ro_w);
-	post_marg_free(post);
+	het_post_marg_free(post);
 	free(post);
 }
 
@@ -346,7 +346,7 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 		else
 			post->bd[m].kind = HET_BOUND_NONE;
 	}
-	post_coords_init(post, spec->model, spec->reparam);
+	het_post_coords_init(post, spec->model, spec->reparam);
 	if ((post->ev = het_resid_eval_alloc(spec->resid, err)) == NULL ||
 	    (post->scr = het_resid_scratch_alloc(spec->resid, post->chunk,
 	    err)) == NULL)
@@ -354,7 +354,7 @@ het_posterior_alloc(const struct het_post_spec *spec, struct het_error *err)
 	/* a problem the separable pass refuses keeps the pair kernel */
 	if (!spec->pair_kernel)
 		post->sep = het_separable_alloc(spec->resid, NULL);
-	if (post_marg_init(post, spec->marginalise, err) != HET_OK)
+	if (het_post_marg_init(post, spec->marginalise, err) != HET_OK)
 		goto fail;
 	return post;
 fail:
@@ -402,7 +402,7 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 	struct het_model_lsq_out o;
 	int		 rc;
 
-	lj = post_forward(post, u, x, post->dxdu, post->dlj, post->tg);
+	lj = het_post_forward(post, u, x, post->dxdu, post->dlj, post->tg);
 	for (m = 0; m < p; m++) {
 		l = het_post_prior_logpdf(&post->pri[m], x[m], &d);
 		if (!isfinite(l))
@@ -418,7 +418,7 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 		return rc;
 	if (post->marg) {
 		/* contrast and offset integrated out: no scaling columns */
-		if ((rc = post_marg_loglik(post, grad != NULL, &ll, err)) !=
+		if ((rc = het_post_marg_loglik(post, grad != NULL, &ll, err)) !=
 		    HET_OK)
 			return rc;
 	} else if (grad == NULL && post->sep != NULL) {
@@ -478,7 +478,7 @@ het_posterior_logp(struct het_posterior *post, const double *u, double *lp,
 		    "not finite at this point");
 	if (grad == NULL)
 		return HET_OK;
-	post_chain_grad(post, u, gx, grad);
+	het_post_chain_grad(post, u, gx, grad);
 	return HET_OK;
 }
 

@@ -131,7 +131,7 @@ coords_fraction_shift(const struct het_posterior *post, const double *x)
 }
 
 void
-post_coords_init(struct het_posterior *post, const struct het_model *model,
+het_post_coords_init(struct het_posterior *post, const struct het_model *model,
     int level)
 {
 	const struct het_model_spec *ms = het_model_spec_of(model);
@@ -352,7 +352,7 @@ coords_share_forward(const struct het_posterior *post,
 }
 
 double
-post_forward(const struct het_posterior *post, const double *u, double *x,
+het_post_forward(const struct het_posterior *post, const double *u, double *x,
     double *dxdu, double *dlj, struct post_tri_grad *tg)
 {
 	const struct post_triple *tr;
@@ -405,7 +405,7 @@ void
 het_posterior_to_x(const struct het_posterior *post, const double *u,
     double *x)
 {
-	post_forward(post, u, x, NULL, NULL, NULL);
+	het_post_forward(post, u, x, NULL, NULL, NULL);
 }
 
 /*
@@ -448,7 +448,7 @@ coords_solve3t(const double *m, const double *h, double *g)
 }
 
 void
-post_chain_grad(const struct het_posterior *post, const double *u,
+het_post_chain_grad(const struct het_posterior *post, const double *u,
     double *gx, double *grad)
 {
 	const struct post_triple *tr;

@@ -88,21 +88,21 @@ struct het_posterior {
 };
 
 /*
- * het_posterior_coords.c: post_coords_init marks the power-law pairs
+ * het_posterior_coords.c: het_post_coords_init marks the power-law pairs
  * (level HET_COORDS_POWER_LAW) or triples (HET_COORDS_RATES, where the
  * offset varies) and sets t_ref and the anchor times; needs pri filled.
- * post_forward maps u to x (d values), fills dxdu and dlj (d log J / du)
- * of the transformed columns when not NULL and the anchors' scratch tg
- * when not NULL, and returns the total log-Jacobian.  post_chain_grad
- * (gx is overwritten) turns gx = d log p / dx at the point post_forward (with dxdu = post->
- * dxdu, dlj = post->dlj, tg = post->tg) mapped into x = post->x into the
- * gradient in u.
+ * het_post_forward maps u to x (d values), fills dxdu and dlj (d log J
+ * / du) of the transformed columns when not NULL and the anchors'
+ * scratch tg when not NULL, and returns the total log-Jacobian.
+ * het_post_chain_grad (gx is overwritten) turns gx = d log p / dx at the
+ * point het_post_forward (with dxdu = post->dxdu, dlj = post->dlj, tg =
+ * post->tg) mapped into x = post->x into the gradient in u.
  */
-void	post_coords_init(struct het_posterior *post,
+void	het_post_coords_init(struct het_posterior *post,
 	    const struct het_model *model, int level);
-double	post_forward(const struct het_posterior *post, const double *u,
+double	het_post_forward(const struct het_posterior *post, const double *u,
 	    double *x, double *dxdu, double *dlj, struct post_tri_grad *tg);
-void	post_chain_grad(const struct het_posterior *post, const double *u,
+void	het_post_chain_grad(const struct het_posterior *post, const double *u,
 	    double *gx, double *grad);
 
 /*
@@ -111,9 +111,9 @@ void	post_chain_grad(const struct het_posterior *post, const double *u,
  * buffers; post->marg is set to want when possible.  Returns HET_OK or
  * HET_ENOMEM.
  */
-int	post_marg_init(struct het_posterior *post, int want,
+int	het_post_marg_init(struct het_posterior *post, int want,
 	    struct het_error *err);
-void	post_marg_free(struct het_posterior *post);
+void	het_post_marg_free(struct het_posterior *post);
 
 /*
  * The marginal log-likelihood (scaling priors included) at the prepared
@@ -122,7 +122,7 @@ void	post_marg_free(struct het_posterior *post);
  * values).  Returns HET_OK, or HET_ERANGE
  * when an angle's 2 x 2 precision is singular.
  */
-int	post_marg_loglik(struct het_posterior *post, int grad, double *ll,
+int	het_post_marg_loglik(struct het_posterior *post, int grad, double *ll,
 	    struct het_error *err);
 
 #endif /* HET_POSTERIOR_IMPL_H */

@@ -46,7 +46,7 @@
 static const double log_2pi = 1.83787706640934548356;
 
 void
-post_marg_free(struct het_posterior *post)
+het_post_marg_free(struct het_posterior *post)
 {
 	free(post->mcol);
 	free(post->mprec);
@@ -133,7 +133,7 @@ marg_eligible(struct het_posterior *post)
 }
 
 int
-post_marg_init(struct het_posterior *post, int want, struct het_error *err)
+het_post_marg_init(struct het_posterior *post, int want, struct het_error *err)
 {
 	size_t na = post->na ? post->na : 1, k, m;
 	const struct het_post_prior *pr;
@@ -215,7 +215,7 @@ marg_angle(const struct het_posterior *post, size_t a, double *mu, double *S,
 }
 
 int
-post_marg_loglik(struct het_posterior *post, int grad, double *ll,
+het_post_marg_loglik(struct het_posterior *post, int grad, double *ll,
     struct het_error *err)
 {
 	double	mu[2], S[3], lm, s, tot = post->mconst;

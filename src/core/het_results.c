@@ -8,7 +8,7 @@
  * (het_tmp_path); only when all are complete are they renamed, so a
  * failure anywhere leaves the previous results untouched and no
  * temporary file behind.  A fit's free parameters are mapped back to the
- * problem's joint layout by name (rs_view_init), so joint and per-angle
+ * problem's joint layout by name (het_rs_view_init), so joint and per-angle
  * fits are listed the same way.
  */
 #include "config.h"
@@ -31,7 +31,7 @@
 /* ---- the view of one fit ------------------------------------------------- */
 
 void
-rs_view_fini(struct rs_view *v)
+het_rs_view_fini(struct rs_view *v)
 {
 	free(v->xj);
 	free(v->contrast);
@@ -58,7 +58,7 @@ rs_touches(const struct het_scaling *sc, size_t k, size_t a)
 }
 
 int
-rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
+het_rs_view_init(const struct het_results *res, size_t k, struct rs_view *v,
     struct het_error *err)
 {
 	const struct het_problem *pb = res->pb;
@@ -163,7 +163,7 @@ out:
 	free(s);
 	free(s0);
 	if (rc != HET_OK)
-		rs_view_fini(v);
+		het_rs_view_fini(v);
 	return rc;
 }
 
@@ -197,19 +197,19 @@ het_results_json_prefix(const struct het_results *res, size_t k, char *buf,
 
 /* A number, or null when it is not finite (the reference cannot). */
 json_t *
-rs_num(double v)
+het_rs_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
 json_t *
-rs_nums(const double *v, size_t n)
+het_rs_nums(const double *v, size_t n)
 {
 	json_t *a = json_array();
 	size_t k;
 
 	for (k = 0; a != NULL && k < n; k++)
-		json_array_append_new(a, rs_num(v[k]));
+		json_array_append_new(a, het_rs_num(v[k]));
 	return a;
 }
 
@@ -221,9 +221,9 @@ rs_json_parameters(const struct het_results_fit *f, const char *stamp)
 
 	for (k = 0; names != NULL && k < f->p; k++)
 		json_array_append_new(names, json_string(f->names[k]));
-	json_object_set_new(o, "parameters", rs_nums(f->x, f->p));
+	json_object_set_new(o, "parameters", het_rs_nums(f->x, f->p));
 	json_object_set_new(o, "uncertainties", f->unc != NULL ?
-	    rs_nums(f->unc, f->p) : json_null());
+	    het_rs_nums(f->unc, f->p) : json_null());
 	json_object_set_new(o, "parameter_names", names);
 	json_object_set_new(o, "timestamp", json_string(stamp));
 	return o;
@@ -253,9 +253,9 @@ rs_json_combos(const struct het_results_fit *f)
 		o = json_object();
 		json_object_set_new(o, "expression",
 		    json_string(f->combos[k].expr));
-		json_object_set_new(o, "value", rs_num(f->combos[k].value));
+		json_object_set_new(o, "value", het_rs_num(f->combos[k].value));
 		json_object_set_new(o, "uncertainty",
-		    rs_num(f->combos[k].unc));
+		    het_rs_num(f->combos[k].unc));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -273,9 +273,9 @@ rs_json_starts(const struct het_results_fit *f)
 
 		if ((o = json_object()) == NULL)
 			break;
-		json_object_set_new(o, "cost", rs_num(s->cost));
+		json_object_set_new(o, "cost", het_rs_num(s->cost));
 		json_object_set_new(o, "reduced_chi_squared",
-		    rs_num(s->chi2_red));
+		    het_rs_num(s->chi2_red));
 		json_object_set_new(o, "n_iterations",
 		    json_integer(s->iterations));
 		json_object_set_new(o, "convergence_reason",
@@ -298,32 +298,32 @@ rs_json_metadata(const struct het_results *res, size_t k)
 	    f->message : ""));
 	json_object_set_new(o, "n_iterations", json_integer(f->iterations));
 	json_object_set_new(o, "n_function_evals", json_integer(f->nfev));
-	json_object_set_new(o, "final_cost", rs_num(f->cost));
-	json_object_set_new(o, "reduced_chi_squared", rs_num(f->chi2_red));
+	json_object_set_new(o, "final_cost", het_rs_num(f->cost));
+	json_object_set_new(o, "reduced_chi_squared", het_rs_num(f->chi2_red));
 	json_object_set_new(o, "convergence_reason", json_string(f->reason !=
 	    NULL ? f->reason : ""));
-	json_object_set_new(o, "wall_time_seconds", rs_num(f->wall_time));
+	json_object_set_new(o, "wall_time_seconds", het_rs_num(f->wall_time));
 	json_object_set_new(m, "phi_angle", f->angle >= 0 ?
-	    rs_num(pb->phi[f->angle]) : rs_nums(pb->phi, pb->nangles));
+	    het_rs_num(pb->phi[f->angle]) : het_rs_nums(pb->phi, pb->nangles));
 	json_object_set_new(m, "optimizer", json_string(res->optimizer));
 	json_object_set_new(m, "fallback_occurred", json_false());
-	json_object_set_new(m, "wall_time_total", rs_num(res->wall_time));
+	json_object_set_new(m, "wall_time_total", het_rs_num(res->wall_time));
 	json_object_set_new(m, "fit", json_string(res->per_angle ?
 	    "per_angle" : "joint"));
 	json_object_set_new(m, "analysis_mode",
 	    json_string(het_mode_name(pb->spec.mode)));
 	json_object_set_new(m, "per_angle_mode",
 	    json_string(het_scaling_mode_name(pb->scaling_mode)));
-	json_object_set_new(m, "q", rs_num(pb->q));
-	json_object_set_new(m, "dt", rs_num(pb->dt));
+	json_object_set_new(m, "q", het_rs_num(pb->q));
+	json_object_set_new(m, "dt", het_rs_num(pb->dt));
 	json_object_set_new(m, "start_frame", json_integer(pb->first_frame));
 	json_object_set_new(m, "end_frame", json_integer(pb->last_frame));
 	json_object_set_new(m, "n_data", json_integer((json_int_t)(
 	    f->angle >= 0 ? pb->pair_first[f->angle + 1] -
 	    pb->pair_first[f->angle] : pb->npairs)));
 	json_object_set_new(m, "dof", json_integer(f->dof));
-	json_object_set_new(m, "chi_squared", rs_num(f->chi2));
-	json_object_set_new(m, "noise_sigma", rs_num(f->sigma));
+	json_object_set_new(m, "chi_squared", het_rs_num(f->chi2));
+	json_object_set_new(m, "noise_sigma", het_rs_num(f->sigma));
 	json_object_set_new(m, "uncertainties_computed",
 	    json_boolean(!f->unc_skipped));
 	json_object_set_new(m, "degenerate", rs_json_degen(f));
@@ -341,7 +341,7 @@ rs_json_metadata(const struct het_results *res, size_t k)
 
 /* Write a JSON document to path (a temporary name). */
 int
-rs_json_write(const char *path, json_t *doc, struct het_error *err)
+het_rs_json_write(const char *path, json_t *doc, struct het_error *err)
 {
 	char *text;
 	FILE *fp;
@@ -412,7 +412,7 @@ rs_check(const struct het_results *res, struct het_error *err)
 }
 
 int
-rs_prepare(const char *dir, const struct het_results *res, char *stamp,
+het_rs_prepare(const char *dir, const struct het_results *res, char *stamp,
     size_t len, struct het_error *err)
 {
 	int rc;
@@ -461,7 +461,8 @@ het_results_write(const char *dir, const struct het_results *res,
 	size_t nfile, k, i, len;
 	int rc, kind;
 
-	if ((rc = rs_prepare(dir, res, stamp, sizeof(stamp), err)) != HET_OK)
+	if ((rc = het_rs_prepare(dir, res, stamp, sizeof(stamp),
+	    err)) != HET_OK)
 		return rc;
 	nfile = rs_files(res, 0, NULL, NULL);
 	final = het_alloc_array(nfile, sizeof(char *), "file names", err);
@@ -493,7 +494,7 @@ het_results_write(const char *dir, const struct het_results *res,
 		}
 	}
 	made[0] = 1;
-	if ((rc = rs_h5_write(tmp[0], res, stamp, 0, err)) != HET_OK)
+	if ((rc = het_rs_h5_write(tmp[0], res, stamp, 0, err)) != HET_OK)
 		goto out;
 	for (i = 1; i < nfile; i++) {
 		json_t *doc;
@@ -507,14 +508,14 @@ het_results_write(const char *dir, const struct het_results *res,
 			doc = rs_json_metadata(res, k);
 			break;
 		case 3:
-			doc = rs_json_cmc_summary(res->cmc, stamp);
+			doc = het_rs_json_cmc_summary(res->cmc, stamp);
 			break;
 		default:
-			doc = rs_json_cmc_diagnostics(res->cmc);
+			doc = het_rs_json_cmc_diagnostics(res->cmc);
 			break;
 		}
 		made[i] = 1;
-		rc = rs_json_write(tmp[i], doc, err);
+		rc = het_rs_json_write(tmp[i], doc, err);
 		json_decref(doc);
 		if (rc != HET_OK)
 			goto out;

@@ -71,9 +71,10 @@ het_results_write_checkpoint(const char *dir, const struct het_results *res,
 	if (res == NULL || res->cmc == NULL)
 		return het_error_set(err, HET_EINVAL, "checkpoint: no CMC "
 		    "run to write");
-	if ((rc = rs_prepare(dir, res, stamp, sizeof(stamp), err)) != HET_OK)
+	if ((rc = het_rs_prepare(dir, res, stamp, sizeof(stamp),
+	    err)) != HET_OK)
 		return rc;
-	if ((path = rl_join(dir, HET_RESULTS_CHECKPOINT, err)) == NULL ||
+	if ((path = het_rl_join(dir, HET_RESULTS_CHECKPOINT, err)) == NULL ||
 	    (tmp = het_tmp_path(path, err)) == NULL) {
 		free(path);
 		return HET_ENOMEM;
@@ -81,7 +82,7 @@ het_results_write_checkpoint(const char *dir, const struct het_results *res,
 	/* Swept before the write, so that once a checkpoint exists no
 	   earlier killed write's file is left beside it. */
 	ck_sweep(dir);
-	if ((rc = rs_h5_write(tmp, res, stamp, 1, err)) == HET_OK)
+	if ((rc = het_rs_h5_write(tmp, res, stamp, 1, err)) == HET_OK)
 		rc = het_commit_tmp(tmp, path, err);
 	if (rc != HET_OK)
 		unlink(tmp);
@@ -124,8 +125,8 @@ het_results_checkpoint_pending(const char *dir)
 	int r = 0;
 
 	het_error_clear(&e);
-	ck = rl_join(dir, HET_RESULTS_CHECKPOINT, &e);
-	rs = rl_join(dir, HET_RESULTS_H5, &e);
+	ck = het_rl_join(dir, HET_RESULTS_CHECKPOINT, &e);
+	rs = het_rl_join(dir, HET_RESULTS_H5, &e);
 	if (ck != NULL && rs != NULL)
 		r = ck_newer(ck, rs);
 	free(ck);
@@ -136,7 +137,7 @@ het_results_checkpoint_pending(const char *dir)
 char *
 het_results_resume_path(const char *dir, struct het_error *err)
 {
-	return rl_join(dir, het_results_checkpoint_pending(dir) ?
+	return het_rl_join(dir, het_results_checkpoint_pending(dir) ?
 	    HET_RESULTS_CHECKPOINT : HET_RESULTS_H5, err);
 }
 
@@ -146,7 +147,7 @@ het_results_remove_checkpoint(const char *dir, struct het_error *err)
 	char *ck;
 	int rc = HET_OK;
 
-	if ((ck = rl_join(dir, HET_RESULTS_CHECKPOINT, err)) == NULL)
+	if ((ck = het_rl_join(dir, HET_RESULTS_CHECKPOINT, err)) == NULL)
 		return HET_ENOMEM;
 	if (unlink(ck) != 0 && errno != ENOENT)
 		rc = het_error_sys(err, errno, "cannot remove %s (the "

@@ -69,7 +69,7 @@ rs_path_fmt(char *buf, const char *g, const char *name)
 /* ---- JSON ---------------------------------------------------------------- */
 
 json_t *
-rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
+het_rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 {
 	json_t *o = json_object(), *names = json_array(), *mean = json_array(),
 	    *sd = json_array(), *ci = json_object(), *map = json_array(), *one;
@@ -80,12 +80,13 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 		    &c->param[m] : NULL;
 
 		json_array_append_new(names, json_string(c->names[m]));
-		json_array_append_new(mean, rs_num(q ? q->mean : NAN));
-		json_array_append_new(sd, rs_num(q ? q->sd : NAN));
-		json_array_append_new(map, rs_num(q ? q->mean : NAN));
+		json_array_append_new(mean, het_rs_num(q ? q->mean : NAN));
+		json_array_append_new(sd, het_rs_num(q ? q->sd : NAN));
+		json_array_append_new(map, het_rs_num(q ? q->mean : NAN));
 		one = json_object();
-		json_object_set_new(one, "2.5%", rs_num(q ? q->q025 : NAN));
-		json_object_set_new(one, "97.5%", rs_num(q ? q->q975 : NAN));
+		json_object_set_new(one, "2.5%", het_rs_num(q ? q->q025 : NAN));
+		json_object_set_new(one, "97.5%", het_rs_num(
+		    q ? q->q975 : NAN));
 		json_object_set_new(ci, c->names[m], one);
 	}
 	json_object_set_new(o, "parameter_names", names);
@@ -107,39 +108,41 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 	    (c->cons != NULL ? c->cons->nused : 0)));
 	json_object_set_new(o, "num_draws", json_integer((json_int_t)
 	    (c->cons != NULL ? c->cons->ndraw : 0)));
-	json_object_set_new(o, "noise_sigma", rs_num(c->sigma));
+	json_object_set_new(o, "noise_sigma", het_rs_num(c->sigma));
 	json_object_set_new(o, "noise_sigma_source",
 	    json_string(c->sigma_source));
 	json_object_set_new(o, "consensus_note", json_string(
 	    c->cons != NULL && c->cons->note != NULL ? c->cons->note : ""));
 	json_object_set_new(o, "reweight_draws", json_integer((json_int_t)
 	    c->rw_ndraw));
-	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
-	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
+	json_object_set_new(o, "reweight_khat", het_rs_num(c->rw_khat));
+	json_object_set_new(o, "reweight_ess", het_rs_num(c->rw_ess));
 	one = json_object();
 	for (m = 0; m < c->p; m++) {
 		const struct het_results_cmc_param *q = c->param != NULL ?
 		    &c->param[m] : NULL;
 		json_t *e = json_object();
 
-		json_object_set_new(e, "5%", rs_num(q ? q->q05 : NAN));
-		json_object_set_new(e, "50%", rs_num(q ? q->q50 : NAN));
-		json_object_set_new(e, "95%", rs_num(q ? q->q95 : NAN));
-		json_object_set_new(e, "nlsq_value", rs_num(q ? q->nlsq : NAN));
-		json_object_set_new(e, "nlsq_std", rs_num(q ? q->nlsq_sd :
+		json_object_set_new(e, "5%", het_rs_num(q ? q->q05 : NAN));
+		json_object_set_new(e, "50%", het_rs_num(q ? q->q50 : NAN));
+		json_object_set_new(e, "95%", het_rs_num(q ? q->q95 : NAN));
+		json_object_set_new(e, "nlsq_value", het_rs_num(
+		    q ? q->nlsq : NAN));
+		json_object_set_new(e, "nlsq_std", het_rs_num(q ? q->nlsq_sd :
 		    NAN));
-		json_object_set_new(e, "prior_std", rs_num(q ? q->prior_sd :
+		json_object_set_new(e, "prior_std", het_rs_num(q ? q->prior_sd :
 		    NAN));
-		json_object_set_new(e, "posterior_contraction", rs_num(q ?
+		json_object_set_new(e, "posterior_contraction", het_rs_num(q ?
 		    q->contraction : NAN));
-		json_object_set_new(e, "reweighted_mean", rs_num(q ?
+		json_object_set_new(e, "reweighted_mean", het_rs_num(q ?
 		    q->rw_mean : NAN));
-		json_object_set_new(e, "reweighted_sd", rs_num(q ? q->rw_sd :
+		json_object_set_new(e, "reweighted_sd", het_rs_num(
+		    q ? q->rw_sd :
 		    NAN));
-		json_object_set_new(e, "shard_skewness", rs_num(
+		json_object_set_new(e, "shard_skewness", het_rs_num(
 		    c->cons != NULL && c->cons->skew != NULL ?
 		    c->cons->skew[m] : NAN));
-		json_object_set_new(e, "consensus_skew_bias", rs_num(
+		json_object_set_new(e, "consensus_skew_bias", het_rs_num(
 		    c->cons != NULL && c->cons->skew_bias != NULL ?
 		    c->cons->skew_bias[m] : NAN));
 		json_object_set_new(one, c->names[m], e);
@@ -149,7 +152,7 @@ rs_json_cmc_summary(const struct het_results_cmc *c, const char *stamp)
 }
 
 json_t *
-rs_json_cmc_diagnostics(const struct het_results_cmc *c)
+het_rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 {
 	json_t *o = json_object(), *pd = json_object(), *bfmi = json_array(),
 	    *si = json_object(), *sh = json_array(), *e;
@@ -165,11 +168,11 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		double r = q ? q->rhat : NAN, es = q ? q->ess_bulk : NAN;
 
 		e = json_object();
-		json_object_set_new(e, "r_hat", rs_num(r));
+		json_object_set_new(e, "r_hat", het_rs_num(r));
 		json_object_set_new(e, "r_hat_passed",
 		    json_boolean(r < c->gates.max_r_hat));
-		json_object_set_new(e, "ess_bulk", rs_num(es));
-		json_object_set_new(e, "ess_tail", rs_num(q ? q->ess_tail :
+		json_object_set_new(e, "ess_bulk", het_rs_num(es));
+		json_object_set_new(e, "ess_tail", het_rs_num(q ? q->ess_tail :
 		    NAN));
 		json_object_set_new(pd, c->names[m], e);
 		if (!(r < c->gates.max_r_hat))
@@ -179,19 +182,19 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		mine = isnan(es) || isnan(mine) ? NAN : fmin(mine, es);
 	}
 	json_object_set_new(o, "parameter_diagnostics", pd);
-	json_object_set_new(o, "max_r_hat", rs_num(c->p > 0 ? maxr : NAN));
+	json_object_set_new(o, "max_r_hat", het_rs_num(c->p > 0 ? maxr : NAN));
 	json_object_set_new(o, "r_hat_threshold", json_real(
 	    c->gates.max_r_hat));
 	json_object_set_new(o, "all_r_hat_passed", json_boolean(all_r &&
 	    c->param != NULL));
-	json_object_set_new(o, "min_ess_bulk", rs_num(c->p > 0 ? mine :
+	json_object_set_new(o, "min_ess_bulk", het_rs_num(c->p > 0 ? mine :
 	    NAN));
 	for (k = 0; k < c->nshards; k++) {
 		const struct het_shard_result *r = c->shards[k].res;
 
 		for (ch = 0; r != NULL && c->shards[k].used &&
 		    ch < r->nchain; ch++) {
-			json_array_append_new(bfmi, rs_num(r->bfmi[ch]));
+			json_array_append_new(bfmi, het_rs_num(r->bfmi[ch]));
 			any = 1;
 			if (!(r->bfmi[ch] > c->gates.min_bfmi))
 				bfmi_ok = 0;
@@ -205,7 +208,7 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 	    json_integer(c->settings.num_samples));
 	json_object_set_new(si, "num_chains",
 	    json_integer(c->settings.num_chains));
-	json_object_set_new(si, "wall_time_seconds", rs_num(c->wall_time));
+	json_object_set_new(si, "wall_time_seconds", het_rs_num(c->wall_time));
 	json_object_set_new(o, "sampling_info", si);
 	/* hetui's own keys */
 	json_object_set_new(o, "status", json_string(c->status));
@@ -231,41 +234,42 @@ rs_json_cmc_diagnostics(const struct het_results_cmc *c)
 		json_object_set_new(e, "reason", json_string(s->reason !=
 		    NULL ? s->reason : ""));
 		json_object_set_new(e, "wall_time_seconds",
-		    rs_num(s->wall_time));
+		    het_rs_num(s->wall_time));
 		json_object_set_new(e, "used", json_boolean(s->used));
 		json_object_set_new(e, "outlier", json_boolean(s->outlier));
 		json_object_set_new(e, "reused", json_boolean(s->reused));
 		if (s->res != NULL) {
 			json_object_set_new(e, "laplace", json_pack("{s:b, "
 			    "s:o, s:o}", "used", s->res->laplace, "khat",
-			    rs_num(s->res->laplace_khat), "effective_fraction",
-			    rs_num(s->res->laplace_ess)));
+			    het_rs_num(s->res->laplace_khat),
+			    "effective_fraction",
+			    het_rs_num(s->res->laplace_ess)));
 			json_object_set_new(e, "marginal_scaling",
 			    json_string(het_post_marg_name(
 			    s->res->marginal)));
 			json_object_set_new(e, "anchors", json_integer(
 			    s->res->anchors));
 			json_object_set_new(e, "leapfrog_per_transition",
-			    rs_nums(s->res->leapfrog, s->res->nchain));
+			    het_rs_nums(s->res->leapfrog, s->res->nchain));
 		}
 		if (s->gate != NULL) {
 			json_object_set_new(e, "convergence_passed",
 			    json_boolean(s->gate->pass));
 			json_object_set_new(e, "max_r_hat",
-			    rs_num(s->gate->max_rhat));
+			    het_rs_num(s->gate->max_rhat));
 			json_object_set_new(e, "min_ess_bulk",
-			    rs_num(s->gate->min_ess));
+			    het_rs_num(s->gate->min_ess));
 			json_object_set_new(e, "min_bfmi",
-			    rs_num(s->gate->min_bfmi));
+			    het_rs_num(s->gate->min_bfmi));
 			json_object_set_new(e, "divergence_rate",
-			    rs_num(s->gate->div_rate));
+			    het_rs_num(s->gate->div_rate));
 		}
 		json_array_append_new(sh, e);
 	}
 	json_object_set_new(o, "shard_diagnostics", sh);
 	/* hetui's own keys, after the reference's */
-	json_object_set_new(o, "reweight_khat", rs_num(c->rw_khat));
-	json_object_set_new(o, "reweight_ess", rs_num(c->rw_ess));
+	json_object_set_new(o, "reweight_khat", het_rs_num(c->rw_khat));
+	json_object_set_new(o, "reweight_ess", het_rs_num(c->rw_ess));
 	return o;
 }
 
@@ -279,41 +283,43 @@ rc_attrs(struct rs_w *w, const struct het_results_cmc *c,
 	const struct het_shard_settings *st = &c->settings;
 	int rc;
 
-	if ((rc = rs_astr(w, g, "status", c->status, err)) ||
-	    (rc = rs_astr(w, g, "strategy", c->strategy, err)) ||
-	    (rc = rs_astr(w, g, "combine", c->combine, err)) ||
-	    (rc = rs_af64(w, g, "sigma", c->sigma, err)) ||
-	    (rc = rs_astr(w, g, "sigma_source", c->sigma_source, err)) ||
-	    (rc = rs_ai64(w, g, "reparam", c->reparam, err)) ||
-	    (rc = rs_ai64(w, g, "nlsq_informed_priors", c->nlsq_priors,
+	if ((rc = het_rs_astr(w, g, "status", c->status, err)) ||
+	    (rc = het_rs_astr(w, g, "strategy", c->strategy, err)) ||
+	    (rc = het_rs_astr(w, g, "combine", c->combine, err)) ||
+	    (rc = het_rs_af64(w, g, "sigma", c->sigma, err)) ||
+	    (rc = het_rs_astr(w, g, "sigma_source", c->sigma_source, err)) ||
+	    (rc = het_rs_ai64(w, g, "reparam", c->reparam, err)) ||
+	    (rc = het_rs_ai64(w, g, "nlsq_informed_priors", c->nlsq_priors,
 	    err)) ||
-	    (rc = rs_af64(w, g, "prior_width_factor", c->prior_width, err)) ||
-	    (rc = rs_ai64(w, g, "num_warmup", st->num_warmup, err)) ||
-	    (rc = rs_ai64(w, g, "num_samples", st->num_samples, err)) ||
-	    (rc = rs_ai64(w, g, "num_chains", st->num_chains, err)) ||
-	    (rc = rs_af64(w, g, "target_accept_prob", st->target_accept,
+	    (rc = het_rs_af64(w, g, "prior_width_factor", c->prior_width,
 	    err)) ||
-	    (rc = rs_ai64(w, g, "max_tree_depth", st->max_tree_depth, err)) ||
-	    (rc = rs_ai64(w, g, "dense_mass", st->dense_mass, err)) ||
-	    (rc = rs_ai64(w, g, "laplace_init", st->laplace, err)) ||
-	    (rc = rs_ai64(w, g, "marginalise_scaling", st->marginalise,
+	    (rc = het_rs_ai64(w, g, "num_warmup", st->num_warmup, err)) ||
+	    (rc = het_rs_ai64(w, g, "num_samples", st->num_samples, err)) ||
+	    (rc = het_rs_ai64(w, g, "num_chains", st->num_chains, err)) ||
+	    (rc = het_rs_af64(w, g, "target_accept_prob", st->target_accept,
 	    err)) ||
-	    (rc = rs_ai64(w, g, "seed", (long)st->seed, err)) ||
-	    (rc = rs_ai64(w, g, "num_shards", (long)c->nshards, err)) ||
-	    (rc = rs_af64(w, g, "max_r_hat", c->gates.max_r_hat, err)) ||
-	    (rc = rs_af64(w, g, "min_ess", c->gates.min_ess, err)) ||
-	    (rc = rs_af64(w, g, "min_bfmi", c->gates.min_bfmi, err)) ||
-	    (rc = rs_af64(w, g, "max_divergence_rate",
+	    (rc = het_rs_ai64(w, g, "max_tree_depth", st->max_tree_depth,
+	    err)) ||
+	    (rc = het_rs_ai64(w, g, "dense_mass", st->dense_mass, err)) ||
+	    (rc = het_rs_ai64(w, g, "laplace_init", st->laplace, err)) ||
+	    (rc = het_rs_ai64(w, g, "marginalise_scaling", st->marginalise,
+	    err)) ||
+	    (rc = het_rs_ai64(w, g, "seed", (long)st->seed, err)) ||
+	    (rc = het_rs_ai64(w, g, "num_shards", (long)c->nshards, err)) ||
+	    (rc = het_rs_af64(w, g, "max_r_hat", c->gates.max_r_hat, err)) ||
+	    (rc = het_rs_af64(w, g, "min_ess", c->gates.min_ess, err)) ||
+	    (rc = het_rs_af64(w, g, "min_bfmi", c->gates.min_bfmi, err)) ||
+	    (rc = het_rs_af64(w, g, "max_divergence_rate",
 	    c->gates.max_divergence_rate, err)) ||
-	    (rc = rs_ai64(w, g, "gates_passed", c->gates_pass, err)) ||
-	    (rc = rs_af64(w, g, "wall_time", c->wall_time, err)) ||
-	    (rc = rs_af64(w, g, "reweight_khat", c->rw_khat, err)) ||
-	    (rc = rs_af64(w, g, "reweight_ess", c->rw_ess, err)) ||
-	    (rc = rs_ai64(w, g, "reweight_draws", (long)c->rw_ndraw, err)))
+	    (rc = het_rs_ai64(w, g, "gates_passed", c->gates_pass, err)) ||
+	    (rc = het_rs_af64(w, g, "wall_time", c->wall_time, err)) ||
+	    (rc = het_rs_af64(w, g, "reweight_khat", c->rw_khat, err)) ||
+	    (rc = het_rs_af64(w, g, "reweight_ess", c->rw_ess, err)) ||
+	    (rc = het_rs_ai64(w, g, "reweight_draws", (long)c->rw_ndraw, err)))
 		return rc;
-	if ((rc = rs_strs(w, "/cmc/parameter_names", c->p, c->names, err)))
+	if ((rc = het_rs_strs(w, "/cmc/parameter_names", c->p, c->names, err)))
 		return rc;
-	return rs_str(w, "/cmc/gates_text", c->gates_text != NULL ?
+	return het_rs_str(w, "/cmc/gates_text", c->gates_text != NULL ?
 	    c->gates_text : "", err);
 }
 
@@ -342,10 +348,10 @@ rc_priors(struct rs_w *w, const struct het_results_cmc *c,
 		v[3][m] = c->priors[m].hi;
 	}
 	if (rc == HET_OK)
-		rc = rs_strs(w, "/cmc/priors/kind", c->p, kind, err);
+		rc = het_rs_strs(w, "/cmc/priors/kind", c->p, kind, err);
 	for (i = 0; rc == HET_OK && i < 4; i++) {
 		snprintf(path, sizeof(path), "/cmc/priors/%s", nm[i]);
-		rc = rs_f64(w, path, c->p, v[i], err);
+		rc = het_rs_f64(w, path, c->p, v[i], err);
 	}
 	free(kind);
 	for (i = 0; i < 4; i++)
@@ -383,7 +389,7 @@ rc_summary(struct rs_w *w, const struct het_results_cmc *c,
 			v[m] = all[i];
 		}
 		snprintf(path, sizeof(path), "/cmc/summary/%s", nm[i]);
-		rc = rs_f64(w, path, c->p, v, err);
+		rc = het_rs_f64(w, path, c->p, v, err);
 	}
 	free(v);
 	return rc;
@@ -412,23 +418,24 @@ rc_consensus(struct rs_w *w, const struct het_results_cmc *c,
 		u[k] = s->used[k];
 		o[k] = s->outlier[k];
 	}
-	if (!(rc = rs_mat(w, "/cmc/consensus/draws", s->ndraw, s->p,
+	if (!(rc = het_rs_mat(w, "/cmc/consensus/draws", s->ndraw, s->p,
 	    s->draws, err)) &&
-	    !(rc = rs_f64(w, "/cmc/consensus/mean", s->p, s->mean, err)) &&
-	    !(rc = rs_f64(w, "/cmc/consensus/sd", s->p, s->sd, err)) &&
-	    !(rc = rs_mat(w, "/cmc/consensus/cov", s->p, s->p, s->cov, err)) &&
-	    !(rc = rs_f64(w, "/cmc/consensus/gauss_mean", s->p,
+	    !(rc = het_rs_f64(w, "/cmc/consensus/mean", s->p, s->mean, err)) &&
+	    !(rc = het_rs_f64(w, "/cmc/consensus/sd", s->p, s->sd, err)) &&
+	    !(rc = het_rs_mat(w, "/cmc/consensus/cov", s->p, s->p, s->cov,
+	    err)) &&
+	    !(rc = het_rs_f64(w, "/cmc/consensus/gauss_mean", s->p,
 	    s->gauss_mean, err)) &&
-	    !(rc = rs_mat(w, "/cmc/consensus/gauss_cov", s->p, s->p,
+	    !(rc = het_rs_mat(w, "/cmc/consensus/gauss_cov", s->p, s->p,
 	    s->gauss_cov, err)) &&
-	    !(rc = rs_i64(w, "/cmc/consensus/used", s->nshards, u, NULL,
+	    !(rc = het_rs_i64(w, "/cmc/consensus/used", s->nshards, u, NULL,
 	    err)) &&
-	    !(rc = rs_i64(w, "/cmc/consensus/outlier", s->nshards, o, NULL,
+	    !(rc = het_rs_i64(w, "/cmc/consensus/outlier", s->nshards, o, NULL,
 	    err)) &&
-	    !(rc = rs_astr(w, g, "method", c->combine, err)) &&
-	    !(rc = rs_ai64(w, g, "n_used", (long)s->nused, err)) &&
-	    !(rc = rs_ai64(w, g, "n_regularised", (long)s->nregular, err)))
-		rc = rs_astr(w, g, "note", s->note, err);
+	    !(rc = het_rs_astr(w, g, "method", c->combine, err)) &&
+	    !(rc = het_rs_ai64(w, g, "n_used", (long)s->nused, err)) &&
+	    !(rc = het_rs_ai64(w, g, "n_regularised", (long)s->nregular, err)))
+		rc = het_rs_astr(w, g, "note", s->note, err);
 	free(u);
 	free(o);
 	return rc;
@@ -469,15 +476,15 @@ rc_shard_table(struct rs_w *w, const struct het_results_cmc *c,
 		reason[k] = c->shards[k].reason != NULL ?
 		    c->shards[k].reason : "";
 	}
-	if (!(rc = rs_i64(w, "/cmc/shards/id", n, id, NULL, err)) &&
-	    !(rc = rs_i64(w, "/cmc/shards/n_pairs", n, NULL, np, err)) &&
-	    !(rc = rs_strs(w, "/cmc/shards/state", n, state, err)) &&
-	    !(rc = rs_i64(w, "/cmc/shards/attempts", n, att, NULL, err)) &&
-	    !(rc = rs_strs(w, "/cmc/shards/reason", n, reason, err)) &&
-	    !(rc = rs_f64(w, "/cmc/shards/wall_time", n, wall, err)) &&
-	    !(rc = rs_i64(w, "/cmc/shards/used", n, used, NULL, err)) &&
-	    !(rc = rs_i64(w, "/cmc/shards/outlier", n, outl, NULL, err)))
-		rc = rs_i64(w, "/cmc/shards/reused", n, reu, NULL, err);
+	if (!(rc = het_rs_i64(w, "/cmc/shards/id", n, id, NULL, err)) &&
+	    !(rc = het_rs_i64(w, "/cmc/shards/n_pairs", n, NULL, np, err)) &&
+	    !(rc = het_rs_strs(w, "/cmc/shards/state", n, state, err)) &&
+	    !(rc = het_rs_i64(w, "/cmc/shards/attempts", n, att, NULL, err)) &&
+	    !(rc = het_rs_strs(w, "/cmc/shards/reason", n, reason, err)) &&
+	    !(rc = het_rs_f64(w, "/cmc/shards/wall_time", n, wall, err)) &&
+	    !(rc = het_rs_i64(w, "/cmc/shards/used", n, used, NULL, err)) &&
+	    !(rc = het_rs_i64(w, "/cmc/shards/outlier", n, outl, NULL, err)))
+		rc = het_rs_i64(w, "/cmc/shards/reused", n, reu, NULL, err);
 out:
 	free(id);
 	free(att);
@@ -505,7 +512,8 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 
 	snprintf(g, sizeof(g), "/cmc/shard_%04ld", s->id);
 	snprintf(path, sizeof(path), "%s/draws", g);
-	if ((rc = rs_mat(w, path, r->nchain * r->p, r->ndraw, r->draws, err)))
+	if ((rc = het_rs_mat(w, path, r->nchain * r->p, r->ndraw, r->draws,
+	    err)))
 		return rc;
 	if ((v = het_alloc_array(r->p, sizeof(double), "shard", err)) == NULL)
 		return HET_ENOMEM;
@@ -518,43 +526,48 @@ rc_shard(struct rs_w *w, const struct het_results_cmc_shard *s,
 
 			v[m] = all[i];
 		}
-		rc = rs_f64(w, rs_path_fmt(path, g, nm[i]), r->p, v, err);
+		rc = het_rs_f64(w, rs_path_fmt(path, g, nm[i]), r->p, v, err);
 	}
 	free(v);
 	if (rc == HET_OK)
-		rc = rs_f64(w, rs_path_fmt(path, g, "bfmi"), r->nchain, r->bfmi,
+		rc = het_rs_f64(w, rs_path_fmt(path, g, "bfmi"), r->nchain,
+		    r->bfmi,
 		    err);
 	if (rc == HET_OK)
-		rc = rs_i64(w, rs_path_fmt(path, g, "divergences"), r->nchain,
+		rc = het_rs_i64(w, rs_path_fmt(path, g, "divergences"),
+		    r->nchain,
 		    r->divergences, NULL, err);
 	if (rc == HET_OK)
-		rc = rs_f64(w, rs_path_fmt(path, g, "step_size"), r->nchain,
+		rc = het_rs_f64(w, rs_path_fmt(path, g, "step_size"), r->nchain,
 		    r->step_size, err);
 	if (rc == HET_OK)
-		rc = rs_f64(w, rs_path_fmt(path, g, "accept"), r->nchain,
+		rc = het_rs_f64(w, rs_path_fmt(path, g, "accept"), r->nchain,
 		    r->accept, err);
-	if (rc == HET_OK && !(rc = rs_ai64(w, g, "n_chains", (long)r->nchain,
-	    err)) && !(rc = rs_ai64(w, g, "n_draws", (long)r->ndraw, err)) &&
-	    !(rc = rs_ai64(w, g, "laplace_used", r->laplace, err)) &&
-	    !(rc = rs_af64(w, g, "laplace_khat", r->laplace_khat, err)) &&
-	    !(rc = rs_af64(w, g, "laplace_ess", r->laplace_ess, err)) &&
-	    !(rc = rs_astr(w, g, "marginal_scaling",
+	if (rc == HET_OK && !(rc = het_rs_ai64(w, g, "n_chains", (
+	    long)r->nchain,
+	    err)) && !(rc = het_rs_ai64(w, g, "n_draws", (long)r->ndraw,
+	    err)) &&
+	    !(rc = het_rs_ai64(w, g, "laplace_used", r->laplace, err)) &&
+	    !(rc = het_rs_af64(w, g, "laplace_khat", r->laplace_khat, err)) &&
+	    !(rc = het_rs_af64(w, g, "laplace_ess", r->laplace_ess, err)) &&
+	    !(rc = het_rs_astr(w, g, "marginal_scaling",
 	    het_post_marg_name(r->marginal), err)) &&
-	    !(rc = rs_ai64(w, g, "anchors", (long)r->anchors, err)) &&
-	    !(rc = rs_af64(w, g, "wall_time", s->wall_time, err)) &&
+	    !(rc = het_rs_ai64(w, g, "anchors", (long)r->anchors, err)) &&
+	    !(rc = het_rs_af64(w, g, "wall_time", s->wall_time, err)) &&
 	    (s->digest == NULL || s->digest[0] == '\0' ||
-	    !(rc = rs_astr(w, g, "input_digest", s->digest, err))) &&
+	    !(rc = het_rs_astr(w, g, "input_digest", s->digest, err))) &&
 	    s->gate != NULL &&
-	    !(rc = rs_ai64(w, g, "gates_passed", s->gate->pass, err)) &&
-	    !(rc = rs_af64(w, g, "max_r_hat", s->gate->max_rhat, err)) &&
-	    !(rc = rs_af64(w, g, "min_ess", s->gate->min_ess, err)) &&
-	    !(rc = rs_af64(w, g, "min_bfmi", s->gate->min_bfmi, err)))
-		rc = rs_af64(w, g, "divergence_rate", s->gate->div_rate, err);
+	    !(rc = het_rs_ai64(w, g, "gates_passed", s->gate->pass, err)) &&
+	    !(rc = het_rs_af64(w, g, "max_r_hat", s->gate->max_rhat, err)) &&
+	    !(rc = het_rs_af64(w, g, "min_ess", s->gate->min_ess, err)) &&
+	    !(rc = het_rs_af64(w, g, "min_bfmi", s->gate->min_bfmi, err)))
+		rc = het_rs_af64(w, g, "divergence_rate", s->gate->div_rate,
+		    err);
 	return rc;
 }
 
 int
-rs_h5_cmc(struct rs_w *w, const struct het_results_cmc *c,
+het_rs_h5_cmc(struct rs_w *w, const struct het_results_cmc *c,
     struct het_error *err)
 {
 	size_t k;

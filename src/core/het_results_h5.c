@@ -25,13 +25,13 @@
 #include <hdf5.h>
 
 #include "het_h5.h"
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 #include "het_params.h"
 #include "het_results_impl.h"
 #include "het_util.h"
 
 int
-rs_fail(struct rs_w *w, const char *path, struct het_error *err)
+het_rs_fail(struct rs_w *w, const char *path, struct het_error *err)
 {
 	char detail[256];
 
@@ -41,7 +41,8 @@ rs_fail(struct rs_w *w, const char *path, struct het_error *err)
 }
 
 int
-rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype, int rank,
+het_rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype,
+    int rank,
     size_t d0, size_t d1, const void *data, struct het_error *err)
 {
 	hsize_t dims[2] = { d0, d1 };
@@ -54,7 +55,7 @@ rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype, int rank,
 	    H5P_DEFAULT, H5P_DEFAULT)) < 0 || ((rank == 0 || d0 * (rank == 2 ?
 	    d1 : 1) > 0) && H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT,
 	    data) < 0))
-		rc = rs_fail(w, path, err);
+		rc = het_rs_fail(w, path, err);
 	if (ds >= 0)
 		H5Dclose(ds);
 	if (sp >= 0)
@@ -63,24 +64,27 @@ rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype, int rank,
 }
 
 int
-rs_f64(struct rs_w *w, const char *path, size_t n, const double *v,
+het_rs_f64(struct rs_w *w, const char *path, size_t n, const double *v,
     struct het_error *err)
 {
-	return rs_data(w, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, n, 0, v,
+	return het_rs_data(w, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, n, 0,
+	    v,
 	    err);
 }
 
 int
-rs_mat(struct rs_w *w, const char *path, size_t r, size_t c, const double *v,
+het_rs_mat(struct rs_w *w, const char *path, size_t r, size_t c,
+    const double *v,
     struct het_error *err)
 {
-	return rs_data(w, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, r, c, v,
+	return het_rs_data(w, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, r, c,
+	    v,
 	    err);
 }
 
 /* n longs (or size_t values when sz is given) as int64. */
 int
-rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
+het_rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
     const size_t *sz, struct het_error *err)
 {
 	int64_t *t;
@@ -91,24 +95,24 @@ rs_i64(struct rs_w *w, const char *path, size_t n, const long *v,
 		return HET_ENOMEM;
 	for (k = 0; k < n; k++)
 		t[k] = sz != NULL ? (int64_t)sz[k] : (int64_t)v[k];
-	rc = rs_data(w, path, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, n, 0, t,
+	rc = het_rs_data(w, path, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, n, 0, t,
 	    err);
 	free(t);
 	return rc;
 }
 
 int
-rs_strs(struct rs_w *w, const char *path, size_t n, const char *const *s,
+het_rs_strs(struct rs_w *w, const char *path, size_t n, const char *const *s,
     struct het_error *err)
 {
-	return rs_data(w, path, w->str, w->str, 1, n, 0, s, err);
+	return het_rs_data(w, path, w->str, w->str, 1, n, 0, s, err);
 }
 
 int
-rs_str(struct rs_w *w, const char *path, const char *s,
+het_rs_str(struct rs_w *w, const char *path, const char *s,
     struct het_error *err)
 {
-	return rs_data(w, path, w->str, w->str, 0, 0, 0, &s, err);
+	return het_rs_data(w, path, w->str, w->str, 0, 0, 0, &s, err);
 }
 
 /* Attributes on the object at path (a group is created when missing). */
@@ -132,7 +136,7 @@ rs_attr(struct rs_w *w, const char *path, const char *name, hid_t ftype,
 
 		snprintf(where, sizeof(where), "attribute %s of %s", name,
 		    path);
-		rc = rs_fail(w, where, err);
+		rc = het_rs_fail(w, where, err);
 	}
 	if (a >= 0)
 		H5Aclose(a);
@@ -144,7 +148,7 @@ rs_attr(struct rs_w *w, const char *path, const char *name, hid_t ftype,
 }
 
 int
-rs_astr(struct rs_w *w, const char *path, const char *name, const char *s,
+het_rs_astr(struct rs_w *w, const char *path, const char *name, const char *s,
     struct het_error *err)
 {
 	if (s == NULL)
@@ -153,7 +157,7 @@ rs_astr(struct rs_w *w, const char *path, const char *name, const char *s,
 }
 
 int
-rs_af64(struct rs_w *w, const char *path, const char *name, double v,
+het_rs_af64(struct rs_w *w, const char *path, const char *name, double v,
     struct het_error *err)
 {
 	return rs_attr(w, path, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v,
@@ -161,7 +165,7 @@ rs_af64(struct rs_w *w, const char *path, const char *name, double v,
 }
 
 int
-rs_ai64(struct rs_w *w, const char *path, const char *name, long v,
+het_rs_ai64(struct rs_w *w, const char *path, const char *name, long v,
     struct het_error *err)
 {
 	int64_t t = v;
@@ -187,25 +191,25 @@ rs_root(struct rs_w *w, const struct het_results *res, const char *stamp,
 	char *yaml;
 	int rc;
 
-	if ((rc = rs_astr(w, "/", "format", HET_RESULTS_FORMAT, err)) ||
-	    (rc = rs_ai64(w, "/", "format_version", HET_RESULTS_VERSION,
+	if ((rc = het_rs_astr(w, "/", "format", HET_RESULTS_FORMAT, err)) ||
+	    (rc = het_rs_ai64(w, "/", "format_version", HET_RESULTS_VERSION,
 	    err)) ||
-	    (rc = rs_astr(w, "/", "creator", res->creator, err)) ||
-	    (rc = rs_astr(w, "/", "created", stamp, err)) ||
-	    (rc = rs_astr(w, "/", "status", res->status, err)) ||
-	    (rc = rs_astr(w, "/", "optimizer", res->optimizer, err)) ||
-	    (rc = rs_ai64(w, "/", "per_angle", res->per_angle, err)) ||
-	    (rc = rs_ai64(w, "/", "threads", res->threads, err)) ||
-	    (rc = rs_af64(w, "/", "wall_time", res->wall_time, err)))
+	    (rc = het_rs_astr(w, "/", "creator", res->creator, err)) ||
+	    (rc = het_rs_astr(w, "/", "created", stamp, err)) ||
+	    (rc = het_rs_astr(w, "/", "status", res->status, err)) ||
+	    (rc = het_rs_astr(w, "/", "optimizer", res->optimizer, err)) ||
+	    (rc = het_rs_ai64(w, "/", "per_angle", res->per_angle, err)) ||
+	    (rc = het_rs_ai64(w, "/", "threads", res->threads, err)) ||
+	    (rc = het_rs_af64(w, "/", "wall_time", res->wall_time, err)))
 		return rc;
 	if ((yaml = het_config_format(res->cfg, 0, err)) == NULL)
 		return HET_ENOMEM;
-	rc = rs_str(w, "/config/yaml", yaml, err);
+	rc = het_rs_str(w, "/config/yaml", yaml, err);
 	free(yaml);
 	if (rc == HET_OK)
-		rc = rs_astr(w, "/config", "source", res->cfg->source, err);
+		rc = het_rs_astr(w, "/config", "source", res->cfg->source, err);
 	if (rc == HET_OK)
-		rc = rs_astr(w, "/config", "analysis_mode",
+		rc = het_rs_astr(w, "/config", "analysis_mode",
 		    het_mode_name(res->cfg->mode), err);
 	return rc;
 }
@@ -218,36 +222,38 @@ rs_data_group(struct rs_w *w, const struct het_results *res,
 	const char *g = "/data";
 	int rc;
 
-	if ((rc = rs_astr(w, g, "file", pb->data_path, err)) ||
-	    (rc = rs_astr(w, g, "layout", het_layout_name(pb->layout),
+	if ((rc = het_rs_astr(w, g, "file", pb->data_path, err)) ||
+	    (rc = het_rs_astr(w, g, "layout", het_layout_name(pb->layout),
 	    err)) ||
-	    (rc = rs_af64(w, g, "q", pb->q, err)) ||
-	    (rc = rs_af64(w, g, "q_target", pb->q_target, err)) ||
-	    (rc = rs_ai64(w, g, "q_index", (long)pb->q_idx, err)) ||
-	    (rc = rs_ai64(w, g, "first_frame", pb->first_frame, err)) ||
-	    (rc = rs_ai64(w, g, "last_frame", pb->last_frame, err)) ||
-	    (rc = rs_ai64(w, g, "n_frames", (long)pb->n_frames, err)) ||
-	    (rc = rs_af64(w, g, "dt", pb->dt, err)) ||
-	    (rc = rs_astr(w, g, "dt_source", pb->dt_source, err)) ||
-	    (rc = rs_astr(w, g, "angle_rule",
+	    (rc = het_rs_af64(w, g, "q", pb->q, err)) ||
+	    (rc = het_rs_af64(w, g, "q_target", pb->q_target, err)) ||
+	    (rc = het_rs_ai64(w, g, "q_index", (long)pb->q_idx, err)) ||
+	    (rc = het_rs_ai64(w, g, "first_frame", pb->first_frame, err)) ||
+	    (rc = het_rs_ai64(w, g, "last_frame", pb->last_frame, err)) ||
+	    (rc = het_rs_ai64(w, g, "n_frames", (long)pb->n_frames, err)) ||
+	    (rc = het_rs_af64(w, g, "dt", pb->dt, err)) ||
+	    (rc = het_rs_astr(w, g, "dt_source", pb->dt_source, err)) ||
+	    (rc = het_rs_astr(w, g, "angle_rule",
 	    het_problem_angle_rule_name(pb->angle_rule), err)) ||
-	    (rc = rs_ai64(w, g, "n_pairs", (long)pb->npairs, err)) ||
-	    (rc = rs_af64(w, g, "noise_sigma", pb->sigma, err)) ||
-	    (rc = rs_astr(w, g, "scaling_mode",
+	    (rc = het_rs_ai64(w, g, "n_pairs", (long)pb->npairs, err)) ||
+	    (rc = het_rs_af64(w, g, "noise_sigma", pb->sigma, err)) ||
+	    (rc = het_rs_astr(w, g, "scaling_mode",
 	    het_scaling_mode_name(pb->scaling_mode), err)))
 		return rc;
-	if ((rc = rs_f64(w, "/data/phi", pb->nangles, pb->phi, err)) ||
-	    (rc = rs_i64(w, "/data/bin_label", pb->nangles, pb->labels, NULL,
+	if ((rc = het_rs_f64(w, "/data/phi", pb->nangles, pb->phi, err)) ||
+	    (rc = het_rs_i64(w, "/data/bin_label", pb->nangles, pb->labels,
+	    NULL,
 	    err)) ||
-	    (rc = rs_i64(w, "/data/bin_index", pb->nangles, NULL, pb->bins,
+	    (rc = het_rs_i64(w, "/data/bin_index", pb->nangles, NULL, pb->bins,
 	    err)) ||
-	    (rc = rs_f64(w, "/data/noise_sigma", pb->nangles, pb->sigma_angle,
+	    (rc = het_rs_f64(w, "/data/noise_sigma", pb->nangles,
+	    pb->sigma_angle,
 	    err)) ||
-	    (rc = rs_i64(w, "/data/noise_lag", pb->nangles, pb->noise_lag,
+	    (rc = het_rs_i64(w, "/data/noise_lag", pb->nangles, pb->noise_lag,
 	    NULL, err)) ||
-	    (rc = rs_f64(w, "/data/estimate_contrast", pb->nangles,
+	    (rc = het_rs_f64(w, "/data/estimate_contrast", pb->nangles,
 	    pb->est_contrast, err)) ||
-	    (rc = rs_f64(w, "/data/estimate_offset", pb->nangles,
+	    (rc = het_rs_f64(w, "/data/estimate_offset", pb->nangles,
 	    pb->est_offset, err)))
 		return rc;
 	return HET_OK;
@@ -288,10 +294,10 @@ rs_history(struct rs_w *w, const struct het_results *res,
 	}
 	for (i = 0; rc == HET_OK && i < 4; i++) {
 		snprintf(path, sizeof(path), "/history/%s", ln[i]);
-		rc = rs_i64(w, path, n, l[i], NULL, err);
+		rc = het_rs_i64(w, path, n, l[i], NULL, err);
 		snprintf(path, sizeof(path), "/history/%s", dn[i]);
 		if (rc == HET_OK)
-			rc = rs_f64(w, path, n, d[i], err);
+			rc = het_rs_f64(w, path, n, d[i], err);
 	}
 	for (i = 0; i < 4; i++) {
 		free(l[i]);
@@ -322,7 +328,7 @@ rs_warnings(struct rs_w *w, const struct het_results *res,
 	for (f = 0; f < res->nfits; f++)
 		for (k = 0; k < res->fits[f].nwarnings; k++)
 			all[n++] = res->fits[f].warnings[k];
-	rc = rs_strs(w, "/warnings", n, all, err);
+	rc = het_rs_strs(w, "/warnings", n, all, err);
 	free(all);
 	return rc;
 }
@@ -364,23 +370,23 @@ rs_table(struct rs_w *w, const char *g, const struct rs_view *v,
 	}
 	if (rc == HET_OK) {
 		snprintf(path, sizeof(path), "%s/parameters/name", g);
-		rc = rs_strs(w, path, n, names, err);
+		rc = het_rs_strs(w, path, n, names, err);
 	}
 	if (rc == HET_OK) {
 		snprintf(path, sizeof(path), "%s/parameters/unit", g);
-		rc = rs_strs(w, path, n, units, err);
+		rc = het_rs_strs(w, path, n, units, err);
 	}
 	if (rc == HET_OK) {
 		snprintf(path, sizeof(path), "%s/parameters/vary", g);
-		rc = rs_i64(w, path, n, vary, NULL, err);
+		rc = het_rs_i64(w, path, n, vary, NULL, err);
 	}
 	if (rc == HET_OK) {
 		snprintf(path, sizeof(path), "%s/parameters/degenerate", g);
-		rc = rs_i64(w, path, n, deg, NULL, err);
+		rc = het_rs_i64(w, path, n, deg, NULL, err);
 	}
 	for (i = 0; rc == HET_OK && i < 5; i++) {
 		snprintf(path, sizeof(path), "%s/parameters/%s", g, cn[i]);
-		rc = rs_f64(w, path, n, col[i], err);
+		rc = het_rs_f64(w, path, n, col[i], err);
 	}
 	free(names);
 	free(units);
@@ -424,25 +430,29 @@ rs_starts(struct rs_w *w, const char *g, const struct het_results_fit *f,
 		why[k] = f->starts[k].reason;
 	}
 	if (rc == HET_OK)
-		rc = rs_mat(w, rs_path(path, g, "starts/x0"), n, p, x0, err);
-	if (rc == HET_OK)
-		rc = rs_mat(w, rs_path(path, g, "starts/x"), n, p, x, err);
-	if (rc == HET_OK)
-		rc = rs_f64(w, rs_path(path, g, "starts/cost"), n, cost, err);
-	if (rc == HET_OK)
-		rc = rs_f64(w, rs_path(path, g, "starts/chi2_red"), n, chi,
+		rc = het_rs_mat(w, rs_path(path, g, "starts/x0"), n, p, x0,
 		    err);
 	if (rc == HET_OK)
-		rc = rs_i64(w, rs_path(path, g, "starts/iterations"), n, it,
+		rc = het_rs_mat(w, rs_path(path, g, "starts/x"), n, p, x, err);
+	if (rc == HET_OK)
+		rc = het_rs_f64(w, rs_path(path, g, "starts/cost"), n, cost,
+		    err);
+	if (rc == HET_OK)
+		rc = het_rs_f64(w, rs_path(path, g, "starts/chi2_red"), n, chi,
+		    err);
+	if (rc == HET_OK)
+		rc = het_rs_i64(w, rs_path(path, g, "starts/iterations"), n, it,
 		    NULL, err);
 	if (rc == HET_OK)
-		rc = rs_i64(w, rs_path(path, g, "starts/nfev"), n, nfev, NULL,
+		rc = het_rs_i64(w, rs_path(path, g, "starts/nfev"), n, nfev,
+		    NULL,
 		    err);
 	if (rc == HET_OK)
-		rc = rs_i64(w, rs_path(path, g, "starts/status"), n, st, NULL,
+		rc = het_rs_i64(w, rs_path(path, g, "starts/status"), n, st,
+		    NULL,
 		    err);
 	if (rc == HET_OK)
-		rc = rs_strs(w, rs_path(path, g, "starts/reason"), n, why,
+		rc = het_rs_strs(w, rs_path(path, g, "starts/reason"), n, why,
 		    err);
 	free(x0);
 	free(x);
@@ -478,7 +488,7 @@ rs_packed(struct rs_w *w, const char *path, size_t len, const double *v,
 	    H5T_IEEE_F64LE, sp, w->lcpl, dcpl, H5P_DEFAULT)) < 0 ||
 	    (len > 0 && H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
 	    H5P_DEFAULT, v) < 0))
-		rc = rs_fail(w, path, err);
+		rc = het_rs_fail(w, path, err);
 	if (ds >= 0)
 		H5Dclose(ds);
 	if (dcpl >= 0)
@@ -495,11 +505,12 @@ rs_packed_attrs(struct rs_w *w, const char *path, double phi, size_t n,
 {
 	int rc;
 
-	if ((rc = rs_af64(w, path, "phi", phi, err)) != HET_OK ||
-	    (rc = rs_astr(w, path, "storage", diag ? HET_RESULTS_UPPER_DIAG :
+	if ((rc = het_rs_af64(w, path, "phi", phi, err)) != HET_OK ||
+	    (rc = het_rs_astr(w, path, "storage",
+	    diag ? HET_RESULTS_UPPER_DIAG :
 	    HET_RESULTS_UPPER, err)) != HET_OK)
 		return rc;
-	return rs_ai64(w, path, "n_frames", (long)n, err);
+	return het_rs_ai64(w, path, "n_frames", (long)n, err);
 }
 
 /*
@@ -589,11 +600,12 @@ rs_combos(struct rs_w *w, const char *g, const struct het_results_fit *f,
 			val[k] = f->combos[k].value;
 			unc[k] = f->combos[k].unc;
 		}
-		if ((rc = rs_strs(w, rs_path(path, g,
+		if ((rc = het_rs_strs(w, rs_path(path, g,
 		    "combinations/expression"), n, ex, err)) == HET_OK &&
-		    (rc = rs_f64(w, rs_path(path, g, "combinations/value"), n,
+		    (rc = het_rs_f64(w, rs_path(path, g, "combinations/value"),
+		    n,
 		    val, err)) == HET_OK)
-			rc = rs_f64(w, rs_path(path, g,
+			rc = het_rs_f64(w, rs_path(path, g,
 			    "combinations/uncertainty"), n, unc, err);
 	}
 	free(ex);
@@ -615,50 +627,52 @@ rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
 		snprintf(g, sizeof(g), "/fit_angle_%03ld", f->angle);
 	else
 		snprintf(g, sizeof(g), "/fit");
-	if ((rc = rs_view_init(res, k, &v, err)) != HET_OK)
+	if ((rc = het_rs_view_init(res, k, &v, err)) != HET_OK)
 		return rc;
-	if ((rc = rs_ai64(w, g, "angle", f->angle, err)) ||
-	    (rc = rs_af64(w, g, "cost", f->cost, err)) ||
-	    (rc = rs_af64(w, g, "rss", f->rss, err)) ||
-	    (rc = rs_af64(w, g, "chi2", f->chi2, err)) ||
-	    (rc = rs_af64(w, g, "chi2_red", f->chi2_red, err)) ||
-	    (rc = rs_af64(w, g, "sigma", f->sigma, err)) ||
-	    (rc = rs_ai64(w, g, "dof", f->dof, err)) ||
-	    (rc = rs_ai64(w, g, "iterations", f->iterations, err)) ||
-	    (rc = rs_ai64(w, g, "nfev", f->nfev, err)) ||
-	    (rc = rs_ai64(w, g, "njev", f->njev, err)) ||
-	    (rc = rs_af64(w, g, "wall_time", f->wall_time, err)) ||
-	    (rc = rs_astr(w, g, "reason", f->reason, err)) ||
-	    (rc = rs_ai64(w, g, "converged", f->converged, err)) ||
-	    (rc = rs_astr(w, g, "message", f->message, err)) ||
-	    (rc = rs_ai64(w, g, "rank", (long)f->rank, err)) ||
-	    (rc = rs_ai64(w, g, "uncertainties_computed", !f->unc_skipped,
+	if ((rc = het_rs_ai64(w, g, "angle", f->angle, err)) ||
+	    (rc = het_rs_af64(w, g, "cost", f->cost, err)) ||
+	    (rc = het_rs_af64(w, g, "rss", f->rss, err)) ||
+	    (rc = het_rs_af64(w, g, "chi2", f->chi2, err)) ||
+	    (rc = het_rs_af64(w, g, "chi2_red", f->chi2_red, err)) ||
+	    (rc = het_rs_af64(w, g, "sigma", f->sigma, err)) ||
+	    (rc = het_rs_ai64(w, g, "dof", f->dof, err)) ||
+	    (rc = het_rs_ai64(w, g, "iterations", f->iterations, err)) ||
+	    (rc = het_rs_ai64(w, g, "nfev", f->nfev, err)) ||
+	    (rc = het_rs_ai64(w, g, "njev", f->njev, err)) ||
+	    (rc = het_rs_af64(w, g, "wall_time", f->wall_time, err)) ||
+	    (rc = het_rs_astr(w, g, "reason", f->reason, err)) ||
+	    (rc = het_rs_ai64(w, g, "converged", f->converged, err)) ||
+	    (rc = het_rs_astr(w, g, "message", f->message, err)) ||
+	    (rc = het_rs_ai64(w, g, "rank", (long)f->rank, err)) ||
+	    (rc = het_rs_ai64(w, g, "uncertainties_computed", !f->unc_skipped,
 	    err)) ||
-	    (rc = rs_ai64(w, g, "best_start", (long)f->best, err)))
+	    (rc = het_rs_ai64(w, g, "best_start", (long)f->best, err)))
 		goto out;
 	if ((rc = rs_table(w, g, &v, err)) != HET_OK)
 		goto out;
 	snprintf(path, sizeof(path), "%s/free_names", g);
-	if ((rc = rs_strs(w, path, f->p, f->names, err)) != HET_OK)
+	if ((rc = het_rs_strs(w, path, f->p, f->names, err)) != HET_OK)
 		goto out;
 	if (f->cov != NULL) {
 		snprintf(path, sizeof(path), "%s/covariance", g);
-		if ((rc = rs_mat(w, path, f->p, f->p, f->cov, err)) != HET_OK)
+		if ((rc = het_rs_mat(w, path, f->p, f->p, f->cov,
+		    err)) != HET_OK)
 			goto out;
 	}
 	if (f->corr != NULL) {
 		snprintf(path, sizeof(path), "%s/correlation", g);
-		if ((rc = rs_mat(w, path, f->p, f->p, f->corr, err)) != HET_OK)
+		if ((rc = het_rs_mat(w, path, f->p, f->p, f->corr,
+		    err)) != HET_OK)
 			goto out;
 	}
 	if (f->ncombos > 0 && (rc = rs_combos(w, g, f, err)) != HET_OK)
 		goto out;
 	snprintf(path, sizeof(path), "%s/contrast", g);
-	if ((rc = rs_f64(w, path, v.nangles, v.contrast + v.first_angle,
+	if ((rc = het_rs_f64(w, path, v.nangles, v.contrast + v.first_angle,
 	    err)) != HET_OK)
 		goto out;
 	snprintf(path, sizeof(path), "%s/offset", g);
-	if ((rc = rs_f64(w, path, v.nangles, v.offset + v.first_angle,
+	if ((rc = het_rs_f64(w, path, v.nangles, v.offset + v.first_angle,
 	    err)) != HET_OK)
 		goto out;
 	if ((rc = rs_starts(w, g, f, err)) != HET_OK)
@@ -666,12 +680,12 @@ rs_fit(struct rs_w *w, const struct het_results *res, size_t k,
 	if (!checkpoint)
 		rc = rs_matrices(w, g, res, &v, err);
 out:
-	rs_view_fini(&v);
+	het_rs_view_fini(&v);
 	return rc;
 }
 
 int
-rs_h5_write(const char *path, const struct het_results *res,
+het_rs_h5_write(const char *path, const struct het_results *res,
     const char *stamp, int checkpoint, struct het_error *err)
 {
 	struct rs_w w;
@@ -693,7 +707,7 @@ rs_h5_write(const char *path, const struct het_results *res,
 	}
 	w.fid = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 	if (w.fid < 0) {
-		rc = rs_fail(&w, "the file", err);
+		rc = het_rs_fail(&w, "the file", err);
 		goto out;
 	}
 	if ((rc = rs_root(&w, res, stamp, err)) != HET_OK ||
@@ -705,10 +719,10 @@ rs_h5_write(const char *path, const struct het_results *res,
 		if ((rc = rs_fit(&w, res, k, checkpoint, err)) != HET_OK)
 			goto out;
 	if (res->cmc != NULL)
-		rc = rs_h5_cmc(&w, res->cmc, err);
+		rc = het_rs_h5_cmc(&w, res->cmc, err);
 out:
 	if (w.fid > 0 && H5Fclose(w.fid) < 0 && rc == HET_OK)
-		rc = rs_fail(&w, "the file (close)", err);
+		rc = het_rs_fail(&w, "the file (close)", err);
 	if (w.str > 0)
 		H5Tclose(w.str);
 	if (w.lcpl > 0)

@@ -25,7 +25,7 @@
 
 #include <hdf5.h>
 
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 #include "het_results.h"
 #include "het_results_impl.h"
 #include "het_util.h"
@@ -71,7 +71,7 @@ static int
 lc_count(hid_t fid, const char *file, const char *g, const char *name,
     size_t *out, struct het_error *err)
 {
-	double v = rl_attr(fid, g, name);
+	double v = het_rl_attr(fid, g, name);
 
 	if (!isfinite(v) || v < 1 || v > 1e9 || v != floor(v))
 		return het_error_set(err, HET_EFORMAT, "%s: %s lacks a valid "
@@ -195,13 +195,13 @@ lc_shard(hid_t fid, const char *file, char *const *names, size_t p,
 	if ((rc = lc_matrix(fid, file, path, nchain * p, ndraw, res->draws,
 	    err)) || (rc = lc_chains(fid, file, g, res, err)))
 		return rc;
-	res->wall_time = rl_attr(fid, g, "wall_time");
+	res->wall_time = het_rl_attr(fid, g, "wall_time");
 	/* absent in files of hetui before the Laplace start */
-	res->laplace = rl_attr(fid, g, "laplace_used") == 1;
-	res->laplace_khat = rl_attr(fid, g, "laplace_khat");
-	res->laplace_ess = rl_attr(fid, g, "laplace_ess");
+	res->laplace = het_rl_attr(fid, g, "laplace_used") == 1;
+	res->laplace_khat = het_rl_attr(fid, g, "laplace_khat");
+	res->laplace_ess = het_rl_attr(fid, g, "laplace_ess");
 	/* absent in files of hetui before the anchors: none */
-	anc = rl_attr(fid, g, "anchors");
+	anc = het_rl_attr(fid, g, "anchors");
 	res->anchors = anc >= 1 && anc <= 7 ? (unsigned)anc : 0;
 	/* absent in files of hetui before the marginal: off */
 	res->marginal = HET_MARG_OFF;
@@ -227,7 +227,7 @@ lc_table(hid_t fid, const char *file, double **id, double **np,
 
 	*id = *np = NULL;
 	*state = NULL;
-	if ((rc = rl_strings(fid, file, "/cmc/shards/state", "", state, &ns,
+	if ((rc = het_rl_strings(fid, file, "/cmc/shards/state", "", state, &ns,
 	    err)) != HET_OK)
 		return rc;
 	*K = ns;
@@ -265,7 +265,7 @@ lc_file(hid_t fid, struct het_results_prev_cmc *out, struct het_error *err)
 		    "it holds no CMC run (an NLSQ result of 'hetui fit'?); "
 		    "leave out --resume, or use --nlsq-result to start CMC "
 		    "from it", file);
-	if ((rc = rl_strings(fid, file, "/cmc/parameter_names", "", &names,
+	if ((rc = het_rl_strings(fid, file, "/cmc/parameter_names", "", &names,
 	    &p, err)) || (rc = lc_table(fid, file, &id, &np, &state, &K,
 	    err)))
 		goto out;

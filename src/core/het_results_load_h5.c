@@ -23,7 +23,7 @@
 #include <hdf5.h>
 #include <jansson.h>
 
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 #include "het_results.h"
 #include "het_results_impl.h"
 #include "het_util.h"
@@ -71,7 +71,7 @@ rl_alloc(struct het_results_nlsq *n, size_t p, const char *path,
 }
 
 char *
-rl_join(const char *dir, const char *name, struct het_error *err)
+het_rl_join(const char *dir, const char *name, struct het_error *err)
 {
 	size_t len = strlen(dir) + strlen(name) + 2;
 	char *s;
@@ -162,7 +162,7 @@ out:
 /* ---- HDF5 ---------------------------------------------------------------- */
 
 int
-rl_strings(hid_t fid, const char *file, const char *path, const char *hint,
+het_rl_strings(hid_t fid, const char *file, const char *path, const char *hint,
     char ***out, size_t *n, struct het_error *err)
 {
 	hid_t ds = -1, sp = -1, t = -1;
@@ -224,7 +224,7 @@ out:
 }
 
 double
-rl_attr(hid_t fid, const char *path, const char *name)
+het_rl_attr(hid_t fid, const char *path, const char *name)
 {
 	double v = NAN;
 	hid_t a;
@@ -280,9 +280,9 @@ rl_h5_selection(hid_t fid, struct het_results_nlsq *n)
 		n->phi = NULL;
 		n->nphi = 0;
 	}
-	f = rl_attr(fid, "/data", "first_frame");
+	f = het_rl_attr(fid, "/data", "first_frame");
 	n->first_frame = isfinite(f) ? (long)f : 0;
-	f = rl_attr(fid, "/data", "last_frame");
+	f = het_rl_attr(fid, "/data", "last_frame");
 	n->last_frame = isfinite(f) ? (long)f : 0;
 }
 
@@ -320,10 +320,10 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 		    "'hetui fit' without --per-angle", path);
 		goto out;
 	}
-	if ((rc = rl_strings(fid, path, "/fit/free_names", RL_FIT_HINT,
+	if ((rc = het_rl_strings(fid, path, "/fit/free_names", RL_FIT_HINT,
 	    &free_names, &nf,
 	    err)) != HET_OK ||
-	    (rc = rl_strings(fid, path, "/fit/parameters/name", RL_FIT_HINT,
+	    (rc = het_rl_strings(fid, path, "/fit/parameters/name", RL_FIT_HINT,
 	    &rows, &nr,
 	    err)) != HET_OK ||
 	    (rc = het_h5_read_vector(fid, "/fit/parameters/value", nr, &val,
@@ -360,10 +360,10 @@ rl_h5(const char *path, struct het_results_nlsq *n, struct het_error *err)
 		n->x[k] = val[r];
 		n->unc[k] = unc[r];
 	}
-	c = rl_attr(fid, "/fit", "converged");
+	c = het_rl_attr(fid, "/fit", "converged");
 	n->converged = isnan(c) || c < 0 ? -1 : c != 0;
-	n->chi2_red = rl_attr(fid, "/fit", "chi2_red");
-	c = rl_attr(fid, "/fit", "uncertainties_computed");
+	n->chi2_red = het_rl_attr(fid, "/fit", "chi2_red");
+	c = het_rl_attr(fid, "/fit", "uncertainties_computed");
 	n->unc_computed = isnan(c) || c < 0 ? -1 : c != 0;
 	rl_h5_selection(fid, n);
 	rc = HET_OK;
@@ -389,10 +389,10 @@ het_results_load_nlsq(const char *dir, struct het_results_nlsq *out,
 	int rc = HET_ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	if ((pj = rl_join(dir, "nlsq_parameters.json", err)) == NULL ||
-	    (pm = rl_join(dir, "nlsq_metadata.json", err)) == NULL ||
-	    (ph = rl_join(dir, HET_RESULTS_H5, err)) == NULL ||
-	    (pat = rl_join(dir, "nlsq_phi*_parameters.json", err)) == NULL)
+	if ((pj = het_rl_join(dir, "nlsq_parameters.json", err)) == NULL ||
+	    (pm = het_rl_join(dir, "nlsq_metadata.json", err)) == NULL ||
+	    (ph = het_rl_join(dir, HET_RESULTS_H5, err)) == NULL ||
+	    (pat = het_rl_join(dir, "nlsq_phi*_parameters.json", err)) == NULL)
 		goto out;
 	if (access(pj, R_OK) == 0) {
 		rc = rl_json(pj, access(pm, R_OK) == 0 ? pm : NULL, out, err);

@@ -17,7 +17,7 @@
 
 #include <hdf5.h>
 
-#include "het_h5_priv.h"
+#include "het_h5_impl.h"
 #include "het_results.h"
 #include "het_util.h"
 

@@ -324,7 +324,7 @@ sep_setup(struct het_separable *s, const struct het_model_eval *mev,
 	size_t a, k;
 
 	het_model_eval_sep(mev, &s->fr);
-	s->ncomp = sep_components(s);
+	s->ncomp = het_sep_components(s);
 	if (s->fr.osc >= 0)
 		for (a = 0; a < s->na; a++)
 			for (k = 0; k < s->N; k++) {
@@ -336,7 +336,7 @@ sep_setup(struct het_separable *s, const struct het_model_eval *mev,
 		memset(s->adbuf, 0, ((3 * HET_SEP_MAXTERMS + 1) * s->N +
 		    s->na) * sizeof(double));
 	memset(s->acc, 0, SEP_NACC * s->na * sizeof(double));
-	sep_runs(s);
+	het_sep_runs(s);
 }
 
 /*
@@ -355,11 +355,11 @@ sep_run(struct het_separable *s, const struct het_model_eval *mev,
 	size_t nb, b, b0, b1, a;
 
 	sep_setup(s, mev, grad);
-	nb = sep_blocks(s);
+	nb = het_sep_blocks(s);
 	for (b = 0; b < nb; b++) {
 		b0 = s->blk[b];
 		b1 = s->blk[b + 1];
-		sep_shift(s, b0, b1);
+		het_sep_shift(s, b0, b1);
 		for (a = 0; a < s->na; a++) {
 			if (s->cnt[a] == 0)
 				continue;
@@ -376,21 +376,24 @@ sep_run(struct het_separable *s, const struct het_model_eval *mev,
 				ad = coef + 3 * a;
 			}
 			acc = s->acc + SEP_NACC * a;
-			sep_factors(s, a, b0, b1, grad);
+			het_sep_factors(s, a, b0, b1, grad);
 			if (s->U[a] == NULL)
-				sep_pass_sparse(s, a, b0, b1, dd, c, ad, grad,
+				het_sep_pass_sparse(s, a, b0, b1, dd, c, ad,
+				    grad,
 				    acc);
 			else {
-				sep_pass_full(s, s->U[a], b0, b1, -ad[2], grad,
+				het_sep_pass_full(s, s->U[a], b0, b1, -ad[2],
+				    grad,
 				    acc);
-				sep_moments(s, b0, b1, ad[1], 0.5 * ad[0], grad,
+				het_sep_moments(s, b0, b1, ad[1], 0.5 * ad[0],
+				    grad,
 				    acc);
 			}
 			if (s->fix)
-				sep_fixup(s, a, b0, b1, dd, c, ad, grad,
+				het_sep_fixup(s, a, b0, b1, dd, c, ad, grad,
 				    acc + 3);
 			if (grad)
-				sep_fold(s, a, b0, b1);
+				het_sep_fold(s, a, b0, b1);
 		}
 	}
 }

@@ -87,21 +87,21 @@ sep_row_off(size_t N, size_t i)
  * ad[2] u (the residual form: w2 c (c, dd, 1)), which include the common
  * weight squared.
  */
-size_t	sep_components(struct het_separable *s);
-void	sep_runs(struct het_separable *s);
-size_t	sep_blocks(struct het_separable *s);
-void	sep_shift(struct het_separable *s, size_t b0, size_t b1);
-void	sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
+size_t	het_sep_components(struct het_separable *s);
+void	het_sep_runs(struct het_separable *s);
+size_t	het_sep_blocks(struct het_separable *s);
+void	het_sep_shift(struct het_separable *s, size_t b0, size_t b1);
+void	het_sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
 	    int grad);
-void	sep_pass_full(struct het_separable *s, const double *U, size_t b0,
+void	het_sep_pass_full(struct het_separable *s, const double *U, size_t b0,
 	    size_t b1, double gY, int grad, double *acc);
-void	sep_moments(struct het_separable *s, size_t b0, size_t b1,
+void	het_sep_moments(struct het_separable *s, size_t b0, size_t b1,
 	    double k1, double k2, int grad, double *acc);
-void	sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,
+void	het_sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,
 	    size_t b1, double dd, double con, const double *ad, int grad,
 	    double *acc);
-void	sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
+void	het_sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
 	    double dd, double con, const double *ad, int grad, double *acc);
-void	sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1);
+void	het_sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1);
 
 #endif /* HET_SEPARABLE_IMPL_H */

@@ -28,7 +28,7 @@ _Static_assert(SEP_NC == 4, "the pair loops hold a frame's components in "
  * one split into its cos and sin halves.  Returns the count.
  */
 size_t
-sep_components(struct het_separable *s)
+het_sep_components(struct het_separable *s)
 {
 	size_t t, c = 0;
 
@@ -47,7 +47,7 @@ sep_components(struct het_separable *s)
 /* Blocks [blk[b], blk[b + 1]) over which no L_t rises by more than
  * SEP_SHIFT_MAX; returns their number. */
 size_t
-sep_blocks(struct het_separable *s)
+het_sep_blocks(struct het_separable *s)
 {
 	size_t k, t, nb = 0;
 
@@ -73,7 +73,7 @@ sep_exp(double x)
 /* The shifted exponentials of block [b0, b1): EA on its rows, EB on
  * every frame from b0 on. */
 void
-sep_shift(struct het_separable *s, size_t b0, size_t b1)
+het_sep_shift(struct het_separable *s, size_t b0, size_t b1)
 {
 	const double *L;
 	double sh;
@@ -100,7 +100,7 @@ sep_trig(const struct het_separable *s, int kind, size_t a, size_t k)
 
 /* A_c on the rows of the block, B_c from b0 on; zeroed adjoints. */
 void
-sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
+het_sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
     int grad)
 {
 	size_t c, k, t, N = s->N;
@@ -130,7 +130,7 @@ sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
  * (sum y g), the adjoints gY U B_c of A_c and gY U^T A_c of B_c.
  */
 void
-sep_pass_full(struct het_separable *s, const double *U, size_t b0,
+het_sep_pass_full(struct het_separable *s, const double *U, size_t b0,
     size_t b1, double gY, int grad, double *acc)
 {
 	const double *u, *Ai;
@@ -181,7 +181,7 @@ sep_pass_full(struct het_separable *s, const double *U, size_t b0,
  * adjoints (suffix sums of B_c and B_c B_d for the rows).
  */
 void
-sep_moments(struct het_separable *s, size_t b0, size_t b1, double k1,
+het_sep_moments(struct het_separable *s, size_t b0, size_t b1, double k1,
     double k2, int grad, double *acc)
 {
 	double T[SEP_NC] = { 0 }, TT[SEP_NC * SEP_NC] = { 0 }, be[SEP_NC];
@@ -242,7 +242,7 @@ sep_moments(struct het_separable *s, size_t b0, size_t b1, double k1,
  * adjoints of A_c, B_c (the residual form: ad = ce (con, dd, 1)).
  */
 void
-sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
+het_sep_pass_sparse(struct het_separable *s, size_t a, size_t b0, size_t b1,
     double dd, double con, const double *ad, int grad, double *acc)
 {
 	const struct sep_ent *en = s->ent[a];
@@ -343,7 +343,7 @@ sep_fix_pair(struct het_separable *s, size_t i, size_t j, double u,
 
 /* The fix-up of every pair of angle a's rows [b0, b1) inside a run. */
 void
-sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
+het_sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
     double dd, double con, const double *ad, int grad, double *acc)
 {
 	size_t i, j, k, jm, N = s->N;
@@ -373,7 +373,7 @@ sep_fixup(struct het_separable *s, size_t a, size_t b0, size_t b1,
  * keys without a factor).  Sets s->fix when some run has two frames.
  */
 void
-sep_runs(struct het_separable *s)
+het_sep_runs(struct het_separable *s)
 {
 	size_t k, t, i, N = s->N;
 	int key;
@@ -399,7 +399,7 @@ sep_runs(struct het_separable *s)
  * with dB/dL = -B).
  */
 void
-sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1)
+het_sep_fold(struct het_separable *s, size_t a, size_t b0, size_t b1)
 {
 	const double *A = s->A, *B = s->B, *gA = s->gA, *gB = s->gB;
 	size_t c, k, t, N = s->N;

@@ -69,7 +69,7 @@ slot_x(const struct fit_run *run, struct fit_slot *slot)
 	if (!fp->vp)
 		return het_nlsq_x(slot->w);
 	memcpy(slot->xf, het_nlsq_x(slot->w), fp->nfp * sizeof(double));
-	memcpy(slot->xf + fp->nfp, fit_vp_scaling(&slot->fe),
+	memcpy(slot->xf + fp->nfp, het_fit_vp_scaling(&slot->fe),
 	    fp->ns * sizeof(double));
 	return slot->xf;
 }
@@ -116,7 +116,7 @@ report(struct fit_run *run, size_t k, struct fit_slot *slot)
  * returns its status.
  */
 int
-fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
+het_fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
     struct het_pool *pool, int begin, long limit)
 {
 	const struct fit_prob *fp = run->fp;
@@ -136,9 +136,9 @@ fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		slot->nblock = 0;
 		/* Variable projection: the solver sees the physics prefix. */
 		if (fp->vp)
-			fit_vp_start(&slot->fe, st->x0 + fp->nfp);
-		rc = het_nlsq_init(slot->w, fp->vp ? fit_eval_vp_cb :
-		    fit_eval_cb, &slot->fe, fp->n, st->x0, fp->lo, fp->hi,
+			het_fit_vp_start(&slot->fe, st->x0 + fp->nfp);
+		rc = het_nlsq_init(slot->w, fp->vp ? het_fit_eval_vp_cb :
+		    het_fit_eval_cb, &slot->fe, fp->n, st->x0, fp->lo, fp->hi,
 		    &run->par, err);
 		if (rc != HET_OK) {
 			st->status = rc;
@@ -198,7 +198,7 @@ run_fini(struct fit_run *run)
 	size_t k;
 
 	for (k = 0; run->slots != NULL && k < run->nslots; k++) {
-		fit_eval_fini(&run->slots[k].fe);
+		het_fit_eval_fini(&run->slots[k].fe);
 		het_nlsq_free(run->slots[k].w);
 		free(run->slots[k].xf);
 	}
@@ -314,7 +314,7 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		return HET_ENOMEM;
 	if (Xs != NULL)
 		memcpy(run->X0, Xs, nxs * p * sizeof(double));
-	else if ((rc = fit_lhs_starts(fp, opt->nlsq.seed, run->nstarts,
+	else if ((rc = het_fit_lhs_starts(fp, opt->nlsq.seed, run->nstarts,
 	    run->X0, err)) != HET_OK)
 		return rc;
 	for (k = 0; k < run->nstarts; k++) {
@@ -337,13 +337,14 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		if ((run->blk = het_alloc_array(fp->ns, sizeof(size_t), "fit",
 		    err)) == NULL)
 			return HET_ENOMEM;
-		if (fit_prob_blocks(fp, run->blk, &nb))
+		if (het_fit_prob_blocks(fp, run->blk, &nb))
 			blk = run->blk;
 	}
 	/* Slot 0 also serves the pooled single start and the final pass,
 	   so it has scratch for every pool thread. */
 	for (k = 0; k < run->nslots; k++) {
-		if ((rc = fit_eval_init(&run->slots[k].fe, fp, k == 0 ? nth :
+		if ((rc = het_fit_eval_init(&run->slots[k].fe, fp,
+		    k == 0 ? nth :
 		    1, err)) != HET_OK)
 			return rc;
 		if ((run->slots[k].w = het_nlsq_alloc(fp->vp ? fp->nfp : p,
@@ -361,7 +362,7 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 
 /* Fit one problem (joint or one angle): het_fit_impl.h. */
 int
-fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, const double *Xs, size_t nxs,
     double t0, struct het_fit_result **out, struct het_error *err)
 {
@@ -374,11 +375,11 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	if ((rc = run_setup(&run, fp, pool, opt, Xs, nxs, err)) != HET_OK)
 		goto out;
 	if (run.nstarts > 1) {
-		rc = fit_run_multistart(&run, pool, err);
+		rc = het_fit_run_multistart(&run, pool, err);
 		if (rc != HET_OK && rc != HET_ECANCEL)
 			goto out;
 	} else if (opt->cancel == NULL || !atomic_load(opt->cancel))
-		fit_run_start(&run, 0, &run.slots[0], pool, 1, 0);
+		het_fit_run_start(&run, 0, &run.slots[0], pool, 1, 0);
 	/* Best by cost among the starts that have a point. */
 	for (k = 0; k < run.nstarts; k++) {
 		if (run.starts[k].status == HET_ECANCEL)
@@ -412,14 +413,16 @@ fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	run.slots[0].fe.pool = pool;
 	run.slots[0].fe.cancel = NULL;
 	if (cancelled) {
-		if ((rc = fit_eval_pass(&run.slots[0].fe, run.starts[best].x,
+		if ((rc = het_fit_eval_pass(&run.slots[0].fe,
+		    run.starts[best].x,
 		    FIT_COST, err)) != HET_OK)
 			goto out;
-		fit_expand(fp, run.slots[0].fe.cacc, 0, acc);
-	} else if ((rc = fit_eval_cb(&run.slots[0].fe, run.starts[best].x, 1,
+		het_fit_expand(fp, run.slots[0].fe.cacc, 0, acc);
+	} else if ((rc = het_fit_eval_cb(&run.slots[0].fe, run.starts[best].x,
+	    1,
 	    acc, err)) != HET_OK)
 		goto out;
-	if ((rc = fit_make_result(&run, best, acc, cancelled, t0, out,
+	if ((rc = het_fit_make_result(&run, best, acc, cancelled, t0, out,
 	    err)) != HET_OK)
 		goto out;
 	rc = cancelled ? HET_ECANCEL : HET_OK;
@@ -482,11 +485,12 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 	    nfr >= 2 * (size_t)HET_FIT_WINDOW ? HET_FIT_WINDOW : 0;
 	if (w == 0 || w >= nfr)
 		return;
-	if (fit_prob_init(&fw, r, -1, X0, L, H, opt, &e) != HET_OK)
+	if (het_fit_prob_init(&fw, r, -1, X0, L, H, opt, &e) != HET_OK)
 		return;
-	if (fit_prob_window(&fw, w, &e) == HET_OK) {
+	if (het_fit_prob_window(&fw, w, &e) == HET_OK) {
 		o.nlsq.multistart = 0;
-		if (fit_problem(pool, &fw, &o, NULL, 0, het_clock_now(), &res,
+		if (het_fit_problem(pool, &fw, &o, NULL, 0, het_clock_now(),
+		    &res,
 		    &e) == HET_OK || res != NULL) {
 			for (c = 0; c < fw.p; c++)
 				X0[fw.rcol[c]] = res->x[c];
@@ -495,7 +499,7 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 		}
 		het_fit_result_free(res);
 	}
-	fit_prob_fini(&fw);
+	het_fit_prob_fini(&fw);
 }
 
 int
@@ -522,12 +526,12 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 		/* A pre-fit that fails (bad start, too few pairs) is skipped;
 		   the fit proper then reports the problem. */
 		window_stage(pool, r, X0, L, H, opt, &wf, &wi);
-		if ((rc = fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) ==
+		if ((rc = het_fit_prob_init(&fp, r, -1, X0, L, H, opt, err)) ==
 		    HET_OK) {
-			rc = fit_problem(pool, &fp, opt, NULL, 0, t0, out,
+			rc = het_fit_problem(pool, &fp, opt, NULL, 0, t0, out,
 			    err);
 			if (rc == HET_OK)
-				rc = fit_floor_restart(pool, &fp, Xs, X0, L,
+				rc = het_fit_floor_restart(pool, &fp, Xs, X0, L,
 				    H, opt, out, err);
 			/* Cancelled during a floor restart: no escape. */
 			if (rc == HET_OK && opt->cancel != NULL &&
@@ -537,8 +541,8 @@ het_fit_run(struct het_pool *pool, const struct het_resid *r,
 				    "restart off a floor of the model; the "
 				    "result is the fit before it");
 			if (rc == HET_OK && opt->basin >= 0)	/* basin */
-				rc = fit_basin(pool, &fp, opt, out, err);
-			fit_prob_fini(&fp);
+				rc = het_fit_basin(pool, &fp, opt, out, err);
+			het_fit_prob_fini(&fp);
 		}
 		if (*out != NULL) {
 			(*out)->window_frames = wf;
@@ -599,15 +603,16 @@ het_fit_run_per_angle(struct het_pool *pool, const struct het_resid *r,
 				goto fail;
 			}
 		}
-		if ((rc = fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
+		if ((rc = het_fit_prob_init(&fp, r, (long)a, X0, L, H, &o,
 		    err)) != HET_OK)
 			goto fail;
-		rc = fit_problem(pool, &fp, &o, NULL, 0, het_clock_now(), &res[a],
+		rc = het_fit_problem(pool, &fp, &o, NULL, 0, het_clock_now(),
+		    &res[a],
 		    err);
 		if (rc == HET_OK)
-			rc = fit_floor_restart(pool, &fp, X0, X0, L, H, &o,
+			rc = het_fit_floor_restart(pool, &fp, X0, X0, L, H, &o,
 			    &res[a], err);
-		fit_prob_fini(&fp);
+		het_fit_prob_fini(&fp);
 		if (rc == HET_ECANCEL) {
 			cancelled = 1;
 			break;

@@ -12,7 +12,7 @@
  * per pair).  Every scaling mode maps (contrast_a, offset_a)
  * linearly onto its parameters (het_scaling_rows), so after the ordered
  * reduction the dense p x p matrix follows from those per-angle blocks
- * by the chain rule, once per evaluation (fit_expand).  The work per pair
+ * by the chain rule, once per evaluation (het_fit_expand).  The work per pair
  * is O(nfp^2) whatever the number of angles, and the reduced vector has
  * O(nfp^2 + na nfp) entries instead of p^2.
  */
@@ -27,7 +27,7 @@
 #include "het_util.h"
 
 void
-fit_prob_fini(struct fit_prob *fp)
+het_fit_prob_fini(struct fit_prob *fp)
 {
 	if (fp == NULL)
 		return;
@@ -97,7 +97,7 @@ list_add(struct fit_prob *fp, size_t start, size_t *end, size_t m,
 }
 
 int
-fit_prob_init(struct fit_prob *fp, const struct het_resid *r, long angle,
+het_fit_prob_init(struct fit_prob *fp, const struct het_resid *r, long angle,
     const double *x0, const double *lo, const double *hi,
     const struct het_fit_options *opt, struct het_error *err)
 {
@@ -228,7 +228,7 @@ fit_prob_init(struct fit_prob *fp, const struct het_resid *r, long angle,
 nomem:
 	rc = HET_ENOMEM;
 fail:
-	fit_prob_fini(fp);
+	het_fit_prob_fini(fp);
 	return rc;
 }
 
@@ -242,7 +242,7 @@ uf_root(size_t *par, size_t c)
 }
 
 int
-fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb)
+het_fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb)
 {
 	size_t ns = fp->ns, c, a, e, r, *par, *cnt, *id;
 	int ok = 1;
@@ -282,7 +282,7 @@ fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb)
 }
 
 int
-fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
+het_fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
 {
 	size_t k, end = fp->first + fp->n, ns = 0, nv = 0, a, *sf, *sv;
 	int in, prev = 0;
@@ -374,7 +374,7 @@ worker_fini(struct fit_worker *wk)
 }
 
 void
-fit_eval_fini(struct fit_eval *fe)
+het_fit_eval_fini(struct fit_eval *fe)
 {
 	size_t k;
 
@@ -391,12 +391,12 @@ fit_eval_fini(struct fit_eval *fe)
 	free(fe->spec_acc);
 	free(fe->cacc);
 	free(fe->xfull);
-	fit_vp_fini(fe);
+	het_fit_vp_fini(fe);
 	memset(fe, 0, sizeof(*fe));
 }
 
 int
-fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
+het_fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
     struct het_error *err)
 {
 	struct fit_worker *wk;
@@ -437,11 +437,11 @@ fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
 		    wk->f == NULL)
 			goto fail;
 	}
-	if (fp->vp && fit_vp_init(fe, err) != HET_OK)
+	if (fp->vp && het_fit_vp_init(fe, err) != HET_OK)
 		goto fail;
 	return HET_OK;
 fail:
-	fit_eval_fini(fe);
+	het_fit_eval_fini(fe);
 	return het_error_set(err, HET_ENOMEM, "fit: out of memory for the "
 	    "evaluation workspace");
 }
@@ -570,7 +570,7 @@ chunk_fn(void *ctx, size_t chunk, size_t worker, double *partial,
  * sums (upper triangle; physics columns precede scaling columns).
  */
 void
-fit_expand(const struct fit_prob *fp, const double *ca, int want,
+het_fit_expand(const struct fit_prob *fp, const double *ca, int want,
     double *acc)
 {
 	size_t p = fp->p, nfp = fp->nfp, a, i, j, e, e2, m, m2;
@@ -615,7 +615,7 @@ fit_expand(const struct fit_prob *fp, const double *ca, int want,
 }
 
 int
-fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
+het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
     struct het_error *err)
 {
 	const struct fit_prob *fp = fe->fp;
@@ -636,7 +636,7 @@ fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
 }
 
 int
-fit_eval_spec(struct fit_eval *fe, int want_jac)
+het_fit_eval_spec(struct fit_eval *fe, int want_jac)
 {
 	int spec = !fe->pending;
 
@@ -645,7 +645,7 @@ fit_eval_spec(struct fit_eval *fe, int want_jac)
 }
 
 int
-fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
+het_fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
     struct het_error *err)
 {
 	struct fit_eval *fe = ctx;
@@ -653,7 +653,7 @@ fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
 	size_t p = fp->p;
 	int rc, spec;
 
-	spec = fit_eval_spec(fe, want_jac);
+	spec = het_fit_eval_spec(fe, want_jac);
 	if (want_jac && fe->spec_valid &&
 	    memcmp(fe->spec_x, x, p * sizeof(double)) == 0) {
 		/* The accepted trial: its normal equations are in. */
@@ -664,18 +664,18 @@ fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
 	}
 	fe->spec_valid = 0;
 	if (!want_jac && spec) {
-		if ((rc = fit_eval_pass(fe, x, FIT_FULL, err)) != HET_OK)
+		if ((rc = het_fit_eval_pass(fe, x, FIT_FULL, err)) != HET_OK)
 			return rc;
-		fit_expand(fp, fe->cacc, 1, fe->spec_acc);
+		het_fit_expand(fp, fe->cacc, 1, fe->spec_acc);
 		memcpy(fe->spec_x, x, p * sizeof(double));
 		fe->spec_valid = 1;
 		acc[HET_NLSQ_ACC_COST] = fe->spec_acc[HET_NLSQ_ACC_COST];
 		acc[HET_NLSQ_ACC_RSS] = fe->spec_acc[HET_NLSQ_ACC_RSS];
 		return HET_OK;
 	}
-	if ((rc = fit_eval_pass(fe, x, want_jac ? FIT_FULL : FIT_COST,
+	if ((rc = het_fit_eval_pass(fe, x, want_jac ? FIT_FULL : FIT_COST,
 	    err)) != HET_OK)
 		return rc;
-	fit_expand(fp, fe->cacc, want_jac, acc);
+	het_fit_expand(fp, fe->cacc, want_jac, acc);
 	return HET_OK;
 }

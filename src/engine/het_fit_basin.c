@@ -323,7 +323,7 @@ carry_notes(struct het_fit_result *to, const struct het_fit_result *from,
 }
 
 int
-fit_basin(struct het_pool *pool, const struct fit_prob *fp,
+het_fit_basin(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, struct het_fit_result **res,
     struct het_error *err)
 {
@@ -363,7 +363,7 @@ fit_basin(struct het_pool *pool, const struct fit_prob *fp,
 		cost = r->cost;
 		/* t0 0: het_fit_run sets the wall time of the whole call. */
 		het_error_clear(&ee);
-		rc = fit_problem(pool, fp, &o, X, n, 0.0, &e, &ee);
+		rc = het_fit_problem(pool, fp, &o, X, n, 0.0, &e, &ee);
 		if (rc != HET_OK) {
 			het_fit_result_free(e);
 			e = NULL;

@@ -1,9 +1,9 @@
 /*
  * het_fit_check.c: the statistical checks behind the fit's warnings
- * (fit_check_warnings): is the reduced chi-square improbable for a
+ * (het_fit_check_warnings): is the reduced chi-square improbable for a
  * correct model, given that the noise sigma is itself an estimate
- * (fit_chi2_check)?  Do the residuals have structure a correct model
- * would not leave (fit_resid_structure)?
+ * (het_fit_chi2_check)?  Do the residuals have structure a correct model
+ * would not leave (het_fit_resid_structure)?
  *
  * The reduced chi-square test.  The far-lag noise estimate of an angle
  * rests on m_a differences (het_problem.h); sigma_a^2 then scatters like
@@ -84,7 +84,7 @@ f_upper(double alpha, double d1, double d2)
 }
 
 int
-fit_chi2_check(const struct fit_run *run, double rss, struct fit_chi2 *out)
+het_fit_chi2_check(const struct fit_run *run, double rss, struct fit_chi2 *out)
 {
 	const struct fit_prob *fp = run->fp;
 	const struct het_fit_options *opt = run->opt;
@@ -217,7 +217,7 @@ rs_chunk(void *ctx, size_t chunk, size_t worker, double *partial,
 }
 
 int
-fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
+het_fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
     const double *x, struct fit_struct *out, struct het_error *err)
 {
 	const struct fit_prob *fp = run->fp;
@@ -350,7 +350,7 @@ out:
 }
 
 int
-fit_check_warnings(const struct fit_run *run, struct het_fit_result *res,
+het_fit_check_warnings(const struct fit_run *run, struct het_fit_result *res,
     struct het_error *err)
 {
 	struct fit_chi2 c2;
@@ -362,7 +362,7 @@ fit_check_warnings(const struct fit_run *run, struct het_fit_result *res,
 		return HET_OK;
 #define ADD(...) do { if (rc == HET_OK) rc = het_nlsq_warning_add( \
 	&res->warnings, &res->nwarnings, err, __VA_ARGS__); } while (0)
-	if (fit_chi2_check(run, res->rss, &c2) && c2.t > c2.lim) {
+	if (het_fit_chi2_check(run, res->rss, &c2) && c2.t > c2.lim) {
 		if (isfinite(c2.d2))
 			snprintf(nb, sizeof(nb), "a noise estimate with about "
 			    "%.0f degrees of freedom", c2.d2);
@@ -377,7 +377,7 @@ fit_check_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "try multistart, or another model.", res->chi2_red,
 		    c2.t, c2.lim, HET_FIT_CHI2_ALPHA, nb);
 	}
-	if (rc != HET_OK || (rc = fit_resid_structure(run,
+	if (rc != HET_OK || (rc = het_fit_resid_structure(run,
 	    run->slots[0].fe.pool, res->x, &st, err)) != HET_OK || !st.ran)
 		return rc;
 	if (st.chi2_age > st.lim_age || fabs(st.trend) > st.lim_trend)

@@ -1,9 +1,9 @@
 /*
  * het_fit_floor.c: fits that stop on a floor of the model (issue 17):
  * which parameters sit behind a floor or clip active at every time of
- * the data (fit_floor_causes, fit_floor_columns: for the zero-column
+ * the data (het_fit_floor_causes, het_fit_floor_columns: for the zero-column
  * warning, which then names the model's cause), and the restart off the
- * floor after a fit (fit_floor_restart).
+ * floor after a fit (het_fit_floor_restart).
  */
 #include "config.h"
 
@@ -27,7 +27,7 @@
  * is active at every time of the data, the parameters behind it have no
  * effect (their Jacobian columns are zero) and the cost is flat in them:
  * a solver that steps there stops ("converged", xtol) on a plateau.
- * fit_floor_causes evaluates those curves on the model's time grid.
+ * het_fit_floor_causes evaluates those curves on the model's time grid.
  */
 
 #define FLOOR_HOM_RATE	1e-10	/* het_model_hom.c HOM_RATE_FLOOR */
@@ -119,7 +119,7 @@ rate_floor(const char **cause, enum het_family fam, const double *theta,
 }
 
 size_t
-fit_floor_causes(const struct het_resid *r, const double *xfull,
+het_fit_floor_causes(const struct het_resid *r, const double *xfull,
     const char **cause)
 {
 	const struct het_model *m = het_resid_model(r);
@@ -185,7 +185,7 @@ fit_floor_causes(const struct het_resid *r, const double *xfull,
 }
 
 size_t
-fit_floor_columns(const struct fit_prob *fp, const double *x,
+het_fit_floor_columns(const struct fit_prob *fp, const double *x,
     const char **cause)
 {
 	const char *pc[HET_MAX_PHYS];
@@ -201,7 +201,7 @@ fit_floor_columns(const struct fit_prob *fp, const double *x,
 	memcpy(xf, fp->xfull0, fp->P * sizeof(*xf));
 	for (c = 0; c < fp->p; c++)
 		xf[fp->rcol[c]] = x[c];
-	fit_floor_causes(fp->r, xf, pc);
+	het_fit_floor_causes(fp->r, xf, pc);
 	free(xf);
 	for (k = 0; k < np; k++) {
 		if (pc[k] == NULL || (col = het_resid_phys_col(fp->r, k)) < 0 ||
@@ -241,7 +241,7 @@ floor_names(const struct fit_prob *fp, const char **cause, char *buf,
 
 /*
  * Floor restart (issue 17).  A fit whose physics parameters end behind
- * a floor of the model active at every time (fit_floor_columns: a rate
+ * a floor of the model active at every time (het_fit_floor_columns: a rate
  * floored, a fraction clipped) sits on a plateau: those parameters have
  * no effect, so the solver stops there ("converged") although a better
  * point may exist off the floor.  Up to HET_FIT_FLOOR_RESTARTS times,
@@ -254,7 +254,7 @@ floor_names(const struct fit_prob *fp, const char **cause, char *buf,
  * Xs the caller's start and X0 the start the fit used (full layout).
  */
 int
-fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
+het_fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
     const double *Xs, const double *X0, const double *L, const double *H,
     const struct het_fit_options *opt, struct het_fit_result **out,
     struct het_error *err)
@@ -285,14 +285,14 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 		if (res->reason == HET_NLSQ_CANCELLED || (opt->cancel != NULL &&
 		    atomic_load(opt->cancel)))
 			break;
-		if ((n = fit_floor_columns(fp, res->x, cause)) == 0)
+		if ((n = het_fit_floor_columns(fp, res->x, cause)) == 0)
 			break;
 		floor_names(fp, cause, names, sizeof(names));
 		memcpy(Xr, X0, fp->P * sizeof(double));
 		for (c = 0; c < fp->p; c++)
 			xr[c] = cause[c] != NULL || c >= fp->nfp ?
 			    Xs[fp->rcol[c]] : res->x[c];
-		fit_floor_columns(fp, xr, c2);
+		het_fit_floor_columns(fp, xr, c2);
 		changed = 0;
 		for (c = 0; c < fp->p; c++) {
 			if (cause[c] != NULL && c2[c] != NULL &&
@@ -306,16 +306,18 @@ fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 		cost0 = res->cost;
 		nres = NULL;
 		het_error_clear(&e);
-		if (fit_prob_init(&fq, fp->r, fp->angle, Xr, L, H, &o, &e) ==
+		if (het_fit_prob_init(&fq, fp->r, fp->angle, Xr, L, H, &o,
+		    &e) ==
 		    HET_OK) {
-			if (fit_problem(pool, &fq, &o, NULL, 0, het_clock_now(),
+			if (het_fit_problem(pool, &fq, &o, NULL, 0,
+			    het_clock_now(),
 			    &nres, &e) != HET_OK && nres != NULL &&
 			    nres->reason ==
 			    HET_NLSQ_CANCELLED) {
 				het_fit_result_free(nres);
 				nres = NULL;
 			}
-			fit_prob_fini(&fq);
+			het_fit_prob_fini(&fq);
 		}
 		if (opt->cancel != NULL && atomic_load(opt->cancel)) {
 			het_fit_result_free(nres);

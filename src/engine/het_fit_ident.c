@@ -78,7 +78,7 @@ inside_t(const struct fit_prob *fp, const double *x, const double *d,
 }
 
 int
-fit_ident_probe(struct fit_run *run, const double *x,
+het_fit_ident_probe(struct fit_run *run, const double *x,
     struct het_nlsq_quality *q, struct het_error *err)
 {
 	const struct fit_prob *fp = run->fp;
@@ -110,7 +110,7 @@ fit_ident_probe(struct fit_run *run, const double *x,
 		}
 		nprobe++;
 		if (isnan(f0)) {
-			if ((rc = fit_eval_pass(fe, x, FIT_COST, err)) !=
+			if ((rc = het_fit_eval_pass(fe, x, FIT_COST, err)) !=
 			    HET_OK)
 				break;
 			f0 = fe->cacc[0];
@@ -123,7 +123,7 @@ fit_ident_probe(struct fit_run *run, const double *x,
 				continue;
 			for (i = 0; i < p; i++)
 				xt[i] = x[i] + s * t * d[i];
-			if ((rc = fit_eval_pass(fe, xt, FIT_COST, err)) !=
+			if ((rc = het_fit_eval_pass(fe, xt, FIT_COST, err)) !=
 			    HET_OK)
 				break;
 			r = (fe->cacc[0] - f0) / (0.5 * t * t * q->s2);
@@ -343,7 +343,8 @@ combo_generic(const struct fit_prob *fp, const double *x,
 }
 
 int
-fit_ident_combos(const struct fit_prob *fp, const struct het_nlsq_quality *q,
+het_fit_ident_combos(const struct fit_prob *fp,
+    const struct het_nlsq_quality *q,
     struct het_fit_result *res, struct het_error *err)
 {
 	enum het_family fam = het_mode_family(het_model_spec_of(

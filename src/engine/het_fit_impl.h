@@ -59,7 +59,7 @@ struct fit_prob {
 	int		 vp;		/* variable projection: the solver
 					   sees the nfp physics columns */
 	size_t		 ns;		/* scaling columns, p - nfp */
-	/* Early-window problem (fit_prob_window): the pairs are the runs
+	/* Early-window problem (het_fit_prob_window): the pairs are the runs
 	   seg_first[s] .. + (seg_v[s + 1] - seg_v[s]) of r, numbered
 	   0 .. n-1 in run order; nseg 0: the range first .. first + n. */
 	size_t		 nseg;
@@ -134,25 +134,25 @@ struct fit_eval {
 };
 
 /*
- * fit_prob_init: the problem of angle `angle` (-1: joint) of r, from
+ * het_fit_prob_init: the problem of angle `angle` (-1: joint) of r, from
  * full-layout x0/lo/hi (P values each).  HET_EINVAL (per-angle mode with
  * a coupling scaling, scattered pairs, fewer data than parameters) or
- * HET_ENOMEM.  fit_prob_fini frees.
+ * HET_ENOMEM.  het_fit_prob_fini frees.
  */
-int fit_prob_init(struct fit_prob *fp, const struct het_resid *r,
+int het_fit_prob_init(struct fit_prob *fp, const struct het_resid *r,
     long angle, const double *x0, const double *lo, const double *hi,
     const struct het_fit_options *opt, struct het_error *err);
-void fit_prob_fini(struct fit_prob *fp);
+void het_fit_prob_fini(struct fit_prob *fp);
 
 /*
- * fit_prob_window: restrict a joint problem to the pairs with both
+ * het_fit_prob_window: restrict a joint problem to the pairs with both
  * frames below w (i < j < w).  HET_OK, HET_EINVAL (fewer such pairs
  * than parameters) or HET_ENOMEM; on error fp is unchanged.
  */
-int fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
+int het_fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
 
 /*
- * fit_prob_blocks: the block structure of the scaling columns (each
+ * het_fit_prob_blocks: the block structure of the scaling columns (each
  * angle's columns couple with each other and the physics only): blk
  * (fp->ns entries) gets the block of fitted column nfp + c, *nb the
  * number of blocks.  1 when every block has at most HET_NLSQ_BLOCK_MAX
@@ -160,46 +160,46 @@ int fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
  * block of two), 0 otherwise (Fourier coefficients shared by all
  * angles) or without scaling columns or memory.
  */
-int fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb);
+int het_fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb);
 
-/* fit_eval_init: resources for nwk pool workers; fit_eval_fini. */
-int fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp,
+/* het_fit_eval_init: resources for nwk pool workers; het_fit_eval_fini. */
+int het_fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp,
     size_t nwk, struct het_error *err);
-void fit_eval_fini(struct fit_eval *fe);
+void het_fit_eval_fini(struct fit_eval *fe);
 
 /* The het_nlsq_eval_fn of a fit (ctx is a struct fit_eval). */
-int fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
+int het_fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
     struct het_error *err);
 
 /*
- * fit_eval_pass: one pooled data pass at the full fitted vector x (p
+ * het_fit_eval_pass: one pooled data pass at the full fitted vector x (p
  * values) in mode `mode`; the reduced compact sums are left in
  * fe->cacc.
  */
-int fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
+int het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
     struct het_error *err);
 
-/* fit_expand: the dense accumulator of the p fitted columns from the
+/* het_fit_expand: the dense accumulator of the p fitted columns from the
    compact sums ca (upper triangle of J^T J). */
-void fit_expand(const struct fit_prob *fp, const double *ca, int want,
+void het_fit_expand(const struct fit_prob *fp, const double *ca, int want,
     double *acc);
 
 /*
- * Variable projection (het_fit_vp.c).  fit_vp_init / fit_vp_fini: the
- * state in fe->vp (fe->fp->vp must be set).  fit_vp_start: begin a fit
- * whose scaling starts at s0 (ns values).  fit_eval_vp_cb: the
+ * Variable projection (het_fit_vp.c).  het_fit_vp_init / het_fit_vp_fini: the
+ * state in fe->vp (fe->fp->vp must be set).  het_fit_vp_start: begin a fit
+ * whose scaling starts at s0 (ns values).  het_fit_eval_vp_cb: the
  * het_nlsq_eval_fn of the projected problem (x = nfp physics values).
- * fit_vp_scaling: the best scaling of the solver's current point.
+ * het_fit_vp_scaling: the best scaling of the solver's current point.
  */
-int fit_vp_init(struct fit_eval *fe, struct het_error *err);
-/* fit_eval_spec: whether the next cost call should speculate, and note
+int het_fit_vp_init(struct fit_eval *fe, struct het_error *err);
+/* het_fit_eval_spec: whether the next cost call should speculate, and note
    that a cost call (want_jac 0) or a Jacobian call (1) happens. */
-int fit_eval_spec(struct fit_eval *fe, int want_jac);
-void fit_vp_fini(struct fit_eval *fe);
-void fit_vp_start(struct fit_eval *fe, const double *s0);
-int fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
+int het_fit_eval_spec(struct fit_eval *fe, int want_jac);
+void het_fit_vp_fini(struct fit_eval *fe);
+void het_fit_vp_start(struct fit_eval *fe, const double *s0);
+int het_fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
     struct het_error *err);
-const double *fit_vp_scaling(const struct fit_eval *fe);
+const double *het_fit_vp_scaling(const struct fit_eval *fe);
 
 /* ------------------------------------------------------------------ */
 /* The driver (het_fit.c) and its starts (het_fit_ms.c). */
@@ -236,23 +236,23 @@ struct fit_run {
 };
 
 /*
- * fit_run_start (het_fit.c): run start k on a slot, accumulating on
+ * het_fit_run_start (het_fit.c): run start k on a slot, accumulating on
  * pool (NULL: serially on this thread): initialise it when `begin`, then
  * iterate until a test fires or it has done `limit` iterations (0: no
  * limit).  Fills run->starts[k] (reason HET_NLSQ_RUNNING when the limit
  * stopped it); returns its status.
  */
-int fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
+int het_fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
     struct het_pool *pool, int begin, long limit);
 
-/* fit_lhs_starts: start 0 = fp->x0, starts 1 .. n-1 a Latin hypercube
+/* het_fit_lhs_starts: start 0 = fp->x0, starts 1 .. n-1 a Latin hypercube
    (X: n * p values).  HET_OK or HET_ENOMEM. */
-int fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
+int het_fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
     double *X, struct het_error *err);
 
-/* fit_run_multistart: screening, then the kept starts to their end.
+/* het_fit_run_multistart: screening, then the kept starts to their end.
    HET_OK, HET_ECANCEL or a pool error. */
-int fit_run_multistart(struct fit_run *run, struct het_pool *pool,
+int het_fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -279,11 +279,11 @@ struct fit_chi2 {
 };
 
 /*
- * fit_chi2_check: the test for a fit of run with sum of squares rss
+ * het_fit_chi2_check: the test for a fit of run with sum of squares rss
  * (raw residuals).  Returns 1 and fills out, or 0 (out NaN) when the
  * run has no noise sigma.  Thread: any.
  */
-int fit_chi2_check(const struct fit_run *run, double rss,
+int het_fit_chi2_check(const struct fit_run *run, double rss,
     struct fit_chi2 *out);
 
 /* The residual-structure test of a fit (see het_fit_check.c). */
@@ -302,58 +302,58 @@ struct fit_struct {
 };
 
 /*
- * fit_resid_structure: one residual pass of the fit of run at x (the
+ * het_fit_resid_structure: one residual pass of the fit of run at x (the
  * fitted vector) on pool (NULL: serial).  HET_OK (out->ran 0 when the
  * test does not apply), or HET_ENOMEM / a pool error.  Thread: the
  * fit's.
  */
-int fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
+int het_fit_resid_structure(const struct fit_run *run, struct het_pool *pool,
     const double *x, struct fit_struct *out, struct het_error *err);
 
 /*
- * fit_check_warnings: the sentences of both tests for the converged
+ * het_fit_check_warnings: the sentences of both tests for the converged
  * result res of run, appended to its warnings.  HET_OK, HET_ENOMEM or a
  * pool error.  Thread: the fit's.
  */
-int fit_check_warnings(const struct fit_run *run,
+int het_fit_check_warnings(const struct fit_run *run,
     struct het_fit_result *res, struct het_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Floors of the model (het_fit_floor.c). */
 
 /*
- * fit_floor_causes: which physics parameters of r have no effect at the
+ * het_fit_floor_causes: which physics parameters of r have no effect at the
  * full parameter vector xfull (het_resid_nparams values) because a floor
  * or clip of the model is active at every time of the data.  cause
  * (het_model_nphys entries) gets, per physics parameter, a sentence
  * naming the floor (static storage) or NULL.  Returns how many are set.
  * Thread: any.
  */
-size_t fit_floor_causes(const struct het_resid *r, const double *xfull,
+size_t het_fit_floor_causes(const struct het_resid *r, const double *xfull,
     const char **cause);
 
 /*
- * fit_floor_columns: fit_floor_causes for the fitted vector x of fp
+ * het_fit_floor_columns: het_fit_floor_causes for the fitted vector x of fp
  * (fp->p values): cause (fp->p entries) per fitted column.  Returns how
  * many fitted columns sit behind a floor (0 also when out of memory).
  */
-size_t fit_floor_columns(const struct fit_prob *fp, const double *x,
+size_t het_fit_floor_columns(const struct fit_prob *fp, const double *x,
     const char **cause);
 
 /*
- * fit_floor_restart: after a fit *out of fp (HET_OK), restart it
+ * het_fit_floor_restart: after a fit *out of fp (HET_OK), restart it
  * off a floor its physics parameters sit behind (see het_fit_floor.c);
  * Xs is the caller's start, X0 the start the fit used, L and H the
  * bounds (full layout).  *out may be replaced by the better result; a
  * warning says what happened.  HET_OK or HET_ENOMEM (*out stays valid).
  */
-int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
+int het_fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
     const double *Xs, const double *X0, const double *L, const double *H,
     const struct het_fit_options *opt, struct het_fit_result **out,
     struct het_error *err);
 
 /*
- * fit_make_result (het_fit_result.c): the result of run with start best
+ * het_fit_make_result (het_fit_result.c): the result of run with start best
  * chosen, from acc, the accumulator of one full evaluation at its x (cost,
  * per-angle sums, J^T J); t0 the call's start (het_clock_now).  brief:
  * the fit was cancelled: the brief report (het_fit_result.brief), and
@@ -362,41 +362,41 @@ int fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
  * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
  * the identifiability probes.  Thread: the fit's.
  */
-int fit_make_result(struct fit_run *run, size_t best, const double *acc,
+int het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
     int brief, double t0, struct het_fit_result **out,
     struct het_error *err);
 
 /* ------------------------------------------------------------------ */
 /*
- * Identifiability (het_fit_ident.c).  fit_ident_probe: probe the weak
+ * Identifiability (het_fit_ident.c).  het_fit_ident_probe: probe the weak
  * kept directions of q with the cost at x (full fitted vector, a
  * converged optimum: elsewhere the cost falls along some directions;
  * passes on run->slots[0].fe) and drop the ridges and loose directions
  * from q.
- * fit_ident_combos: the identifiable combinations of the degenerate
+ * het_fit_ident_combos: the identifiable combinations of the degenerate
  * parameters of q into res->combos, each with a warning.  HET_OK, or an
  * evaluation's or HET_ENOMEM.
  */
-int fit_ident_probe(struct fit_run *run, const double *x,
+int het_fit_ident_probe(struct fit_run *run, const double *x,
     struct het_nlsq_quality *q, struct het_error *err);
-int fit_ident_combos(const struct fit_prob *fp,
+int het_fit_ident_combos(const struct fit_prob *fp,
     const struct het_nlsq_quality *q, struct het_fit_result *res,
     struct het_error *err);
 
 /* ------------------------------------------------------------------ */
 /*
- * fit_problem (het_fit.c): fit one problem (joint or one angle) from
+ * het_fit_problem (het_fit.c): fit one problem (joint or one angle) from
  * its start fp->x0 (plus the multistart starts when asked for), or,
  * when Xs is not NULL, from the nxs starts Xs (nxs * p values, screened
  * as multistart when nxs > 1).  t0: the call's start time (het_clock_now).  On
  * HET_OK / HET_ECANCEL *out is a result owned by the caller.
  */
-int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
+int het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, const double *Xs, size_t nxs,
     double t0, struct het_fit_result **out, struct het_error *err);
 
 /*
- * fit_basin (het_fit_basin.c): the basin strategy after the fit of a
+ * het_fit_basin (het_fit_basin.c): the basin strategy after the fit of a
  * joint problem: when the result *res looks like a wrong basin, fit
  * again from escape starts and, when one ends lower, replace *res by
  * that result (the starts of both in one table, `best` pointing at the
@@ -405,7 +405,7 @@ int fit_problem(struct het_pool *pool, const struct fit_prob *fp,
  * (cancelled during the escape: *res is the first fit's), or HET_ENOMEM
  * (*res freed and NULL).
  */
-int fit_basin(struct het_pool *pool, const struct fit_prob *fp,
+int het_fit_basin(struct het_pool *pool, const struct fit_prob *fp,
     const struct het_fit_options *opt, struct het_fit_result **res,
     struct het_error *err);
 

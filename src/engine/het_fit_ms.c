@@ -34,7 +34,7 @@
  * space; an infinite bound is replaced by x0 -+ 10 % (at least 0.1).
  */
 int
-fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
+het_fit_lhs_starts(const struct fit_prob *fp, unsigned long seed, size_t n,
     double *X, struct het_error *err)
 {
 	size_t m = n - 1, i, j, p = fp->p, *perm;
@@ -88,7 +88,7 @@ start_chunk(void *ctx, size_t chunk, size_t worker, struct het_error *err)
 
 	(void)err;
 	(void)worker;
-	fit_run_start(run, k, &run->slots[k], NULL, run->phase == 0,
+	het_fit_run_start(run, k, &run->slots[k], NULL, run->phase == 0,
 	    run->phase == 0 ? run->screen : 0);
 	return HET_OK;		/* a failed start is a result */
 }
@@ -117,7 +117,7 @@ run_phase(struct fit_run *run, struct het_pool *pool, size_t n,
  * het_fit.h).  Returns HET_OK, HET_ECANCEL or a pool error.
  */
 int
-fit_run_multistart(struct fit_run *run, struct het_pool *pool,
+het_fit_run_multistart(struct fit_run *run, struct het_pool *pool,
     struct het_error *err)
 {
 	const struct het_fit_options *opt = run->opt;

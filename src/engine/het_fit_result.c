@@ -4,7 +4,7 @@
  * subspace, degenerate flags, identifiable combinations, the model's
  * floors) and the driver's warnings in words; and freeing results.
  *
- * Design.  fit_problem (het_fit.c) evaluates the chosen point once more
+ * Design.  het_fit_problem (het_fit.c) evaluates the chosen point once more
  * on the pool (normal equations and per-angle sums) and hands that
  * accumulator here, so everything reported belongs to the reported x.
  * A cancelled fit gets a brief report (het_fit_result.brief): its pass
@@ -100,7 +100,7 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 		    "uncertainties are scaled by it.", HET_PROBLEM_NOISE_MIN,
 		    res->chi2_red);
 	if (rc == HET_OK && !res->brief)	/* a pass over the data */
-		rc = fit_check_warnings(run, res, err);
+		rc = het_fit_check_warnings(run, res, err);
 	if (opt->nlsq.method == HET_NLSQ_LM)
 		ADD("Method lm runs the same bounded trust-region "
 		    "Levenberg-Marquardt iteration as trf in hetui.");
@@ -152,13 +152,13 @@ result_quality(struct fit_run *run, const double *acc,
 		for (j = i; j < p; j++)
 			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
 	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
-	fit_floor_columns(fp, res->x, cause);
+	het_fit_floor_columns(fp, res->x, cause);
 	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
 	    fp->names, cause, q, err);
 	free(cause);
 	free(jtj);
 	if (rc != HET_OK || (res->converged &&
-	    (rc = fit_ident_probe(run, res->x, q, err)) != HET_OK))
+	    (rc = het_fit_ident_probe(run, res->x, q, err)) != HET_OK))
 		return rc;
 	res->cov = q->cov;
 	res->corr = q->corr;
@@ -193,7 +193,7 @@ result_brief(struct het_fit_result *res, struct het_error *err)
 
 /* Build the result of a finished run around start `best`. */
 int
-fit_make_result(struct fit_run *run, size_t best, const double *acc,
+het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
     int brief, double t0, struct het_fit_result **out,
     struct het_error *err)
 {
@@ -277,7 +277,7 @@ fit_make_result(struct fit_run *run, size_t best, const double *acc,
 			goto fail;
 	if (!brief) {
 		q.degen = res->degen;
-		rc = fit_ident_combos(fp, &q, res, err);
+		rc = het_fit_ident_combos(fp, &q, res, err);
 		q.degen = NULL;
 	}
 	het_nlsq_quality_fini(&q);

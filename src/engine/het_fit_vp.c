@@ -66,7 +66,7 @@ in_hi(const struct fit_prob *fp, size_t m)
 }
 
 void
-fit_vp_fini(struct fit_eval *fe)
+het_fit_vp_fini(struct fit_eval *fe)
 {
 	struct fit_vp *vp = &fe->vp;
 
@@ -90,7 +90,7 @@ fit_vp_fini(struct fit_eval *fe)
 }
 
 int
-fit_vp_init(struct fit_eval *fe, struct het_error *err)
+het_fit_vp_init(struct fit_eval *fe, struct het_error *err)
 {
 	const struct fit_prob *fp = fe->fp;
 	struct fit_vp *vp = &fe->vp;
@@ -121,14 +121,14 @@ fit_vp_init(struct fit_eval *fe, struct het_error *err)
 	    vp->dhi == NULL || vp->act == NULL || vp->accf == NULL ||
 	    vp->X == NULL || vp->tmp == NULL || vp->idx == NULL ||
 	    vp->spec == NULL) {
-		fit_vp_fini(fe);
+		het_fit_vp_fini(fe);
 		return HET_ENOMEM;
 	}
 	return HET_OK;
 }
 
 void
-fit_vp_start(struct fit_eval *fe, const double *s0)
+het_fit_vp_start(struct fit_eval *fe, const double *s0)
 {
 	const struct fit_prob *fp = fe->fp;
 	struct fit_vp *vp = &fe->vp;
@@ -143,7 +143,7 @@ fit_vp_start(struct fit_eval *fe, const double *s0)
 }
 
 const double *
-fit_vp_scaling(const struct fit_eval *fe)
+het_fit_vp_scaling(const struct fit_eval *fe)
 {
 	return fe->vp.s_lin;
 }
@@ -337,7 +337,7 @@ vp_cost(struct fit_eval *fe, const double *theta, enum fit_mode mode,
 	memcpy(vp->t, theta, nfp * sizeof(double));
 	memcpy(vp->t + nfp, vp->s_lin, ns * sizeof(double));
 	vp->spec_valid = 0;
-	if ((rc = fit_eval_pass(fe, vp->t, mode, err)) != HET_OK)
+	if ((rc = het_fit_eval_pass(fe, vp->t, mode, err)) != HET_OK)
 		return rc;
 	rss = vp_assemble(fp, fe->cacc, vp);
 	for (m = 0; m < ns; m++) {
@@ -474,7 +474,7 @@ vp_schur(const struct fit_prob *fp, struct fit_vp *vp, double *acc)
 }
 
 int
-fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
+het_fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
     struct het_error *err)
 {
 	struct fit_eval *fe = ctx;
@@ -483,7 +483,7 @@ fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
 	size_t nfp = fp->nfp, ns = fp->ns;
 	int rc, spec;
 
-	spec = fit_eval_spec(fe, want_jac);
+	spec = het_fit_eval_spec(fe, want_jac);
 	if (!vp->opt_valid || memcmp(vp->th_opt, x, nfp * sizeof(double)) !=
 	    0) {
 		vp->opt_valid = 0;
@@ -505,9 +505,9 @@ fit_eval_vp_cb(void *ctx, const double *x, int want_jac, double *acc,
 	}
 	memcpy(vp->t, x, nfp * sizeof(double));
 	memcpy(vp->t + nfp, vp->s_opt, ns * sizeof(double));
-	if ((rc = fit_eval_pass(fe, vp->t, FIT_FULL, err)) != HET_OK)
+	if ((rc = het_fit_eval_pass(fe, vp->t, FIT_FULL, err)) != HET_OK)
 		return rc;
-	fit_expand(fp, fe->cacc, 1, vp->accf);
+	het_fit_expand(fp, fe->cacc, 1, vp->accf);
 	vp_schur(fp, vp, acc);
 	memcpy(vp->s_lin, vp->s_opt, ns * sizeof(double));
 	return HET_OK;

@@ -180,7 +180,7 @@ het_sample_free(struct het_sample *s)
 	atomic_store(&s->cancel, 1);
 	if (s->thr_live)
 		pthread_join(s->thr, NULL);
-	hs_ckpt_free(s);
+	het_hs_ckpt_free(s);
 	het_cmc_free(s->cmc);
 	/* rmdir: only what is left empty (a run that wrote nothing) */
 	if (s->logs_made && rmdir(s->log_dir) == 0 && s->out_made)
@@ -239,7 +239,7 @@ het_sample_free(struct het_sample *s)
 /* ---- background phases --------------------------------------------------- */
 
 void
-hs_warn(struct het_sample *s, const char *fmt, ...)
+het_hs_warn(struct het_sample *s, const char *fmt, ...)
 {
 	char buf[HET_ERROR_MSG_MAX], **v;
 	va_list ap;
@@ -264,19 +264,19 @@ hs_thread(void *arg)
 	het_error_clear(&s->thr_err);
 	switch (s->phase) {
 	case HET_SAMPLE_READING:
-		s->thr_rc = hs_read(s, &s->thr_err);
+		s->thr_rc = het_hs_read(s, &s->thr_err);
 		break;
 	case HET_SAMPLE_NLSQ:
-		s->thr_rc = hs_nlsq(s, &s->thr_err);
+		s->thr_rc = het_hs_nlsq(s, &s->thr_err);
 		break;
 	case HET_SAMPLE_PREPARING:
-		s->thr_rc = hs_prepare(s, &s->thr_err);
+		s->thr_rc = het_hs_prepare(s, &s->thr_err);
 		break;
 	case HET_SAMPLE_COMBINING:
-		s->thr_rc = hs_combine(s, &s->thr_err);
+		s->thr_rc = het_hs_combine(s, &s->thr_err);
 		break;
 	case HET_SAMPLE_WRITING:
-		s->thr_rc = hs_write(s, &s->thr_err);
+		s->thr_rc = het_hs_write(s, &s->thr_err);
 		break;
 	default:
 		s->thr_rc = het_error_set(&s->thr_err, HET_EINTERNAL,
@@ -376,7 +376,7 @@ hs_take_warnings(struct het_sample *s)
 }
 
 void
-hs_warn_now(struct het_sample *s, const char *fmt, ...)
+het_hs_warn_now(struct het_sample *s, const char *fmt, ...)
 {
 	char buf[HET_ERROR_MSG_MAX];
 	size_t n = s->nwarn;
@@ -385,7 +385,7 @@ hs_warn_now(struct het_sample *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	hs_warn(s, "%s", buf);
+	het_hs_warn(s, "%s", buf);
 	hs_take_warnings(s);
 	if (s->nwarn > n && s->o.on_change != NULL)
 		s->o.on_change(s, HET_SAMPLE_CHANGED_WARNING, s->nwarn - 1,
@@ -421,7 +421,8 @@ hs_check_pace(struct het_sample *s, double now)
 		    (need = t / f) <= 1.1 * limit)
 			continue;
 		s->pace_warned = 1;
-		hs_warn_now(s, "shard %ld is %.0f %% done after %.0f s, so it "
+		het_hs_warn_now(s,
+		    "shard %ld is %.0f %% done after %.0f s, so it "
 		    "needs about %.0f s, more than optimization.cmc.timeout."
 		    "per_shard_timeout (%.0f s): it will be killed at the "
 		    "limit and retried, and the retry too.  Stop the run and "
@@ -491,7 +492,7 @@ hs_worker_logs(struct het_sample *s)
 	if (asprintf(&dir, "%s/worker-logs", s->out_dir) < 0)
 		return;
 	if (het_mkdirs(dir, "worker log folder", &e) != HET_OK) {
-		hs_warn_now(s, "%s; the workers' messages are discarded",
+		het_hs_warn_now(s, "%s; the workers' messages are discarded",
 		    e.msg);
 		free(dir);
 		return;
@@ -670,9 +671,9 @@ het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
 		het_cmc_handle(s->cmc, n > 1 ? fds + 1 : NULL, n > 1 ? n - 1 :
 		    0, now);
 		hs_check_pace(s, now);
-		hs_ckpt_poll(s, now);
+		het_hs_ckpt_poll(s, now);
 		/* a checkpoint in flight ends first: one writer at a time */
-		if (het_cmc_finished(s->cmc) && !hs_ckpt_busy(s)) {
+		if (het_cmc_finished(s->cmc) && !het_hs_ckpt_busy(s)) {
 			het_error_clear(&e);
 			s->cmc_status = het_cmc_status(s->cmc, &e);
 			s->sampling_wall = now - s->t_sampling;
@@ -694,7 +695,7 @@ het_sample_next_deadline(const struct het_sample *s)
 	if (s->phase != HET_SAMPLE_SAMPLING || s->cmc == NULL)
 		return -1;
 	a = het_cmc_next_deadline(s->cmc);
-	b = hs_ckpt_deadline(s);
+	b = het_hs_ckpt_deadline(s);
 	return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 

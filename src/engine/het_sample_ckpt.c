@@ -9,7 +9,7 @@
  *
  * Design: the loop thread decides and snapshots, a short-lived thread
  * writes.  When a shard sampled by this run has finished since the last
- * checkpoint and the interval has passed (hs_ckpt_poll), the loop thread
+ * checkpoint and the interval has passed (het_hs_ckpt_poll), the loop thread
  * takes a reference to every finished result and copies the shard table
  * (the coordinator changes its records only on the loop thread); the
  * writer thread decodes the results and writes the file, reading
@@ -108,7 +108,7 @@ hs_ckpt_thread(void *arg)
 		sh->res.wall_time = sh->desc.wall_time;
 		desc[k].res = &sh->res;
 	}
-	if (desc == NULL || (c->rc = hs_describe(c->s, &cm, &res, &fit,
+	if (desc == NULL || (c->rc = het_hs_describe(c->s, &cm, &res, &fit,
 	    &starts, &c->err)) != HET_OK)
 		goto out;
 	cm.status = "running";
@@ -167,7 +167,7 @@ hs_ckpt_snapshot(struct het_sample *s, double now)
 		struct hs_ckpt_shard *sh = &c->sh[k];
 		int done = h->state == HET_CMC_DONE && h->result != NULL;
 
-		if ((sh->reason = hs_reasons(h)) == NULL) {
+		if ((sh->reason = het_hs_reasons(h)) == NULL) {
 			hs_ckpt_release(c);
 			return NULL;
 		}
@@ -196,7 +196,8 @@ hs_ckpt_failed(struct het_sample *s, const char *why)
 	if (s->ckpt_warned)
 		return;
 	s->ckpt_warned = 1;
-	hs_warn_now(s, "cannot write the checkpoint of the finished shards: "
+	het_hs_warn_now(s,
+	    "cannot write the checkpoint of the finished shards: "
 	    "%s; the run goes on and tries again every %.0f s, but if it is "
 	    "killed outright before a checkpoint succeeds, the shards it "
 	    "sampled are lost", why, hs_ckpt_every(s));
@@ -241,7 +242,7 @@ hs_ckpt_join(struct het_sample *s, double now)
 }
 
 void
-hs_ckpt_poll(struct het_sample *s, double now)
+het_hs_ckpt_poll(struct het_sample *s, double now)
 {
 	if (s->ckpt != NULL && atomic_load(&s->ckpt->done))
 		hs_ckpt_join(s, now);
@@ -260,13 +261,13 @@ hs_ckpt_poll(struct het_sample *s, double now)
 }
 
 int
-hs_ckpt_busy(const struct het_sample *s)
+het_hs_ckpt_busy(const struct het_sample *s)
 {
 	return s->ckpt != NULL;
 }
 
 double
-hs_ckpt_deadline(const struct het_sample *s)
+het_hs_ckpt_deadline(const struct het_sample *s)
 {
 	if (s->ckpt != NULL || s->cmc == NULL ||
 	    s->o.checkpoint_interval < 0 || hs_ckpt_count(s) <= s->ckpt_ndone)
@@ -275,7 +276,7 @@ hs_ckpt_deadline(const struct het_sample *s)
 }
 
 void
-hs_ckpt_free(struct het_sample *s)
+het_hs_ckpt_free(struct het_sample *s)
 {
 	if (s->ckpt == NULL)
 		return;

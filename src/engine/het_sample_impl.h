@@ -115,11 +115,11 @@ struct het_sample {
 };
 
 /* Background phases (het_sample_work.c); each returns a het_status. */
-int hs_read(struct het_sample *s, struct het_error *err);
-int hs_nlsq(struct het_sample *s, struct het_error *err);
-int hs_prepare(struct het_sample *s, struct het_error *err);
-int hs_combine(struct het_sample *s, struct het_error *err);
-int hs_write(struct het_sample *s, struct het_error *err);
+int het_hs_read(struct het_sample *s, struct het_error *err);
+int het_hs_nlsq(struct het_sample *s, struct het_error *err);
+int het_hs_prepare(struct het_sample *s, struct het_error *err);
+int het_hs_combine(struct het_sample *s, struct het_error *err);
+int het_hs_write(struct het_sample *s, struct het_error *err);
 
 /*
  * COMBINING, after the summary (het_sample_rw.c): with two or more
@@ -129,7 +129,7 @@ int hs_write(struct het_sample *s, struct het_error *err);
  * Returns HET_OK or the status that stopped it (HET_ECANCEL included);
  * the run goes on either way.
  */
-int hs_reweight(struct het_sample *s);
+int het_hs_reweight(struct het_sample *s);
 
 /*
  * What the results files and the checkpoint share (het_sample_post.c):
@@ -138,30 +138,31 @@ int hs_reweight(struct het_sample *s);
  * sets status, shards, consensus, summary, gates and warnings.  Any
  * thread once PREPARING has ended.
  */
-int hs_describe(struct het_sample *s, struct het_results_cmc *cm,
+int het_hs_describe(struct het_sample *s, struct het_results_cmc *cm,
     struct het_results *res, struct het_results_fit *fit,
     struct het_results_start **starts, struct het_error *err);
 /* The failure reasons of a shard joined with "; " (allocated). */
-char *hs_reasons(const struct het_cmc_shard *c);
+char *het_hs_reasons(const struct het_cmc_shard *c);
 
 /*
  * The checkpoint during SAMPLING (het_sample_ckpt.c), loop thread:
- * hs_ckpt_poll takes over a finished write and starts the next one when
+ * het_hs_ckpt_poll takes over a finished write and starts the next one when
  * shards finished since the last and the interval has passed;
- * hs_ckpt_busy says a write is in flight (SAMPLING ends only after it);
- * hs_ckpt_deadline is when hs_ckpt_poll next has work (-1: none);
- * hs_ckpt_free waits for a write in flight and releases it.
+ * het_hs_ckpt_busy says a write is in flight (SAMPLING ends only after it);
+ * het_hs_ckpt_deadline is when het_hs_ckpt_poll next has work (-1: none);
+ * het_hs_ckpt_free waits for a write in flight and releases it.
  */
-void hs_ckpt_poll(struct het_sample *s, double now);
-int hs_ckpt_busy(const struct het_sample *s);
-double hs_ckpt_deadline(const struct het_sample *s);
-void hs_ckpt_free(struct het_sample *s);
+void het_hs_ckpt_poll(struct het_sample *s, double now);
+int het_hs_ckpt_busy(const struct het_sample *s);
+double het_hs_ckpt_deadline(const struct het_sample *s);
+void het_hs_ckpt_free(struct het_sample *s);
 
-/* hs_warn: queue a warning of the running phase (background thread). */
-void hs_warn(struct het_sample *s, const char *fmt, ...)
+/* het_hs_warn: queue a warning of the running phase (background thread). */
+void het_hs_warn(struct het_sample *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* hs_warn_now: add a warning and show it at once (loop thread, SAMPLING). */
-void hs_warn_now(struct het_sample *s, const char *fmt, ...)
+/* het_hs_warn_now: add a warning and show it at once (loop thread,
+   SAMPLING). */
+void het_hs_warn_now(struct het_sample *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 #endif /* HET_SAMPLE_IMPL_H */

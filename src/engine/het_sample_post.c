@@ -124,7 +124,7 @@ hs_summary(struct het_sample *s, const unsigned char *used,
 }
 
 int
-hs_combine(struct het_sample *s, struct het_error *err)
+het_hs_combine(struct het_sample *s, struct het_error *err)
 {
 	size_t K = het_cmc_nshards(s->cmc), k, nd = 0, p = s->pb->p, ch, j, nleap;
 	const double **draws = NULL;
@@ -242,7 +242,7 @@ hs_combine(struct het_sample *s, struct het_error *err)
 			sm->max_khat = r->laplace_khat;
 	}
 	sm->leapfrog = nleap > 0 ? sm->leapfrog / (double)nleap : NAN;
-	(void)hs_reweight(s);
+	(void)het_hs_reweight(s);
 	s->have_sum = 1;
 	rc = HET_OK;
 out:
@@ -302,7 +302,7 @@ hs_fit_desc(struct het_sample *s, struct het_results_fit *f,
 
 /* The failure reasons of shard c joined with "; " (allocated; NULL: ENOMEM). */
 char *
-hs_reasons(const struct het_cmc_shard *c)
+het_hs_reasons(const struct het_cmc_shard *c)
 {
 	size_t len = 1;
 	char *r;
@@ -341,7 +341,7 @@ hs_add_file(struct het_sample *s, size_t *n, const char *name,
  * The caller adds status, shards, consensus, summary and gates.
  */
 int
-hs_describe(struct het_sample *s, struct het_results_cmc *cm,
+het_hs_describe(struct het_sample *s, struct het_results_cmc *cm,
     struct het_results *res, struct het_results_fit *fit,
     struct het_results_start **starts, struct het_error *err)
 {
@@ -379,7 +379,7 @@ hs_describe(struct het_sample *s, struct het_results_cmc *cm,
 }
 
 int
-hs_write(struct het_sample *s, struct het_error *err)
+het_hs_write(struct het_sample *s, struct het_error *err)
 {
 	size_t K = het_cmc_nshards(s->cmc), k, nf = 0;
 	struct het_results_cmc_shard *sh = NULL;
@@ -402,7 +402,7 @@ hs_write(struct het_sample *s, struct het_error *err)
 		const struct het_cmc_shard *c = het_cmc_shard(s->cmc, k);
 		size_t g = s->gate_of[k];
 
-		if ((reasons[k] = hs_reasons(c)) == NULL)
+		if ((reasons[k] = het_hs_reasons(c)) == NULL)
 			goto out;
 		sh[k] = (struct het_results_cmc_shard){ c->id, c->npairs,
 		    het_cmc_state_name(c->state), c->attempts, reasons[k],
@@ -421,7 +421,7 @@ hs_write(struct het_sample *s, struct het_error *err)
 		    q->ess_bulk, q->ess_tail, q->nlsq, q->nlsq_sd,
 		    q->prior_sd, q->contraction, q->rw_mean, q->rw_sd };
 	}
-	if ((rc = hs_describe(s, &cm, &res, &fit, &starts, err)) != HET_OK)
+	if ((rc = het_hs_describe(s, &cm, &res, &fit, &starts, err)) != HET_OK)
 		goto out;
 	cm.status = hs_status(s);
 	cm.shards = sh;
@@ -447,7 +447,7 @@ hs_write(struct het_sample *s, struct het_error *err)
 	   served its purpose */
 	het_error_clear(&e);
 	if (het_results_remove_checkpoint(s->out_dir, &e) != HET_OK)
-		hs_warn(s, "%s", e.msg);
+		het_hs_warn(s, "%s", e.msg);
 	if ((rc = hs_add_file(s, &nf, HET_RESULTS_H5, err)) ||
 	    (s->fit != NULL && ((rc = hs_add_file(s, &nf,
 	    "nlsq_parameters.json", err)) || (rc = hs_add_file(s, &nf,

@@ -148,7 +148,8 @@ hs_rw_report(struct het_sample *s, const struct het_psis_result *r)
 	sm->rw_ess = r->ess;
 	sm->rw_ndraw = r->ndraw;
 	if (!good) {
-		hs_warn(s, "the consensus of %zu shards could not be checked "
+		het_hs_warn(s,
+		    "the consensus of %zu shards could not be checked "
 		    "against all the data: importance sampling of that "
 		    "posterior gave PSIS k-hat %.2f (> %.1f; %zu of %zu draws "
 		    "outside the support), so neither it nor the consensus "
@@ -171,7 +172,7 @@ hs_rw_report(struct het_sample *s, const struct het_psis_result *r)
 	sm->rw_shift = big;
 	sm->rw_param = s->param[worst].name;
 	if (big > HS_RW_SHIFT)
-		hs_warn(s, "the consensus mean of %s is %.2f sd from the "
+		het_hs_warn(s, "the consensus mean of %s is %.2f sd from the "
 		    "posterior of all the data (importance sampling, PSIS "
 		    "k-hat %.2f): the shards' consensus is biased; quote the "
 		    "reweighted moments (reweighted_mean and reweighted_sd in "
@@ -192,7 +193,7 @@ hs_rw_proposal(struct het_sample *s, struct het_posterior *post,
 		memcpy(cov, lap->cov, d * d * sizeof(double));
 		return HET_OK;
 	}
-	hs_warn(s, "the Laplace approximation of the posterior of all the "
+	het_hs_warn(s, "the Laplace approximation of the posterior of all the "
 	    "data could not be taken (%s); the consensus is checked from "
 	    "its own draws' mean and covariance instead", err->msg);
 	if ((n = hs_rw_moments(post, &s->cons, u, loc, cov)) <= d)
@@ -203,7 +204,7 @@ hs_rw_proposal(struct het_sample *s, struct het_posterior *post,
 }
 
 int
-hs_reweight(struct het_sample *s)
+het_hs_reweight(struct het_sample *s)
 {
 	struct het_posterior *post;
 	struct het_laplace lap;
@@ -240,7 +241,7 @@ hs_reweight(struct het_sample *s)
 	}
 warn:
 	if (rc != HET_OK && rc != HET_ECANCEL)
-		hs_warn(s, "the consensus was not checked against all the "
+		het_hs_warn(s, "the consensus was not checked against all the "
 		    "data (importance sampling): %s", err.msg);
 	het_laplace_clear(&lap);
 	gsl_rng_free(rng);

@@ -66,7 +66,7 @@ hs_check_checkpoint(struct het_sample *s, struct het_error *err)
 	    hs_same_dir(d, s->resume_dir)))
 		return HET_OK;
 	if (s->o.replace_checkpoint) {
-		hs_warn(s, "%s/%s holds the finished shards of a run that "
+		het_hs_warn(s, "%s/%s holds the finished shards of a run that "
 		    "stopped before writing its results; this run replaces "
 		    "it when its first shard finishes ('hetui sample --resume "
 		    "%s' would continue that run instead)", d,
@@ -81,7 +81,7 @@ hs_check_checkpoint(struct het_sample *s, struct het_error *err)
 }
 
 int
-hs_read(struct het_sample *s, struct het_error *err)
+het_hs_read(struct het_sample *s, struct het_error *err)
 {
 	struct het_problem_opts po;
 	struct het_dataset *ds;
@@ -109,7 +109,7 @@ hs_read(struct het_sample *s, struct het_error *err)
 	if (s->pb == NULL)
 		return err->code;
 	for (k = 0; k < s->pb->nwarnings; k++)
-		hs_warn(s, "%s", s->pb->warnings[k]);
+		het_hs_warn(s, "%s", s->pb->warnings[k]);
 	return HET_OK;
 }
 
@@ -186,9 +186,10 @@ hs_fit(struct het_sample *s, struct het_error *err)
 	if (rc != HET_OK)
 		return het_error_prefix(err, "NLSQ");
 	for (k = 0; k < s->fit->nwarnings; k++)
-		hs_warn(s, "NLSQ: %s", s->fit->warnings[k]);
+		het_hs_warn(s, "NLSQ: %s", s->fit->warnings[k]);
 	if (!s->fit->converged)
-		hs_warn(s, "NLSQ did not converge (%s); CMC starts from its "
+		het_hs_warn(s,
+		    "NLSQ did not converge (%s); CMC starts from its "
 		    "last point", het_nlsq_reason_name(s->fit->reason));
 	return HET_OK;
 }
@@ -241,13 +242,13 @@ hs_load_check(struct het_sample *s, const char *opt, struct het_error *err)
 			    "configuration of the run in that folder, or start "
 			    "a new run" : "run 'hetui fit' with this config "
 			    "again, or select the same angles");
-		hs_warn(s, "%s: %s was fitted on the angles %s, this run "
+		het_hs_warn(s, "%s: %s was fitted on the angles %s, this run "
 		    "uses %s", opt, ld->source, was, now);
 	}
 	if (ld->first_frame > 0 && ld->last_frame > 0 &&
 	    (ld->first_frame != pb->first_frame ||
 	    ld->last_frame != pb->last_frame))
-		hs_warn(s, "%s: %s was fitted on frames %ld-%ld, this run "
+		het_hs_warn(s, "%s: %s was fitted on frames %ld-%ld, this run "
 		    "uses %ld-%ld; its values are only the start and the "
 		    "prior centres (run 'hetui fit' again for a fit of these "
 		    "frames)", opt, ld->source, ld->first_frame,
@@ -285,14 +286,15 @@ hs_load(struct het_sample *s, struct het_error *err)
 		s->nsd[k] = ld->unc[j];
 	}
 	if (ld->p != pb->p)
-		hs_warn(s, "%s: %s has %zu parameters, the problem "
+		het_hs_warn(s, "%s: %s has %zu parameters, the problem "
 		    "%zu free ones; the extra ones are ignored", opt,
 		    ld->source, ld->p, pb->p);
 	if (ld->converged == 0)
-		hs_warn(s, "%s: the NLSQ fit in %s did not converge", opt,
+		het_hs_warn(s, "%s: the NLSQ fit in %s did not converge", opt,
 		    ld->source);
 	if (ld->unc_computed == 0)
-		hs_warn(s, "%s: the NLSQ fit in %s was cancelled before its "
+		het_hs_warn(s,
+		    "%s: the NLSQ fit in %s was cancelled before its "
 		    "uncertainties were computed, so each NLSQ-informed prior "
 		    "is 10 %% of its parameter's range wide; run the fit to "
 		    "its end for priors the data set", opt, ld->source);
@@ -300,7 +302,7 @@ hs_load(struct het_sample *s, struct het_error *err)
 }
 
 int
-hs_nlsq(struct het_sample *s, struct het_error *err)
+het_hs_nlsq(struct het_sample *s, struct het_error *err)
 {
 	const struct het_problem *pb = s->pb;
 	size_t k;
@@ -383,7 +385,8 @@ hs_sigma(struct het_sample *s, struct het_error *err)
 	double rms;
 
 	if (m == HET_SIGMA_MAD)
-		hs_warn(s, "optimization.cmc.sigma_method mad: hetui does not "
+		het_hs_warn(s,
+		    "optimization.cmc.sigma_method mad: hetui does not "
 		    "sample the noise; the far-lag noise estimate is used");
 	if (m != HET_SIGMA_RESIDUAL && isfinite(pb->sigma) && pb->sigma > 0) {
 		s->sigma = pb->sigma;
@@ -392,7 +395,8 @@ hs_sigma(struct het_sample *s, struct het_error *err)
 	}
 	rms = hs_resid_rms(pb, s->nx);
 	if (m != HET_SIGMA_RESIDUAL)
-		hs_warn(s, "the far-lag noise estimate is not available (too "
+		het_hs_warn(s,
+		    "the far-lag noise estimate is not available (too "
 		    "few frames); sigma is the RMS of the NLSQ residuals");
 	if (!isfinite(rms) || rms <= 0)
 		return het_error_set(err, HET_EDATA, "no usable noise sigma: "
@@ -508,11 +512,11 @@ hs_resume_leftovers(struct het_sample *s, const char *bad, size_t nbad,
 		    nbad > 0 && nold > 0 ? " carry no input digest)" : "",
 		    it, it, it);
 	if (nbad > 0)
-		hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
+		het_hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
 		    "sampled again", nbad == 1 ? "" : "s", bad, src,
 		    nbad == 1 ? "was" : "were", why);
 	if (nold > 0)
-		hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
+		het_hs_warn(s, "--resume: finished shard%s %s in %s %s %s; "
 		    "sampled again", nold == 1 ? "" : "s", old, src,
 		    nold == 1 ? "was" : "were", why_old);
 	return HET_OK;
@@ -550,7 +554,7 @@ hs_resume(struct het_sample *s, struct het_error *err)
 	if (rc == HET_OK)
 		rc = hs_resume_leftovers(s, bad, nbad, old, nold, err);
 	if (rc == HET_OK && prev->n == 0)
-		hs_warn(s, "--resume: no shard had finished in %s; every "
+		het_hs_warn(s, "--resume: no shard had finished in %s; every "
 		    "shard is sampled", prev->source);
 	s->nresume_warn = s->npend - npend;
 	het_results_prev_cmc_clear(prev);
@@ -558,7 +562,7 @@ hs_resume(struct het_sample *s, struct het_error *err)
 }
 
 int
-hs_prepare(struct het_sample *s, struct het_error *err)
+het_hs_prepare(struct het_sample *s, struct het_error *err)
 {
 	const struct het_problem *pb = s->pb;
 	const struct het_config_cmc *cmc = &s->cfg->cmc;
@@ -573,7 +577,7 @@ hs_prepare(struct het_sample *s, struct het_error *err)
 		return rc;
 	if (s->cfg->scaling.cmc_mode != HET_SCALING_AUTO &&
 	    s->cfg->scaling.cmc_mode != pb->scaling_mode)
-		hs_warn(s, "optimization.cmc.per_angle_mode %s is not "
+		het_hs_warn(s, "optimization.cmc.per_angle_mode %s is not "
 		    "supported; CMC uses the NLSQ problem's %s scaling",
 		    het_scaling_mode_name(s->cfg->scaling.cmc_mode),
 		    het_scaling_mode_name(pb->scaling_mode));

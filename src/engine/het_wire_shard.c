@@ -22,7 +22,7 @@
 
 #include "het_util.h"
 #include "het_wire.h"
-#include "het_wire_priv.h"
+#include "het_wire_impl.h"
 #include "het_wire_shard.h"
 
 static int

@@ -1,5 +1,5 @@
 /*
- * het_h5_priv.h: HDF5 helpers shared by the core's readers and writers
+ * het_h5_impl.h: HDF5 helpers shared by the core's readers and writers
  * (het_dataset*.c).  Core-internal: it includes hdf5.h, so nothing
  * outside src/core may include it.
  *
@@ -7,8 +7,8 @@
  * names the HDF5 path; callers add the file name in front.  No helper
  * leaves an HDF5 handle open on any path.
  */
-#ifndef HET_H5_PRIV_H
-#define HET_H5_PRIV_H
+#ifndef HET_H5_IMPL_H
+#define HET_H5_IMPL_H
 
 #include <stddef.h>
 
@@ -108,4 +108,4 @@ int het_h5_read_number(hid_t file, const char *path, double *out,
 int het_h5_attr_string(hid_t file, const char *path, const char *name,
     char *buf, size_t len);
 
-#endif /* HET_H5_PRIV_H */
+#endif /* HET_H5_IMPL_H */

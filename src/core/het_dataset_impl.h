@@ -1,12 +1,12 @@
 /*
- * het_dataset_int.h: the inside of struct het_dataset, shared by the
+ * het_dataset_impl.h: the inside of struct het_dataset, shared by the
  * files that implement het_dataset.h (het_dataset.c: open and checks,
  * het_dataset_apsu.c and het_dataset_legacy.c: the two layouts,
  * het_dataset_select.c: selection and dt, het_dataset_read.c: matrices).
  * Core-internal; includes hdf5.h.
  */
-#ifndef HET_DATASET_INT_H
-#define HET_DATASET_INT_H
+#ifndef HET_DATASET_IMPL_H
+#define HET_DATASET_IMPL_H
 
 #include <stddef.h>
 
@@ -117,4 +117,4 @@ int het_ds_check_phi(const char *path, size_t i, double phi,
 int het_ds_load_apsu(struct het_dataset *ds, struct het_error *err);
 int het_ds_load_legacy(struct het_dataset *ds, struct het_error *err);
 
-#endif /* HET_DATASET_INT_H */
+#endif /* HET_DATASET_IMPL_H */

@@ -1,5 +1,5 @@
 /*
- * het_wire_priv.h: small JSON helpers shared by the payload codecs of
+ * het_wire_impl.h: small JSON helpers shared by the payload codecs of
  * the wire protocol (het_wire_shard.c, het_wire_result.c); not part of
  * the engine's interface.
  *
@@ -9,8 +9,8 @@
  * het_wire_jreals: an array of n het_wire_jreal values, NULL on ENOMEM.
  * Thread: any; the objects belong to the caller.
  */
-#ifndef HET_WIRE_PRIV_H
-#define HET_WIRE_PRIV_H
+#ifndef HET_WIRE_IMPL_H
+#define HET_WIRE_IMPL_H
 
 #include <math.h>
 #include <stddef.h>
@@ -48,4 +48,4 @@ het_wire_jreals(const double *v, size_t n)
 	return a;
 }
 
-#endif /* HET_WIRE_PRIV_H */
+#endif /* HET_WIRE_IMPL_H */
