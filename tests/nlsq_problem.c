@@ -78,7 +78,7 @@ main(int argc, char **argv)
 	het_fit_default_options(&o);
 	for (k = 0; k < HET_LOSS_COUNT; k++)
 		if (strcmp(argv[2], het_config_loss_name(k)) == 0)
-			o.nlsq.loss = (enum het_config_loss)k;
+			o.nlsq.loss = (enum het_nlsq_loss)k;
 	if (strcmp(argv[2], het_config_loss_name(o.nlsq.loss)) != 0) {
 		fprintf(stderr, "nlsq_problem: unknown loss %s\n", argv[2]);
 		return 2;

@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
+#include "het_config_bridge.h"
 #include "het_consensus.h"
 #include "tap.h"
 

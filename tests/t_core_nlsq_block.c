@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_config.h"
 #include "het_nlsq.h"
 #include "tap.h"
 
@@ -38,7 +39,7 @@
 #define NPH	3		/* D, alpha and an idle third physics column */
 
 struct prob {
-	enum het_config_loss loss;
+	enum het_nlsq_loss loss;
 	double		 f_scale;
 	size_t		 nd;	/* physics columns in use: 2, or 3 (idle) */
 	size_t		 p, n;
@@ -172,7 +173,7 @@ blocks(size_t *blk, size_t shift)
  * whether every iterate was bit-identical.
  */
 static double
-lockstep(struct prob *P, enum het_config_loss loss, size_t shift,
+lockstep(struct prob *P, enum het_nlsq_loss loss, size_t shift,
     long *niter, long *nblk, int *same, int *bits)
 {
 	struct het_nlsq *w1, *w2;
@@ -234,7 +235,7 @@ lockstep(struct prob *P, enum het_config_loss loss, size_t shift,
 static void
 test_agree(void)
 {
-	static const enum het_config_loss loss[2] = { HET_LOSS_LINEAR,
+	static const enum het_nlsq_loss loss[2] = { HET_LOSS_LINEAR,
 	    HET_LOSS_SOFT_L1 };
 	struct prob P;
 	const char *ln;

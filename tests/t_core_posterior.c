@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_config_bridge.h"
 #include "het_posterior.h"
 #include "het_transform.h"
 #include "tap.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_config_bridge.h"
 #include "het_shard.h"
 #include "tap.h"
 
@@ -33,7 +34,7 @@ mkpairs(size_t n_phi, uint32_t frames, size_t *n)
 }
 
 static void
-opts(struct het_shard_opts *o, enum het_config_sharding st, long k)
+opts(struct het_shard_opts *o, enum het_shard_strategy st, long k)
 {
 	memset(o, 0, sizeof *o);
 	o->strategy = st;
@@ -93,7 +94,7 @@ largest_first(const struct het_shard_plan *pl)
 }
 
 static void
-test_strategy(enum het_config_sharding st, const struct het_pair *pairs,
+test_strategy(enum het_shard_strategy st, const struct het_pair *pairs,
     size_t n, size_t n_phi)
 {
 	struct het_shard_opts	 o;

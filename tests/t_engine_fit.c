@@ -521,7 +521,7 @@ test_determinism(void)
 
 /* The loss cost at x, computed independently (dense rows). */
 static double
-cost_at(const struct sim *S, const double *x, enum het_config_loss loss,
+cost_at(const struct sim *S, const double *x, enum het_nlsq_loss loss,
     double fs)
 {
 	struct het_resid_eval *ev = het_resid_eval_alloc(S->r, NULL);

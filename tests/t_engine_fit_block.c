@@ -39,7 +39,7 @@ static const struct basin_set set = { 40, 12, 0.01, 0.1, 0.005, 22, {
 static struct het_pool *pool2;
 
 static struct het_fit_result *
-fit(const struct basin_sim *S, enum het_config_loss loss, int blocks)
+fit(const struct basin_sim *S, enum het_nlsq_loss loss, int blocks)
 {
 	struct het_fit_options o;
 	struct het_fit_result *r = NULL;

@@ -71,7 +71,7 @@ progress(void *ctx, const struct het_fit_progress *pr)
 }
 
 static void
-opts(struct het_fit_options *o, struct canc *c, enum het_config_loss loss)
+opts(struct het_fit_options *o, struct canc *c, enum het_nlsq_loss loss)
 {
 	het_fit_default_options(o);
 	o->nlsq.loss = loss;

@@ -5,9 +5,14 @@
 # worker binary does not link ncurses; only the hetui binary does; every
 # external symbol the core and the engine define starts with het_ (their
 # module-private helpers too: static linking puts them beside a user's
-# own); private headers have one suffix, _impl.h.
+# own); private headers have one suffix, _impl.h; the core references no
+# symbol the engine defines (the build gives each library only its own
+# layers' include paths, so a core file cannot even include an engine
+# header); the numerics' headers (solver, sampler, posterior, sharding,
+# consensus) do not include the configuration's, directly or through
+# another header: het_config_bridge.h is where the two meet.
 . "$top_srcdir/tests/tap.sh"
-plan 10
+plan 12
 
 core="$top_builddir/src/core/libhetcore.a"
 engine="$top_builddir/src/engine/libhetengine.a"
@@ -39,6 +44,32 @@ ok $? "nm lists the symbols the core and the engine define"
 bad=$(printf '%s\n%s\n' "$def_core" "$def_engine" | grep -v '^het_' |
     head -5 | tr '\n' ' ')
 [ -z "$bad" ]; ok $? "every external symbol of the core and the engine starts with het_${bad:+ (not: $bad)}"
+bad=$(printf '%s\n' "$undef_core" | grep -Fx "$def_engine" | head -5 |
+    tr '\n' ' ')
+[ -z "$bad" ]; ok $? "the core references no engine symbol${bad:+ (uses: $bad)}"
+# the het_*.h a core header includes, directly or not
+closure() {
+	todo=$1
+	seen=
+	while [ -n "$todo" ]; do
+		set -- $todo
+		h=$1
+		shift
+		todo=$*
+		case " $seen " in *" $h "*) continue ;; esac
+		seen="$seen $h"
+		[ -f "$top_srcdir/src/core/$h" ] || continue
+		todo="$todo $(sed -n 's/^#include "\(het_[a-z0-9_]*\.h\)".*/\1/p' \
+		    "$top_srcdir/src/core/$h" | tr '\n' ' ')"
+	done
+	printf '%s\n' $seen
+}
+bad=
+for h in het_nlsq.h het_nuts.h het_laplace.h het_psis.h het_posterior.h \
+    het_shard.h het_shard_run.h het_consensus.h het_separable.h het_resid.h; do
+	closure "$h" | grep -qx 'het_config.h' && bad="$bad $h"
+done
+[ -z "$bad" ]; ok $? "the numerics' headers do not include het_config.h${bad:+ (these do:$bad)}"
 bad=$(cd "$top_srcdir" && find src ui -name '*.h' | grep -E '_(int|priv|private)\.h$' | tr '\n' ' ')
 [ -z "$bad" ]; ok $? "private headers end in _impl.h${bad:+ (not: $bad)}"
 

@@ -115,12 +115,12 @@ sample_set_cycle(struct ui *ui, struct sample_state *s, int row)
 		ui_fatal("%s", err.msg);
 	s->edit_row = row;
 	if (row == SS_STRATEGY) {
-		c->cmc.strategy = (enum het_config_sharding)
+		c->cmc.strategy = (enum het_shard_strategy)
 		    ((c->cmc.strategy + 1) % HET_SHARD_COUNT);
 		snprintf(what, sizeof(what), "sampling strategy %s",
 		    het_config_sharding_name(c->cmc.strategy));
 	} else {
-		c->cmc.combine = (enum het_config_combine)
+		c->cmc.combine = (enum het_cons_method)
 		    ((c->cmc.combine + 1) % HET_COMBINE_COUNT);
 		snprintf(what, sizeof(what), "sampling combine %s",
 		    het_config_combine_name(c->cmc.combine));

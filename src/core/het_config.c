@@ -61,19 +61,19 @@ het_config_method_name(enum het_config_nlsq_method method)
 }
 
 const char *
-het_config_loss_name(enum het_config_loss loss)
+het_config_loss_name(enum het_nlsq_loss loss)
 {
 	return NAME_OF(loss_names, loss, HET_LOSS_COUNT);
 }
 
 const char *
-het_config_sharding_name(enum het_config_sharding strategy)
+het_config_sharding_name(enum het_shard_strategy strategy)
 {
 	return NAME_OF(shard_names, strategy, HET_SHARD_COUNT);
 }
 
 const char *
-het_config_combine_name(enum het_config_combine combine)
+het_config_combine_name(enum het_cons_method combine)
 {
 	return NAME_OF(combine_names, combine, HET_COMBINE_COUNT);
 }

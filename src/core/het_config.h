@@ -32,9 +32,12 @@
 
 #include <stddef.h>
 
+#include "het_consensus.h"
 #include "het_error.h"
+#include "het_nlsq.h"
 #include "het_params.h"
 #include "het_scaling.h"
+#include "het_shard.h"
 
 /*
  * The per-angle scaling modes (individual, constant, averaged, fourier,
@@ -46,34 +49,6 @@ enum het_config_nlsq_method {
 	HET_NLSQ_TRF = 0,	/* bounded trust region (reference default) */
 	HET_NLSQ_LM,		/* Levenberg-Marquardt */
 	HET_NLSQ_METHOD_COUNT
-};
-
-/* Robust loss rho(z) applied to z = (r / f_scale)^2 (scipy convention). */
-enum het_config_loss {
-	HET_LOSS_LINEAR = 0,	/* rho = z, plain least squares */
-	HET_LOSS_SOFT_L1,	/* rho = 2 (sqrt(1 + z) - 1) */
-	HET_LOSS_HUBER,		/* rho = z (z <= 1), 2 sqrt(z) - 1 */
-	HET_LOSS_CAUCHY,	/* rho = ln(1 + z) */
-	HET_LOSS_ARCTAN,	/* rho = arctan(z) */
-	HET_LOSS_COUNT
-};
-
-/* How the upper-triangle pairs are dealt into CMC shards. */
-enum het_config_sharding {
-	HET_SHARD_RANDOM = 0,		/* a seeded random permutation */
-	HET_SHARD_ANGLE_BALANCED,	/* every shard holds each angle's share
-					   (reference "stratified") */
-	HET_SHARD_CONTIGUOUS,		/* consecutive runs of pairs */
-	HET_SHARD_COUNT
-};
-
-/* How shard posteriors are combined. */
-enum het_config_combine {
-	HET_COMBINE_CONSENSUS = 0,	/* precision-weighted (consensus_mc) */
-	HET_COMBINE_ROBUST,		/* the same after dropping outlying
-					   shards (robust_consensus_mc) */
-	HET_COMBINE_AVERAGE,		/* plain mean of the shard draws */
-	HET_COMBINE_COUNT
 };
 
 /* Where the likelihood noise sigma of CMC comes from. */
@@ -129,7 +104,7 @@ struct het_config_phi_range {
 
 struct het_config_nlsq {
 	enum het_config_nlsq_method method;	/* trf */
-	enum het_config_loss loss;		/* soft_l1 */
+	enum het_nlsq_loss loss;		/* soft_l1 */
 	double	f_scale;	/* > 0, residual scale of the loss; 1 */
 	double	ftol;		/* in (0, 1), relative cost change; 1e-8 */
 	double	xtol;		/* in (0, 1), relative step; 1e-8 */
@@ -155,7 +130,7 @@ struct het_config_cmc {
 				   heterodyne modes' automatic count (14
 				   parameters); 1500.  Homodyne configs do
 				   not read it. */
-	enum het_config_sharding strategy;	/* random */
+	enum het_shard_strategy strategy;	/* random */
 	long	num_warmup;	/* >= 1 per chain; 500 */
 	long	num_samples;	/* >= 1 kept draws per chain; 1500 */
 	long	num_chains;	/* >= 1 per shard; 4 */
@@ -189,7 +164,7 @@ struct het_config_cmc {
 	double	heartbeat_timeout; /* > 0 s, <= per_shard_timeout; 600 */
 	double	min_success_rate; /* in (0, 1], fraction of shards that
 				   must succeed; 0.90 */
-	enum het_config_combine combine;	/* robust_consensus_mc */
+	enum het_cons_method combine;	/* robust_consensus_mc */
 	double	max_r_hat;	/* > 1, rank-normalised split R-hat; 1.1 */
 	double	min_ess;	/* > 0, bulk ESS; 400 */
 	double	min_bfmi;	/* >= 0; 0.3 */
@@ -421,9 +396,9 @@ char *het_config_resolve_path(const struct het_config *cfg, const char *path,
 /* Canonical YAML names of the enums ("soft_l1", "angle_balanced", ...). */
 const char *het_config_scaling_name(enum het_scaling_mode mode);
 const char *het_config_method_name(enum het_config_nlsq_method method);
-const char *het_config_loss_name(enum het_config_loss loss);
-const char *het_config_sharding_name(enum het_config_sharding strategy);
-const char *het_config_combine_name(enum het_config_combine combine);
+const char *het_config_loss_name(enum het_nlsq_loss loss);
+const char *het_config_sharding_name(enum het_shard_strategy strategy);
+const char *het_config_combine_name(enum het_cons_method combine);
 const char *het_config_sigma_name(enum het_config_sigma sigma);
 /* "physical", "power_law", "rates" for the levels 0, 1, 2 (het_coords). */
 const char *het_config_coords_name(int level);

@@ -144,7 +144,7 @@ het_cl_read_nlsq(struct cl_load *ld)
 		    loss_words),
 		    &w)) != HET_OK)
 			return rc;
-		n->loss = (enum het_config_loss)w;
+		n->loss = (enum het_nlsq_loss)w;
 		if ((rc = het_cl_pick_num(ld, fs, 1, "nlsq.f_scale",
 		    &n->f_scale)) ||
 		    (rc = het_cl_pick_num(ld, ft, 2, "nlsq.ftol", &n->ftol)) ||
@@ -363,7 +363,7 @@ het_cl_read_cmc(struct cl_load *ld)
 		if ((rc = het_cl_pick_word(ld, st, NC(st), shard_words,
 		    NC(shard_words), &w)) != HET_OK)
 			return rc;
-		c->strategy = (enum het_config_sharding)w;
+		c->strategy = (enum het_shard_strategy)w;
 		if ((rc = het_cl_pick_long(ld, wu, NC(wu), "cmc.num_warmup", 0,
 		    &c->num_warmup)) ||
 		    (rc = het_cl_pick_long(ld, sa, NC(sa), "cmc.num_samples", 0,
@@ -416,7 +416,7 @@ het_cl_read_cmc(struct cl_load *ld)
 		if ((rc = het_cl_pick_word(ld, cb, NC(cb), combine_words,
 		    NC(combine_words), &w)) != HET_OK)
 			return rc;
-		c->combine = (enum het_config_combine)w;
+		c->combine = (enum het_cons_method)w;
 		if ((rc = het_cl_pick_long(ld, rw, NC(rw), "cmc.reweight_draws",
 		    0,
 		    &c->reweight_draws)) ||

@@ -162,7 +162,6 @@ spd_inverse(const double *a, size_t p, double *inv)
 	return -1;
 }
 
-
 static double
 median(double *v, size_t n)
 {
@@ -537,16 +536,6 @@ het_cons_diag_from_result(const struct het_shard_result *res,
 	for (c = 0; c < res->nchain && res->divergences != NULL; c++)
 		d->divergences += res->divergences[c];
 	d->ndraws = (long)(res->nchain * res->ndraw);
-}
-
-void
-het_cons_gates_from_cmc(const struct het_config_cmc *cmc,
-    struct het_cons_gates *g)
-{
-	g->max_r_hat = cmc->max_r_hat;
-	g->min_ess = cmc->min_ess;
-	g->min_bfmi = cmc->min_bfmi;
-	g->max_divergence_rate = cmc->max_divergence_rate;
 }
 
 void

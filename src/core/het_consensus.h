@@ -9,7 +9,7 @@
  * ndraw[s] draws.  A shard with any non-finite draw is dropped by every
  * method (used[s] = 0, reason in the note).
  *
- * Methods (enum het_config_combine):
+ * Methods (enum het_cons_method):
  *   consensus_mc   Scott et al. (2016): W_s = inverse of shard s's
  *                  sample covariance (full p x p, divisor ndraw - 1);
  *                  theta_d = (sum W_s)^-1 sum W_s theta_{s,d}.  A
@@ -76,12 +76,20 @@
 
 #include <stddef.h>
 
-#include "het_config.h"
 #include "het_error.h"
 #include "het_shard_run.h"
 
+/* How shard posteriors are combined. */
+enum het_cons_method {
+	HET_COMBINE_CONSENSUS = 0,	/* precision-weighted (consensus_mc) */
+	HET_COMBINE_ROBUST,		/* the same after dropping outlying
+					   shards (robust_consensus_mc) */
+	HET_COMBINE_AVERAGE,		/* plain mean of the shard draws */
+	HET_COMBINE_COUNT
+};
+
 struct het_consensus {
-	int		 method;	/* enum het_config_combine */
+	int		 method;	/* enum het_cons_method */
 	size_t		 p;
 	size_t		 ndraw;		/* combined draws */
 	size_t		 nshards;	/* K given */
@@ -169,10 +177,6 @@ struct het_cons_gates {
 	double	min_bfmi;		/* 0.3 */
 	double	max_divergence_rate;	/* 0.10 */
 };
-
-/* het_cons_gates_from_cmc: the four thresholds of optimization.cmc. */
-void het_cons_gates_from_cmc(const struct het_config_cmc *cmc,
-    struct het_cons_gates *g);
 
 /* What the gates found for one shard. */
 struct het_cons_shard_gate {

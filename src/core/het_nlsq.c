@@ -39,7 +39,6 @@
 
 #include "het_nlsq_impl.h"
 
-
 static const char *const reason_names[HET_NLSQ_REASON_COUNT] = {
 	"running", "gtol", "ftol", "xtol", "ftol_xtol", "max_nfev",
 	"max_iterations", "cancelled", "failed", "screened"
@@ -99,21 +98,6 @@ het_nlsq_default_params(struct het_nlsq_params *par)
 	par->x_scale = NULL;
 	par->max_nfev = 0;
 	par->max_iter = 0;
-}
-
-void
-het_nlsq_params_from_config(struct het_nlsq_params *par,
-    const struct het_config_nlsq *cfg)
-{
-	het_nlsq_default_params(par);
-	par->loss = cfg->loss;
-	par->f_scale = cfg->f_scale;
-	par->ftol = cfg->ftol;
-	par->xtol = cfg->xtol;
-	par->gtol = cfg->gtol;
-	par->x_scale_jac = cfg->x_scale_jac;
-	par->max_nfev = cfg->max_nfev;
-	par->max_iter = cfg->max_iterations;
 }
 
 struct het_nlsq *

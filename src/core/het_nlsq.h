@@ -47,8 +47,17 @@
 
 #include <stddef.h>
 
-#include "het_config.h"
 #include "het_error.h"
+
+/* Robust loss rho(z) applied to z = (r / f_scale)^2 (scipy convention). */
+enum het_nlsq_loss {
+	HET_LOSS_LINEAR = 0,	/* rho = z, plain least squares */
+	HET_LOSS_SOFT_L1,	/* rho = 2 (sqrt(1 + z) - 1) */
+	HET_LOSS_HUBER,		/* rho = z (z <= 1), 2 sqrt(z) - 1 */
+	HET_LOSS_CAUCHY,	/* rho = ln(1 + z) */
+	HET_LOSS_ARCTAN,	/* rho = arctan(z) */
+	HET_LOSS_COUNT
+};
 
 /* Why an iteration stopped (or that it has not). */
 enum het_nlsq_reason {
@@ -105,7 +114,7 @@ typedef int (*het_nlsq_eval_fn)(void *ctx, const double *x, int want_jac,
 
 /* Tunables; het_nlsq_default_params gives SciPy's defaults. */
 struct het_nlsq_params {
-	enum het_config_loss loss;	/* linear */
+	enum het_nlsq_loss loss;	/* linear */
 	double		 f_scale;	/* > 0, residual scale of the loss; 1 */
 	double		 ftol;		/* >= 0; 1e-8 */
 	double		 xtol;		/* >= 0; 1e-8 */
@@ -142,14 +151,6 @@ struct het_nlsq;
 void het_nlsq_default_params(struct het_nlsq_params *par);
 
 /*
- * het_nlsq_params_from_config: the tunables of an optimization.nlsq
- * section (loss, f_scale, tolerances, x_scale, max_nfev,
- * max_iterations).  par->x_scale is set to NULL.
- */
-void het_nlsq_params_from_config(struct het_nlsq_params *par,
-    const struct het_config_nlsq *cfg);
-
-/*
  * het_nlsq_loss: the robust loss of one residual r.
  *   out[0]  rho = f_scale^2 rho(z), z = (r / f_scale)^2 (cost term: F is
  *           half the sum of these);
@@ -158,7 +159,7 @@ void het_nlsq_params_from_config(struct het_nlsq_params *par,
  *   out[2]  the scaled residual r rho' / out[1].
  * For the linear loss out = {r^2, 1, r}.  Thread: any.
  */
-void het_nlsq_loss(enum het_config_loss loss, double f_scale, double r,
+void het_nlsq_loss(enum het_nlsq_loss loss, double f_scale, double r,
     double out[3]);
 
 /*
@@ -169,7 +170,7 @@ void het_nlsq_loss(enum het_config_loss loss, double f_scale, double r,
  * only COST and RSS are added and J may be NULL.  Uses BLAS dsyrk and
  * dgemv.  Thread: any.
  */
-void het_nlsq_acc_rows(enum het_config_loss loss, double f_scale, size_t n,
+void het_nlsq_acc_rows(enum het_nlsq_loss loss, double f_scale, size_t n,
     size_t p, double *r, double *J, int want_jac, double *acc);
 
 /*

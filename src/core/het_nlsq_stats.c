@@ -38,7 +38,7 @@
 #define DIR_SHOW	0.1	/* |component| shown in a degeneracy */
 
 void
-het_nlsq_loss(enum het_config_loss loss, double f_scale, double r,
+het_nlsq_loss(enum het_nlsq_loss loss, double f_scale, double r,
     double out[3])
 {
 	double c2 = f_scale * f_scale, z = r * r / c2, t, rho0, rho1, rho2;
@@ -93,7 +93,7 @@ het_nlsq_loss(enum het_config_loss loss, double f_scale, double r,
 }
 
 void
-het_nlsq_acc_rows(enum het_config_loss loss, double f_scale, size_t n,
+het_nlsq_acc_rows(enum het_nlsq_loss loss, double f_scale, size_t n,
     size_t p, double *r, double *J, int want_jac, double *acc)
 {
 	double o[3], cost = 0.0, rss = 0.0;

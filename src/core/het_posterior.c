@@ -489,64 +489,6 @@ het_posterior_nuts_logp(void *ctx, const double *u, double *lp,
 	return het_posterior_logp(ctx, u, lp, grad, NULL) == HET_OK ? 0 : 1;
 }
 
-int
-het_post_priors_from_config(const struct het_config *cfg,
-    const struct het_resid *r, const double *nlsq_x, const double *nlsq_sd,
-    struct het_post_prior *out, struct het_error *err)
-{
-	const struct het_scaling	*sc = het_resid_scaling(r);
-	const struct het_config_param	*cp;
-	enum het_scaling_mode		 mode = het_scaling_mode_of(sc);
-	size_t				 i, k, p;
-	long				 col;
-
-	p = het_resid_nparams(r);
-	for (i = 0, k = 0; i < HET_MAX_PHYS; i++)
-		if (het_resid_phys_col(r, i) >= 0)
-			k = i + 1;
-	if (k > cfg->nphys)
-		return het_error_set(err, HET_EINVAL, "the configuration's "
-		    "mode %s has %zu physics parameters but the problem "
-		    "varies parameter %zu; build both from the same mode",
-		    het_mode_name(cfg->mode), cfg->nphys, k - 1);
-	for (i = 0; i < cfg->nphys; i++) {
-		if ((col = het_resid_phys_col(r, i)) < 0)
-			continue;
-		cp = &cfg->phys[i];
-		out[col].kind = cp->prior.kind;
-		out[col].a = cp->prior.a;
-		out[col].b = cp->prior.b;
-		out[col].lo = cp->lo;
-		out[col].hi = cp->hi;
-	}
-	for (k = 0; k < het_scaling_nparams(sc); k++) {
-		if ((col = het_resid_scal_col(r, k)) < 0)
-			continue;
-		if (mode == HET_SCALING_INDIVIDUAL ||
-		    mode == HET_SCALING_AVERAGED) {
-			cp = &cfg->scaling.p[strncmp(het_scaling_param_name(sc,
-			    k), "contrast", 8) == 0 ? HET_S_CONTRAST :
-			    HET_S_OFFSET];
-			out[col].kind = cp->prior.kind;
-			out[col].a = cp->prior.a;
-			out[col].b = cp->prior.b;
-			out[col].lo = cp->lo;
-			out[col].hi = cp->hi;
-		} else {
-			out[col].kind = HET_PRIOR_UNIFORM;
-			out[col].a = out[col].b = 0;
-			het_scaling_param_bounds(sc, k, &out[col].lo,
-			    &out[col].hi);
-		}
-	}
-	if (cfg->cmc.nlsq_priors && nlsq_x != NULL && nlsq_sd != NULL)
-		for (k = 0; k < p; k++)
-			het_post_prior_nlsq(nlsq_x[k], nlsq_sd[k], out[k].lo,
-			    out[k].hi, cfg->cmc.nlsq_prior_width_factor,
-			    &out[k]);
-	return HET_OK;
-}
-
 size_t
 het_posterior_interior(const struct het_posterior *post, double *x,
     double frac)

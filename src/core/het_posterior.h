@@ -99,7 +99,6 @@
 
 #include <stddef.h>
 
-#include "het_config.h"
 #include "het_error.h"
 #include "het_params.h"
 #include "het_resid.h"
@@ -348,25 +347,5 @@ int het_post_prior_check(const struct het_post_prior *pr, const char *name,
  */
 void het_post_prior_nlsq(double value, double sd, double lo, double hi,
     double width_factor, struct het_post_prior *pr);
-
-/*
- * het_post_priors_from_config: one prior per entry of x of the problem r
- * (p = het_resid_nparams(r) entries into out).
- *   cfg      physics parameters: cfg->phys[i] (kind, a, b, lo, hi);
- *            per-angle contrast and offset (individual, averaged
- *            scaling): cfg->scaling.p[contrast or offset]; Fourier
- *            coefficients: uniform on het_scaling_param_bounds.
- *   nlsq_x, nlsq_sd  NULL, or p NLSQ values and standard errors (the
- *            order of x): then, when cfg->cmc.nlsq_priors is set (config
- *            use_nlsq_informed_priors, the default), every prior is the
- *            NLSQ-informed default of het_post_prior_nlsq with
- *            cfg->cmc.nlsq_prior_width_factor, on the bounds above.
- * Returns HET_OK, or HET_EINVAL when cfg's mode has another physics
- * length than the problem (the message says both).  The priors are not
- * validated here (het_posterior_alloc does).  Thread: any.
- */
-int het_post_priors_from_config(const struct het_config *cfg,
-    const struct het_resid *r, const double *nlsq_x, const double *nlsq_sd,
-    struct het_post_prior *out, struct het_error *err);
 
 #endif /* HET_POSTERIOR_H */

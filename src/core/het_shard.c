@@ -26,28 +26,11 @@ static const char *const strategy_names[HET_SHARD_COUNT] = {
 };
 
 const char *
-het_shard_strategy_name(enum het_config_sharding s)
+het_shard_strategy_name(enum het_shard_strategy s)
 {
 	if ((int)s < 0 || s >= HET_SHARD_COUNT)
 		return "?";
 	return strategy_names[s];
-}
-
-void
-het_shard_opts_from_cmc(const struct het_config_cmc *cmc,
-    enum het_mode mode, struct het_shard_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->strategy = cmc->strategy;
-	o->num_shards = cmc->num_shards;
-	o->max_points_per_shard = cmc->max_points_per_shard;
-	o->min_points_per_shard = cmc->min_points_per_shard;
-	o->min_points_per_param = cmc->min_points_per_param;
-	o->heterodyne = mode != HET_MODE_HOM_STATIC &&
-	    mode != HET_MODE_HOM_LAMINAR;
-	o->flow = mode != HET_MODE_HOM_STATIC;
-	o->iterations = cmc->num_warmup + cmc->num_samples;
-	o->seed = cmc->seed;
 }
 
 long

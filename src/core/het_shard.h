@@ -9,7 +9,7 @@
  * and the seed: the same inputs give the same plan on every machine
  * (GSL's mt19937, no platform RNG).
  *
- * Strategies (enum het_config_sharding):
+ * Strategies (enum het_shard_strategy):
  *   random          the pairs grouped by time cell (i, j) (every
  *                   selected angle of a frame pair together), a seeded
  *                   Fisher-Yates permutation of the cells, their pairs
@@ -86,15 +86,23 @@
 
 #include <stddef.h>
 
-#include "het_config.h"
 #include "het_error.h"
 #include "het_model.h"
+
+/* How the upper-triangle pairs are dealt into CMC shards. */
+enum het_shard_strategy {
+	HET_SHARD_RANDOM = 0,		/* a seeded random permutation */
+	HET_SHARD_ANGLE_BALANCED,	/* every shard holds each angle's share
+					   (reference "stratified") */
+	HET_SHARD_CONTIGUOUS,		/* consecutive runs of pairs */
+	HET_SHARD_COUNT
+};
 
 /* Largest K the automatic rule ever gives. */
 #define HET_SHARD_MAX_AUTO	100000L
 
 struct het_shard_opts {
-	enum het_config_sharding strategy;
+	enum het_shard_strategy strategy;
 	long		num_shards;	/* >= 1, or 0 = automatic */
 	long		max_points_per_shard; /* >= 1, or 0 = no cap */
 	long		min_points_per_shard; /* >= 1 */
@@ -122,13 +130,6 @@ struct het_shard_plan {
 
 /* Physics parameters the heterodyne rule counts (the reference's). */
 #define HET_SHARD_HET_PARAMS	14
-
-/*
- * het_shard_opts_from_cmc: fill *o from the optimization.cmc section
- * for the analysis mode (which picks the automatic rule).
- */
-void het_shard_opts_from_cmc(const struct het_config_cmc *cmc,
-    enum het_mode mode, struct het_shard_opts *o);
 
 /*
  * het_shard_auto_size: the homodyne rule's automatic shard size in pairs
@@ -176,6 +177,6 @@ void het_shard_plan_free(struct het_shard_plan *plan);
 size_t het_shard_size(const struct het_shard_plan *plan, size_t k);
 
 /* het_shard_strategy_name: "random", "angle_balanced", "contiguous". */
-const char *het_shard_strategy_name(enum het_config_sharding s);
+const char *het_shard_strategy_name(enum het_shard_strategy s);
 
 #endif /* HET_SHARD_H */

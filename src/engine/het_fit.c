@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "het_config_bridge.h"
 #include "het_fit_impl.h"
 #include "het_problem.h"
 #include "het_thread.h"

@@ -53,7 +53,7 @@ struct fit_prob {
 	/* FIT_FULL_PA: after the compact sums, per angle the physics
 	   J^T J block (nfp * nfp, upper) and sum Jphys r (nfp). */
 	size_t		 off_pa, pastride, clen_pa;
-	enum het_config_loss loss;
+	enum het_nlsq_loss loss;
 	double		 f_scale;
 	const char	**names;	/* p, borrowed from r */
 	int		 vp;		/* variable projection: the solver

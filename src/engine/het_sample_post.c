@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "het_config_bridge.h"
 #include "het_fitjob.h"
 #include "het_sample_impl.h"
 #include "het_util.h"

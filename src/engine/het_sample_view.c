@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "het_config_bridge.h"
 #include "het_sample_impl.h"
 #include "het_sample_view.h"
 

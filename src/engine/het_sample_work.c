@@ -18,6 +18,7 @@
 
 #include <sys/stat.h>
 
+#include "het_config_bridge.h"
 #include "het_dataset.h"
 #include "het_memory.h"
 #include "het_pool.h"
