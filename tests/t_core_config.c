@@ -473,6 +473,7 @@ test_defaults(void)
 	    cfg->cmc.chain_parallel == 1 && cfg->cmc.laplace_init == 1 &&
 	    cfg->cmc.psis_draws == 200 && cfg->cmc.marginalise_scaling == 0 &&
 	    cfg->cmc.reweight_draws == 4000 &&
+	    cfg->cmc.reweight_seconds == 120 &&
 	    cfg->cmc.per_shard_timeout == 3600 &&
 	    cfg->cmc.heartbeat_timeout == 600 &&
 	    cfg->cmc.min_success_rate == 0.9 &&
@@ -751,6 +752,17 @@ test_errors(void)
 	    "100001\n", HET_EINVAL, "t.yaml:4: optimization.cmc.combination."
 	    "reweight_draws: 100001: use 0 (no reweighting) or 20 to 100000 "
 	    "importance draws", "reweight_draws 100001");
+	{
+		struct het_error e;
+		struct het_config *c = load_str("optimization:\n  cmc:\n    "
+		    "combination:\n      reweight_seconds: 0\n", &e);
+
+		ok(c == NULL && e.code == HET_EINVAL && strstr(e.msg,
+		    "t.yaml:4: optimization.cmc.combination.reweight_seconds")
+		    != NULL, "reweight_seconds 0 refused, naming the key and "
+		    "line (%s)", e.msg);
+		het_config_free(c);
+	}
 	{
 		struct het_error e;
 		struct het_config *c = load_str("optimization:\n  cmc:\n    "

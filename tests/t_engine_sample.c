@@ -19,6 +19,9 @@
  *     shards done, a summary whose means lie within 4 sd of the truth and
  *     whose NLSQ column equals the NLSQ result, the five files listed,
  *     progress bins 1/1, verdict passed;
+ *   - the draws of the check against all the data under a time budget,
+ *     and a run whose budget allows none: skipped with a warning, the
+ *     run still passes;
  *   - het_sample_cancel right after the start ends CANCELLED with nothing
  *     written; het_sample_cancel_async from another thread during
  *     SAMPLING ends CANCELLED, no worker left running;
@@ -255,6 +258,55 @@ test_full(struct het_config *cfg)
 	het_sample_free(s);
 }
 
+/*
+ * The check of the 2-shard consensus against all the data: its draws
+ * under a time budget (pure), and a run whose budget allows none: it is
+ * skipped with a warning that says why, and the run still passes.
+ */
+static void
+test_reweight(struct het_config *cfg)
+{
+	struct het_sample_opts o;
+	struct het_sample *s;
+	struct het_error err;
+	struct seen sn;
+	const struct het_sample_summary *sm;
+	double keep = cfg->cmc.reweight_seconds;
+	size_t k;
+	int warned = 0;
+
+	is_int((long)het_sample_reweight_draws(4000, 1e-3, 120), 4000,
+	    "reweight draws: 4000 passes of 1 ms fit in 120 s");
+	is_int((long)het_sample_reweight_draws(4000, 0.1, 120), 1200,
+	    "... of 0.1 s: 1200 fit");
+	is_int((long)het_sample_reweight_draws(4000, 0.7, 120), 0,
+	    "... of 0.7 s: 171, under %d: none", HET_SAMPLE_REWEIGHT_MIN);
+	is_int((long)het_sample_reweight_draws(4000, 0, 120), 4000,
+	    "... a pass timed at 0 s counts as free");
+	cfg->cmc.reweight_seconds = 1e-12;
+	memset(&sn, 0, sizeof(sn));
+	opts_init(&o, cfg, "rwbudget", &sn);
+	s = het_sample_alloc(&o, &err);
+	cfg->cmc.reweight_seconds = keep;
+	ok(s != NULL && het_sample_start(s, &err) == HET_OK, "a run with a "
+	    "budget of 1e-12 s for the check starts");
+	if (s == NULL)
+		return;
+	sample_drive(s, NULL, NULL);
+	is_int(het_sample_verdict(s), HET_VERDICT_PASSED, "... and passes");
+	sm = het_sample_summary(s);
+	ok(sm != NULL && sm->rw_ndraw == 0 && isnan(sm->rw_khat) &&
+	    sm->param != NULL && isnan(sm->param[0].rw_mean), "... without "
+	    "the check (no draws, k-hat and reweighted moments NaN)");
+	for (k = 0; k < het_sample_nwarnings(s); k++)
+		warned |= strstr(het_sample_warning(s, k), "was not checked "
+		    "against all the data: one pass over them takes") != NULL &&
+		    strstr(het_sample_warning(s, k), "reweight_seconds") !=
+		    NULL;
+	ok(warned, "... and a warning says why and names the setting");
+	het_sample_free(s);
+}
+
 static void
 test_cancel_early(struct het_config *cfg)
 {
@@ -417,6 +469,7 @@ main(void)
 	if (cfg == NULL || slow == NULL)
 		return exit_status();
 	test_full(cfg);
+	test_reweight(cfg);
 	test_cancel_early(cfg);
 	test_cancel_sampling(slow);
 	test_errors(cfg, slow);

@@ -178,6 +178,7 @@ het_cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	cfg->cmc.marginalise_scaling = 0;
 	cfg->cmc.psis_draws = 200;
 	cfg->cmc.reweight_draws = 4000;
+	cfg->cmc.reweight_seconds = 120;
 	cfg->cmc.chain_parallel = 1;
 	cfg->cmc.seed = 42;
 	cfg->cmc.sigma = hom ? HET_SIGMA_MAD : HET_SIGMA_DIAGONAL;
@@ -705,6 +706,7 @@ het_config_equal(const struct het_config *a, const struct het_config *b,
 		    x->marginalise_scaling == y->marginalise_scaling &&
 		    x->psis_draws == y->psis_draws &&
 		    x->reweight_draws == y->reweight_draws &&
+		    x->reweight_seconds == y->reweight_seconds &&
 		    x->chain_parallel == y->chain_parallel,
 		    "optimization.cmc.per_shard_mcmc");
 		CHK(x->sigma == y->sigma, "optimization.cmc.sigma_method");

@@ -151,6 +151,8 @@ struct het_config_cmc {
 	long	reweight_draws;	/* 0 or 20..100000 importance draws
 				   of a sharded run's consensus against
 				   all the data; 4000 */
+	double	reweight_seconds; /* > 0: fewer draws when they would
+				   take longer; 120 */
 	int	chain_parallel;	/* chain_method: 1 parallel (a shard's
 				   chains at once on the cores its worker
 				   may use; "vectorized" too), 0

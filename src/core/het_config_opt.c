@@ -319,6 +319,8 @@ het_cl_read_cmc(struct cl_load *ld)
 		    { co, C, "combination_method" }, { co, C, "method" } };
 		struct cl_cand rw[] = { { cm, P, "reweight_draws" },
 		    { co, C, "reweight_draws" } };
+		struct cl_cand rws[] = { { cm, P, "reweight_seconds" },
+		    { co, C, "reweight_seconds" } };
 		struct cl_cand rh[] = { { cm, P, "max_r_hat" },
 		    { va, V, "max_r_hat" }, { va, V, "r_hat_threshold" },
 		    { va, V, "max_per_shard_rhat" } };
@@ -418,8 +420,9 @@ het_cl_read_cmc(struct cl_load *ld)
 			return rc;
 		c->combine = (enum het_cons_method)w;
 		if ((rc = het_cl_pick_long(ld, rw, NC(rw), "cmc.reweight_draws",
-		    0,
-		    &c->reweight_draws)) ||
+		    0, &c->reweight_draws)) ||
+		    (rc = het_cl_pick_num(ld, rws, NC(rws),
+		    "cmc.reweight_seconds", &c->reweight_seconds)) ||
 		    (rc = het_cl_pick_num(ld, rh, NC(rh), "cmc.max_r_hat",
 		    &c->max_r_hat)) ||
 		    (rc = het_cl_pick_num(ld, es, NC(es), "cmc.min_ess",

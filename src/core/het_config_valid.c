@@ -312,6 +312,10 @@ v_cmc(const struct vctx *v)
 		return v_err(v, "cmc.psis_draws", K("per_shard_mcmc.psis_draws"),
 		    "%ld: use 0 (no k-hat) or 20 to 100000 importance draws",
 		    c->psis_draws);
+	if ((rc = v_range(v, "cmc.reweight_seconds",
+	    K("combination.reweight_seconds"), c->reweight_seconds, 0, 1,
+	    INFINITY, 0)) != HET_OK)
+		return rc;
 	if (c->reweight_draws != 0 && (rc = v_count(v, "cmc.reweight_draws",
 	    K("combination.reweight_draws"), c->reweight_draws, 20,
 	    100000)) != HET_OK)

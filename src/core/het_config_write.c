@@ -604,6 +604,9 @@ w_cmc(struct wbuf *w, const struct het_config *cfg)
 	    "against all the data (PSIS k-hat, reweighted means and sds); 0: "
 	    "none, or 20..100000.");
 	w_kl(w, 6, "reweight_draws", c->reweight_draws);
+	w_cmt(w, 6, "Seconds > 0 the check may spend on passes over all the "
+	    "data (fewer draws when they are slow).");
+	w_kn(w, 6, "reweight_seconds", c->reweight_seconds);
 	w_cmt(w, 6, "Fraction of shards that must succeed, in (0, 1].");
 	w_kn(w, 6, "min_success_rate", c->min_success_rate);
 	w_put(w, "    validation:\n");

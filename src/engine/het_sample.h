@@ -287,6 +287,19 @@ struct het_sample_summary {
 };
 
 /*
+ * het_sample_reweight_draws: how many importance draws the check of a
+ * sharded run's consensus against all the data takes (het_sample_rw.c):
+ * want (cmc.reweight_draws), or as many as budget seconds
+ * (cmc.reweight_seconds) allow at pass_seconds a pass over all the data,
+ * or 0 (the check is skipped) when that is fewer than
+ * HET_SAMPLE_REWEIGHT_MIN.  A pass_seconds that is not > 0 counts as
+ * free.  Thread: any.
+ */
+#define HET_SAMPLE_REWEIGHT_MIN	200
+size_t het_sample_reweight_draws(size_t want, double pass_seconds,
+    double budget);
+
+/*
  * het_sample_default_worker: the worker program to use when nothing else
  * is configured: HET_LIBEXECDIR/hetui-worker when it is executable, else
  * hetui-worker beside the running executable (/proc/self/exe; a build

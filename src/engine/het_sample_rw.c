@@ -22,7 +22,8 @@
  *
  * Costs the Laplace approximation (about 2 d + 10 gradients) and
  * cmc.reweight_draws evaluations of the full likelihood without
- * gradient (4000 by default).  Never fails the run: trouble is a
+ * gradient (4000 by default), fewer when they would take longer than
+ * cmc.reweight_seconds (120 by default).  Never fails the run: trouble is a
  * warning, and a cancel stops it quietly.
  */
 #include "config.h"
@@ -39,6 +40,7 @@
 #include "het_psis.h"
 #include "het_sample_impl.h"
 #include "het_shard_run.h"
+#include "het_thread.h"
 #include "het_util.h"
 
 #define HS_RW_DOF	8.0	/* the proposal's degrees of freedom */
@@ -180,6 +182,46 @@ hs_rw_report(struct het_sample *s, const struct het_psis_result *r)
 		    "larger shards", s->param[worst].name, big, r->khat);
 }
 
+size_t
+het_sample_reweight_draws(size_t want, double pass_seconds, double budget)
+{
+	double n;
+
+	if (!(pass_seconds > 0) || (double)want * pass_seconds <= budget)
+		return want;
+	n = floor(budget / pass_seconds);
+	return n < HET_SAMPLE_REWEIGHT_MIN ? 0 : (size_t)n;
+}
+
+/*
+ * The draws of the check: het_sample_reweight_draws with one pass over
+ * all the data timed at loc; says so when the budget cut them.
+ */
+static size_t
+hs_rw_draws(struct het_sample *s, struct het_posterior *post,
+    const double *loc)
+{
+	size_t want = (size_t)s->cfg->cmc.reweight_draws, n;
+	double t0 = het_clock_now(), lp, per, budget;
+
+	(void)het_posterior_nuts_logp(post, loc, &lp, NULL);
+	per = fmax(het_clock_now() - t0, 1e-9);
+	budget = s->cfg->cmc.reweight_seconds;
+	if ((n = het_sample_reweight_draws(want, per, budget)) == 0)
+		het_hs_warn(s, "the consensus was not checked against all the "
+		    "data: one pass over them takes %.2g s, so even %d "
+		    "importance draws would take more than the %g s of "
+		    "optimization.cmc.combination.reweight_seconds", per,
+		    HET_SAMPLE_REWEIGHT_MIN, budget);
+	else if (n < want)
+		het_hs_warn(s, "the consensus is checked against all the data "
+		    "with %zu importance draws instead of %zu (one pass over "
+		    "them takes %.2g s, and optimization.cmc.combination."
+		    "reweight_seconds allows %g s): its k-hat is noisier", n,
+		    want, per, budget);
+	return n;
+}
+
 /* The proposal: the Laplace approximation, else the consensus draws. */
 static int
 hs_rw_proposal(struct het_sample *s, struct het_posterior *post,
@@ -212,7 +254,7 @@ het_hs_reweight(struct het_sample *s)
 	struct het_error err;
 	double *loc = NULL, *cov = NULL, *u = NULL;
 	gsl_rng *rng = NULL;
-	size_t d = s->cons.p;
+	size_t d = s->cons.p, ndraw;
 	int rc = HET_ENOMEM;
 
 	if (s->cfg->cmc.reweight_draws <= 0 || s->cons.nused < 2 || d == 0)
@@ -231,10 +273,12 @@ het_hs_reweight(struct het_sample *s)
 	if ((rc = hs_rw_proposal(s, post, &lap, loc, cov, u, &err)) !=
 	    HET_OK)
 		goto warn;
+	if ((ndraw = hs_rw_draws(s, post, loc)) == 0)
+		goto warn;
 	gsl_rng_set(rng, (unsigned long)s->cfg->cmc.seed + 7919);
 	rc = het_psis_reweight(het_posterior_nuts_logp, post, hs_rw_map,
-	    post, d, d, loc, cov, HS_RW_DOF, (size_t)s->cfg->cmc.
-	    reweight_draws, rng, &s->cancel, &r, &err);
+	    post, d, d, loc, cov, HS_RW_DOF, ndraw, rng, &s->cancel, &r,
+	    &err);
 	if (rc == HET_OK) {
 		hs_rw_report(s, &r);
 		het_psis_result_clear(&r);
