@@ -196,6 +196,7 @@ tui_keys 5
 wait_for 'Results +posterior of sim\.h5'; ok $? "5 shows the Results"
 like "$TUI_SCREEN" 'gates passed: every shard passed \(max R-hat [01]\.[0-9]+ < 1\.2, min ESS [0-9]+ > 10' "gates in words"
 like "$TUI_SCREEN" '2 of 2 shards combined \(robust_consensus_mc\), 200 draws' "the combination"
+like "$TUI_SCREEN" 'consensus against all the data: 4000 importance draws, PSIS' "the consensus checked against all the data"
 like "$TUI_SCREEN" 'robust_consensus_mc: only 2 usable shards, too few for the outlier test \(needs 3\); both are' "the consensus note on its own lines"
 like "$TUI_SCREEN" 'parameter +mean +sd +5% +50% +95% +R-hat +ESS +NLSQ +contr' "posterior column heads"
 like "$TUI_SCREEN" 'D0_ref +[45][0-9]{3}(\.[0-9]+)? +[0-9.]+ +[45][0-9.]+ +[45][0-9.]+ +[45][0-9.]+ +[01]\.[0-9]{4} +[0-9]+ +[45][0-9.]+ +0\.[0-9]{2}' \

@@ -82,6 +82,35 @@ static const char results_help[] =
 /* ---- the posterior -------------------------------------------------- */
 
 /* Gates and the combination in words; returns the next row. */
+/*
+ * A sharded run's consensus checked against all the data (as the CLI's
+ * summary line says it); in the warning colour when the check cannot be
+ * trusted or finds a consensus mean off.
+ */
+static int
+draw_reweight(struct results_state *s, WINDOW *w, int y,
+    const struct het_sample_summary *sm, int maxl)
+{
+	char buf[512];
+	int bad;
+
+	if (sm->rw_ndraw == 0 || isnan(sm->rw_khat))
+		return y;
+	bad = !(sm->rw_khat <= 0.7) || sm->rw_shift > 0.5;
+	if (!(sm->rw_khat <= 0.7))
+		snprintf(buf, sizeof(buf), "consensus against all the data: "
+		    "%zu importance draws, PSIS k-hat %.2f: not reliable (see "
+		    "the Log)", sm->rw_ndraw, sm->rw_khat);
+	else
+		snprintf(buf, sizeof(buf), "consensus against all the data: "
+		    "%zu importance draws, PSIS k-hat %.2f, ESS %.0f; the "
+		    "consensus means lie within %.2f sd of the reweighted ones "
+		    "(largest: %s)", sm->rw_ndraw, sm->rw_khat, sm->rw_ess,
+		    sm->rw_shift, sm->rw_param != NULL ? sm->rw_param : "-");
+	return y + ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
+	    ui_color_attr(bad ? UI_C_WARN : UI_C_DIM), buf);
+}
+
 static int
 draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
     const struct het_sample_summary *sm)
@@ -114,7 +143,7 @@ draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	if (sm->note != NULL && *sm->note != '\0')
 		y += ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
 		    ui_color_attr(UI_C_WARN), sm->note);
-	return y;
+	return draw_reweight(s, w, y, sm, maxl);
 }
 
 static void

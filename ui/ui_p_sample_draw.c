@@ -650,18 +650,6 @@ draw_where(struct ui *ui, struct sample_state *s, WINDOW *w)
 		    HET_VERDICT_SHARDS_FAILED ? "too few shards finished" :
 		    "failed", het_sample_error(ui->sample)->msg);
 	}
-	/* a sharded run's consensus against all the data (the Log has the
-	   warning when it is off or cannot be trusted) */
-	if (het_sample_finished(ui->sample) && sm != NULL &&
-	    sm->rw_ndraw > 0 && !isnan(sm->rw_khat)) {
-		size_t n = strlen(buf);
-
-		if (sm->rw_khat > 0.7 || sm->rw_shift > 0.5)
-			a = ui_color_attr(UI_C_WARN);
-		snprintf(buf + n, sizeof(buf) - n, "; against all the data: "
-		    "k-hat %.2f, means within %.2f sd", sm->rw_khat,
-		    sm->rw_shift);
-	}
 	ui_put_trunc(w, y, 1, s->cols - 2, a, buf);
 }
 
