@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "het_sample_view.h"
 #include "het_util.h"
 #include "ui.h"
 #include "ui_p_results.h"
@@ -83,30 +84,19 @@ static const char results_help[] =
 
 /* Gates and the combination in words; returns the next row. */
 /*
- * A sharded run's consensus checked against all the data (as the CLI's
- * summary line says it); in the warning colour when the check cannot be
- * trusted or finds a consensus mean off.
+ * A sharded run's consensus checked against all the data, as the CLI
+ * says it; in the warning colour when it cannot be trusted or finds a
+ * consensus mean off.
  */
 static int
 draw_reweight(struct results_state *s, WINDOW *w, int y,
     const struct het_sample_summary *sm, int maxl)
 {
 	char buf[512];
-	int bad;
+	int bad = het_sample_view_reweight(sm, buf, sizeof(buf));
 
-	if (sm->rw_ndraw == 0 || isnan(sm->rw_khat))
+	if (bad < 0)
 		return y;
-	bad = !(sm->rw_khat <= 0.7) || sm->rw_shift > 0.5;
-	if (!(sm->rw_khat <= 0.7))
-		snprintf(buf, sizeof(buf), "consensus against all the data: "
-		    "%zu importance draws, PSIS k-hat %.2f: not reliable (see "
-		    "the Log)", sm->rw_ndraw, sm->rw_khat);
-	else
-		snprintf(buf, sizeof(buf), "consensus against all the data: "
-		    "%zu importance draws, PSIS k-hat %.2f, ESS %.0f; the "
-		    "consensus means lie within %.2f sd of the reweighted ones "
-		    "(largest: %s)", sm->rw_ndraw, sm->rw_khat, sm->rw_ess,
-		    sm->rw_shift, sm->rw_param != NULL ? sm->rw_param : "-");
 	return y + ui_put_wrapped(w, y, 1, s->cols - 2, maxl,
 	    ui_color_attr(bad ? UI_C_WARN : UI_C_DIM), buf);
 }

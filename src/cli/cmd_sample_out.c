@@ -192,24 +192,14 @@ sample_print_laplace(const struct het_sample_summary *sm)
 	    "non-Gaussian" : "far from Gaussian: the Laplace approximation "
 	    "alone is not to be trusted; the NUTS draws are");
 }
-/*
- * A sharded run's consensus against all the data (het_sample_rw.c):
- * whether the importance reweighting can be trusted (k-hat <= 0.7) and
- * how far the consensus means sit from it.
- */
+/* A sharded run's consensus against all the data (het_sample_rw.c). */
 static void
 sample_print_reweight(const struct het_sample_summary *sm)
 {
-	if (sm->rw_ndraw == 0 || isnan(sm->rw_khat))
-		return;
-	printf("consensus against all the data: %zu importance draws, PSIS "
-	    "k-hat %.2f, ESS %.0f; ", sm->rw_ndraw, sm->rw_khat, sm->rw_ess);
-	if (sm->rw_khat > 0.7)
-		printf("not reliable (k-hat > 0.7): see the warning\n");
-	else
-		printf("the consensus means lie within %.2f sd of the "
-		    "reweighted ones (largest: %s)\n", sm->rw_shift,
-		    sm->rw_param != NULL ? sm->rw_param : "-");
+	char buf[512];
+
+	if (het_sample_view_reweight(sm, buf, sizeof(buf)) >= 0)
+		printf("%s\n", buf);
 }
 
 void

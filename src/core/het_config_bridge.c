@@ -52,13 +52,23 @@ het_cons_gates_from_cmc(const struct het_config_cmc *cmc,
 	g->max_divergence_rate = cmc->max_divergence_rate;
 }
 
+/* The prior and bounds of a configured parameter. */
+static void
+bridge_prior(const struct het_config_param *cp, struct het_post_prior *o)
+{
+	o->kind = cp->prior.kind;
+	o->a = cp->prior.a;
+	o->b = cp->prior.b;
+	o->lo = cp->lo;
+	o->hi = cp->hi;
+}
+
 int
 het_post_priors_from_config(const struct het_config *cfg,
     const struct het_resid *r, const double *nlsq_x, const double *nlsq_sd,
     struct het_post_prior *out, struct het_error *err)
 {
 	const struct het_scaling	*sc = het_resid_scaling(r);
-	const struct het_config_param	*cp;
 	enum het_scaling_mode		 mode = het_scaling_mode_of(sc);
 	size_t				 i, k, p;
 	long				 col;
@@ -75,26 +85,16 @@ het_post_priors_from_config(const struct het_config *cfg,
 	for (i = 0; i < cfg->nphys; i++) {
 		if ((col = het_resid_phys_col(r, i)) < 0)
 			continue;
-		cp = &cfg->phys[i];
-		out[col].kind = cp->prior.kind;
-		out[col].a = cp->prior.a;
-		out[col].b = cp->prior.b;
-		out[col].lo = cp->lo;
-		out[col].hi = cp->hi;
+		bridge_prior(&cfg->phys[i], &out[col]);
 	}
 	for (k = 0; k < het_scaling_nparams(sc); k++) {
 		if ((col = het_resid_scal_col(r, k)) < 0)
 			continue;
 		if (mode == HET_SCALING_INDIVIDUAL ||
 		    mode == HET_SCALING_AVERAGED) {
-			cp = &cfg->scaling.p[strncmp(het_scaling_param_name(sc,
-			    k), "contrast", 8) == 0 ? HET_S_CONTRAST :
-			    HET_S_OFFSET];
-			out[col].kind = cp->prior.kind;
-			out[col].a = cp->prior.a;
-			out[col].b = cp->prior.b;
-			out[col].lo = cp->lo;
-			out[col].hi = cp->hi;
+			bridge_prior(&cfg->scaling.p[strncmp(
+			    het_scaling_param_name(sc, k), "contrast", 8) == 0 ?
+			    HET_S_CONTRAST : HET_S_OFFSET], &out[col]);
 		} else {
 			out[col].kind = HET_PRIOR_UNIFORM;
 			out[col].a = out[col].b = 0;

@@ -106,9 +106,9 @@ het_consensus_flatten(const struct het_shard_result *res,
 	return out;
 }
 
-/* Sample mean and covariance (divisor n - 1; 0 when n = 1). */
-static void
-moments(const double *x, size_t n, size_t p, double *mean, double *cov)
+void
+het_consensus_moments(const double *x, size_t n, size_t p, double *mean,
+    double *cov)
 {
 	size_t	d, a, b;
 
@@ -354,7 +354,7 @@ het_consensus_combine(int method, const double *const *draws,
 		}
 		c->used[s] = 1;
 		c->nused++;
-		moments(draws[s], ndraw[s], p, means + s * p,
+		het_consensus_moments(draws[s], ndraw[s], p, means + s * p,
 		    covs + s * p * p);
 	}
 	if (c->nused == 0) {
@@ -438,7 +438,7 @@ het_consensus_combine(int method, const double *const *draws,
 			}
 		}
 	}
-	moments(c->draws, nd, p, c->mean, c->cov);
+	het_consensus_moments(c->draws, nd, p, c->mean, c->cov);
 	for (a = 0; a < p; a++)
 		c->sd[a] = sqrt(c->cov[a * p + a]);
 	rc = HET_OK;

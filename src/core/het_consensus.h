@@ -109,6 +109,14 @@ struct het_consensus {
 };
 
 /*
+ * het_consensus_moments: the sample mean[p] and covariance cov[p * p]
+ * (divisor n - 1; 1 when n = 1) of n draws x (n x p, row-major).
+ * Thread: any.
+ */
+void het_consensus_moments(const double *x, size_t n, size_t p,
+    double *mean, double *cov);
+
+/*
  * het_consensus_combine: combine shard draws.
  *   method  HET_COMBINE_CONSENSUS, _ROBUST or _AVERAGE.
  *   draws   K arrays (borrowed), ndraw[s] rows of p values each.

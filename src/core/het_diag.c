@@ -32,22 +32,6 @@
 #include "het_diag.h"
 #include "het_util.h"
 
-struct rank_item {
-	double	v;
-	size_t	i;
-};
-
-static int
-cmp_rank(const void *a, const void *b)
-{
-	const struct rank_item *x = a, *y = b;
-
-	if (x->v < y->v)
-		return -1;
-	if (x->v > y->v)
-		return 1;
-	return x->i < y->i ? -1 : (x->i > y->i);
-}
 
 
 static int
@@ -118,7 +102,7 @@ pooled_sorted(const double *const *draws, size_t nchain, size_t ndraw,
 static int
 z_scale(double *x, size_t s, struct het_error *err)
 {
-	struct rank_item *r;
+	struct het_rank_item *r;
 	size_t	 i, j, k;
 	double	 avg;
 
@@ -129,7 +113,7 @@ z_scale(double *x, size_t s, struct het_error *err)
 		r[i].v = x[i];
 		r[i].i = i;
 	}
-	qsort(r, s, sizeof *r, cmp_rank);
+	qsort(r, s, sizeof *r, het_cmp_rank);
 	for (i = 0; i < s; i = j) {
 		for (j = i + 1; j < s && r[j].v == r[i].v; j++)
 			;

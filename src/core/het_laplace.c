@@ -382,8 +382,8 @@ het_laplace_psis(het_nuts_logp_fn logp, void *ctx,
     const struct het_laplace *lap, gsl_rng *rng, size_t ndraw, double dof,
     double *khat, double *ess_frac, struct het_error *err)
 {
-	double	*lw, *u, *z, r2, sc, lp, big = -HUGE_VAL, s1 = 0, s2 = 0;
-	size_t	i, k, s, p = lap->p;
+	double	*lw, *u, *z, qt, sc, lp, big = -HUGE_VAL, s1 = 0, s2 = 0;
+	size_t	s, p = lap->p;
 	int	rc;
 
 	if (ndraw < 20 || !(dof > 0) || p == 0)
@@ -398,19 +398,9 @@ het_laplace_psis(het_nuts_logp_fn logp, void *ctx,
 		goto out;
 	}
 	for (s = 0; s < ndraw; s++) {
-		sc = sqrt(dof / gsl_ran_chisq(rng, dof));
-		r2 = 0;
-		for (k = 0; k < p; k++) {
-			z[k] = sc * gsl_ran_gaussian_ziggurat(rng, 1.0);
-			r2 += z[k] * z[k];
-		}
-		memcpy(u, lap->mode, p * sizeof *u);
-		for (k = 0; k < p; k++)
-			for (i = k; i < p; i++)
-				u[i] += lap->chol[i * p + k] * z[k];
+		qt = het_psis_t_draw(lap->mode, lap->chol, p, dof, rng, z, u);
 		lw[s] = logp(ctx, u, &lp, NULL) == 0 && isfinite(lp) ?
-		    lp - lap->lp + 0.5 * (dof + (double)p) * log1p(r2 / dof) :
-		    -HUGE_VAL;
+		    lp - lap->lp + qt : -HUGE_VAL;
 		if (lw[s] > big)
 			big = lw[s];
 	}

@@ -65,21 +65,6 @@ gpd_fit(const double *x, size_t n, double *b, double *lw, double *sigma)
 	return ((double)n * k + 10 * 0.5) / ((double)n + 10);
 }
 
-/* A log weight and where it came from, for the order of the tail. */
-struct psis_ent {
-	double	 v;
-	size_t	 i;
-};
-
-static int
-psis_ent_cmp(const void *a, const void *b)
-{
-	const struct psis_ent *x = a, *y = b;
-
-	return x->v < y->v ? -1 : x->v > y->v ? 1 : x->i < y->i ? -1 :
-	    x->i > y->i;
-}
-
 /* The quantile at q of the generalised Pareto (k, sigma) from 0. */
 static double
 gpd_quantile(double q, double k, double sigma)
@@ -98,7 +83,7 @@ static int
 psis_tail(double *lw, size_t n, int smooth, double *khat,
     struct het_error *err)
 {
-	struct psis_ent *e;
+	struct het_rank_item *e;
 	double	*x, *b, *sc, big = -HUGE_VAL, cut, sigma = NAN, q;
 	size_t	 i, t, mtail, nt, m = 30 + (size_t)sqrt((double)n) + 1;
 	int	 rc = HET_OK;
@@ -126,7 +111,7 @@ psis_tail(double *lw, size_t n, int smooth, double *khat,
 		if (smooth)
 			lw[i] -= big;
 	}
-	qsort(e, n, sizeof *e, psis_ent_cmp);
+	qsort(e, n, sizeof *e, het_cmp_rank);
 	mtail = (size_t)ceil(fmin(0.2 * (double)n, 3 * sqrt((double)n)));
 	cut = fmax(e[n - mtail - 1].v, log(DBL_MIN));
 	for (i = n; i > 0 && e[i - 1].v > cut; i--)
@@ -218,9 +203,8 @@ psis_moments(const double *lw, const double *y, size_t ndraw, size_t p,
 	r->ess = s1 * s1 / s2;
 }
 
-/* One Student-t draw into u; returns the log weight's proposal term. */
-static double
-psis_draw(const double *loc, const double *L, size_t d, double dof,
+double
+het_psis_t_draw(const double *loc, const double *L, size_t d, double dof,
     gsl_rng *rng, double *z, double *u)
 {
 	double	 sc = sqrt(dof / gsl_ran_chisq(rng, dof)), r2 = 0;
@@ -231,8 +215,8 @@ psis_draw(const double *loc, const double *L, size_t d, double dof,
 		r2 += z[k] * z[k];
 	}
 	memcpy(u, loc, d * sizeof *u);
-	for (i = 0; i < d; i++)
-		for (k = 0; k <= i; k++)
+	for (k = 0; k < d; k++)
+		for (i = k; i < d; i++)
 			u[i] += L[i * d + k] * z[k];
 	return 0.5 * (dof + (double)d) * log1p(r2 / dof);
 }
@@ -283,7 +267,7 @@ het_psis_reweight(het_nuts_logp_fn logp, void *ctx,
 			    ndraw);
 			goto out;
 		}
-		qt = psis_draw(loc, L, d, dof, rng, z, u);
+		qt = het_psis_t_draw(loc, L, d, dof, rng, z, u);
 		if (logp(ctx, u, &lp, NULL) == 0 && isfinite(lp))
 			lw[s] = lp + qt;
 		else {

@@ -49,6 +49,16 @@ int het_psis_smooth(double *logw, size_t n, double *khat,
     struct het_error *err);
 
 /*
+ * het_psis_t_draw: one draw u[d] = loc + L z from the multivariate
+ * Student-t with dof degrees of freedom, L the lower Cholesky factor of
+ * its scale (d x d row-major); z[d] is scratch.  Returns the term that
+ * makes a log weight of a log density lp: lp + the return value is
+ * log(p / q) up to a constant.  Draws one chi-square, then d normals.
+ */
+double het_psis_t_draw(const double *loc, const double *L, size_t d,
+    double dof, gsl_rng *rng, double *z, double *u);
+
+/*
  * What het_psis_reweight found.  mean, sd: p values each (owned; free
  * with het_psis_result_clear).
  */

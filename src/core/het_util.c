@@ -31,6 +31,18 @@ het_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int
+het_cmp_rank(const void *a, const void *b)
+{
+	const struct het_rank_item *x = a, *y = b;
+
+	if (x->v < y->v)
+		return -1;
+	if (x->v > y->v)
+		return 1;
+	return x->i < y->i ? -1 : (x->i > y->i);
+}
+
 void *
 het_alloc_array(size_t n, size_t size, const char *what,
     struct het_error *err)

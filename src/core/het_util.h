@@ -22,6 +22,17 @@
 int het_cmp_double(const void *a, const void *b);
 
 /*
+ * A value and where it came from, for sorting with its origin kept
+ * (ranks, argsort).  het_cmp_rank: qsort comparison, ascending by v,
+ * ties by i, so the order is total and the same on every platform.
+ */
+struct het_rank_item {
+	double	v;
+	size_t	i;
+};
+int het_cmp_rank(const void *a, const void *b);
+
+/*
  * het_alloc_array: calloc(n, size) with an overflow check.
  *   what   names the array in the error message ("c2 matrix of bin 3").
  * Returns the zeroed block (caller frees with free()), or NULL with

@@ -56,34 +56,31 @@ hs_rw_map(void *ctx, const double *u, double *x)
 /*
  * The mean and covariance (d x d) of the consensus draws in the
  * posterior's coordinates; draws on or outside a bound are left out.
- * u: 2 d doubles of scratch.  Returns the number used.
+ * Returns HET_OK, HET_EDATA (too few draws inside for a covariance)
+ * or HET_ENOMEM.
  */
-static size_t
+static int
 hs_rw_moments(const struct het_posterior *post, const struct het_consensus *c,
-    double *u, double *loc, double *cov)
+    double *loc, double *cov, struct het_error *err)
 {
-	size_t d = c->p, s, i, j, n = 0;
+	size_t d = c->p, s, n = 0;
 	struct het_error e;
-	double *v = u + d;
+	double *v;
 
-	memset(loc, 0, d * sizeof(double));
-	memset(cov, 0, d * d * sizeof(double));
-	for (s = 0; s < c->ndraw; s++) {
-		if (het_posterior_to_u(post, c->draws + s * d, v, &e) != HET_OK)
-			continue;
-		/* Welford: loc the running mean, cov the sums of products */
-		n++;
-		for (i = 0; i < d; i++)
-			u[i] = v[i] - loc[i];
-		for (i = 0; i < d; i++)
-			loc[i] += u[i] / (double)n;
-		for (i = 0; i < d; i++)
-			for (j = 0; j < d; j++)
-				cov[i * d + j] += u[i] * (v[j] - loc[j]);
-	}
-	for (i = 0; n > 1 && i < d * d; i++)
-		cov[i] /= (double)(n - 1);
-	return n;
+	if ((v = het_alloc_array(c->ndraw * d, sizeof(double),
+	    "consensus draws", err)) == NULL)
+		return HET_ENOMEM;
+	for (s = 0; s < c->ndraw; s++)
+		n += het_posterior_to_u(post, c->draws + s * d, v + n * d,
+		    &e) == HET_OK;
+	if (n > d)
+		het_consensus_moments(v, n, d, loc, cov);
+	free(v);
+	if (n <= d)
+		return het_error_set(err, HET_EDATA, "only %zu of the %zu "
+		    "consensus draws lie inside the bounds (%zu needed)", n,
+		    c->ndraw, d + 1);
+	return HET_OK;
 }
 
 /* The posterior of all the data in the sampler's coordinates (K = 1). */
@@ -228,7 +225,7 @@ hs_rw_proposal(struct het_sample *s, struct het_posterior *post,
     struct het_laplace *lap, double *loc, double *cov, double *u,
     struct het_error *err)
 {
-	size_t d = s->cons.p, n;
+	size_t d = s->cons.p;
 
 	if (hs_rw_laplace(s, post, lap, u, err) == HET_OK) {
 		memcpy(loc, lap->mode, d * sizeof(double));
@@ -238,11 +235,7 @@ hs_rw_proposal(struct het_sample *s, struct het_posterior *post,
 	het_hs_warn(s, "the Laplace approximation of the posterior of all the "
 	    "data could not be taken (%s); the consensus is checked from "
 	    "its own draws' mean and covariance instead", err->msg);
-	if ((n = hs_rw_moments(post, &s->cons, u, loc, cov)) <= d)
-		return het_error_set(err, HET_EDATA, "only %zu of the %zu "
-		    "consensus draws lie inside the bounds (%zu needed)", n,
-		    s->cons.ndraw, d + 1);
-	return HET_OK;
+	return hs_rw_moments(post, &s->cons, loc, cov, err);
 }
 
 int

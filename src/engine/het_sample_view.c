@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "het_config_bridge.h"
@@ -226,4 +227,26 @@ het_sample_view_shard_diag(const struct het_sample *s, size_t index,
 		    "result yet", index);
 	}
 	return het_sample_result_diag(sh->result, sh->id, d, err);
+}
+
+int
+het_sample_view_reweight(const struct het_sample_summary *sm, char *buf,
+    size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+	if (sm->rw_ndraw == 0 || isnan(sm->rw_khat))
+		return -1;
+	if (!(sm->rw_khat <= 0.7)) {
+		snprintf(buf, len, "consensus against all the data: %zu "
+		    "importance draws, PSIS k-hat %.2f: not reliable (k-hat > "
+		    "0.7; see the warning)", sm->rw_ndraw, sm->rw_khat);
+		return 1;
+	}
+	snprintf(buf, len, "consensus against all the data: %zu importance "
+	    "draws, PSIS k-hat %.2f, ESS %.0f; the consensus means lie within "
+	    "%.2f sd of the reweighted ones (largest: %s)", sm->rw_ndraw,
+	    sm->rw_khat, sm->rw_ess, sm->rw_shift, sm->rw_param != NULL ?
+	    sm->rw_param : "-");
+	return sm->rw_shift > 0.5;
 }

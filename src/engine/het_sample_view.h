@@ -113,4 +113,15 @@ int het_sample_result_diag(const json_t *res, long id,
 int het_sample_view_shard_diag(const struct het_sample *s, size_t index,
     struct het_sample_shard_diag *d, struct het_error *err);
 
+/*
+ * het_sample_view_reweight: the sentence on a sharded run's check
+ * against all the data (het_sample_rw.c), as the CLI's summary and the
+ * Results panel show it, into buf (len bytes).  Returns -1 when no check
+ * was made (buf empty), 1 when it cannot be trusted (k-hat > 0.7) or
+ * finds a consensus mean more than 0.5 sd off (the warning's cases),
+ * else 0.  Thread: any.
+ */
+int het_sample_view_reweight(const struct het_sample_summary *sm,
+    char *buf, size_t len);
+
 #endif /* HET_SAMPLE_VIEW_H */
