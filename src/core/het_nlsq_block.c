@@ -124,57 +124,61 @@ het_nlsq_blocks_used(const struct het_nlsq *w)
 	return w->blk_on;
 }
 
-/*
- * Factorise A + alpha I: each block's Cholesky factor, W = (B +
- * alpha)^-1 C^T (ns x nd, rows in bcol order) and the Cholesky factor
- * of the Schur complement.  0, or -1 (not positive definite).  Cached
- * by alpha until the next decompose.
- */
 int
-het_nlsq_blk_factor(struct het_nlsq *w, double alpha)
+het_nlsq_blk_chol(const struct het_nlsq_blkdesc *bd, const double *A,
+    double alpha, double *bL, double *bW, double *bS)
 {
-	const double *A = w->A;
-	size_t p = w->p, nd = w->nd, b, r, c, m, i, k, s0;
-	double *L, *S = w->bS, t[BM], v;
+	size_t p = bd->p, nd = bd->nd, b, r, c, m, i, k, s0;
+	double *L, t[BM], v;
 
-	if (w->bvalid && w->balpha == alpha)
-		return w->bok;
-	w->bvalid = 1;
-	w->balpha = alpha;
-	w->bok = -1;
 	for (i = 0; i < nd; i++)
 		for (k = 0; k < nd; k++)
-			S[i * nd + k] = A[i * p + k] + (i == k ? alpha : 0.0);
-	for (b = 0; b < w->nb; b++) {
-		s0 = w->bstart[b];
-		m = w->bstart[b + 1] - s0;
-		L = w->bL + b * BM * BM;
+			bS[i * nd + k] = A[i * p + k] + (i == k ? alpha : 0.0);
+	for (b = 0; b < bd->nb; b++) {
+		s0 = bd->bstart[b];
+		m = bd->bstart[b + 1] - s0;
+		L = bL + b * BM * BM;
 		for (r = 0; r < m; r++)
 			for (c = 0; c < m; c++)
-				L[r * m + c] = A[w->bcol[s0 + r] * p +
-				    w->bcol[s0 + c]] + (r == c ? alpha : 0.0);
+				L[r * m + c] = A[bd->bcol[s0 + r] * p +
+				    bd->bcol[s0 + c]] + (r == c ? alpha : 0.0);
 		if (het_chol(m, L) != 0)
 			return -1;
 		for (k = 0; k < nd; k++) {
 			for (r = 0; r < m; r++)
-				t[r] = A[k * p + w->bcol[s0 + r]];
+				t[r] = A[k * p + bd->bcol[s0 + r]];
 			het_chol_solve(m, L, t);
 			for (r = 0; r < m; r++)
-				w->bW[(s0 + r) * nd + k] = t[r];
+				bW[(s0 + r) * nd + k] = t[r];
 		}
 		for (i = 0; i < nd; i++)
 			for (k = 0; k < nd; k++) {
 				v = 0.0;
 				for (r = 0; r < m; r++)
-					v += A[i * p + w->bcol[s0 + r]] *
-					    w->bW[(s0 + r) * nd + k];
-				S[i * nd + k] -= v;
+					v += A[i * p + bd->bcol[s0 + r]] *
+					    bW[(s0 + r) * nd + k];
+				bS[i * nd + k] -= v;
 			}
 	}
-	if (het_chol(nd, S) != 0)
-		return -1;
-	w->bok = 0;
-	return 0;
+	return het_chol(nd, bS) != 0 ? -1 : 0;
+}
+
+/*
+ * Factorise A + alpha I (het_nlsq_blk_chol into the workspace), cached
+ * by alpha until the next decompose.
+ */
+int
+het_nlsq_blk_factor(struct het_nlsq *w, double alpha)
+{
+	struct het_nlsq_blkdesc bd = { w->p, w->nd, w->nb, w->bstart,
+	    w->bcol };
+
+	if (w->bvalid && w->balpha == alpha)
+		return w->bok;
+	w->bvalid = 1;
+	w->balpha = alpha;
+	w->bok = het_nlsq_blk_chol(&bd, w->A, alpha, w->bL, w->bW, w->bS);
+	return w->bok;
 }
 
 /* x = (A + alpha I)^-1 rhs with the factorisation in place (x and rhs

@@ -96,7 +96,46 @@ double het_nlsq_select_step(struct het_nlsq *w, double theta);
  * alpha I)^-1 rhs with the current factorisation.
  */
 int het_nlsq_blk_gate(struct het_nlsq *w);
+
+/*
+ * A block structure of a p x p symmetric matrix: nd dense head columns
+ * and nb blocks of the tail, block b being columns bcol[bstart[b]] ..
+ * bcol[bstart[b + 1] - 1] (at most HET_NLSQ_BLOCK_MAX each).
+ * het_nlsq_blk_chol: the factorisation of A + alpha I by Schur
+ * complement: each block's Cholesky factor in bL (nb slots of
+ * HET_NLSQ_BLOCK_MAX^2), W = (B + alpha)^-1 C^T in bW (ns x nd, rows in
+ * bcol order) and the Cholesky factor of the Schur complement in bS
+ * (nd x nd).  0, or -1 when a factor is not positive definite.  The
+ * entries of A between different blocks are taken as zero (not read).
+ * Thread: any (the arrays are the caller's).
+ */
+struct het_nlsq_blkdesc {
+	size_t		 p, nd, nb;
+	const size_t	*bstart, *bcol;
+};
+int het_nlsq_blk_chol(const struct het_nlsq_blkdesc *bd, const double *A,
+    double alpha, double *bL, double *bW, double *bS);
 int het_nlsq_blk_factor(struct het_nlsq *w, double alpha);
 void het_nlsq_blk_solve(struct het_nlsq *w, const double *rhs, double *x);
+
+/* Times p eps times lam_max: a numerically null direction. */
+#define HET_NLSQ_QUAL_RTOL	1000.0
+
+/*
+ * The report's pieces shared by het_nlsq_stats.c and het_nlsq_qblock.c.
+ * het_nlsq_quality_alloc: zero q and allocate its arrays for p
+ * parameters (with eigen: lam, Z and cov_pinv too) and the owned copy
+ * of cause; HET_OK or HET_ENOMEM (q empty).  het_nlsq_quality_bounds:
+ * the at_bound flags of x (nothing when x, lo or hi is NULL).
+ * het_nlsq_quality_warn: the report's warnings from the flags, corr
+ * and the dropped directions; HET_OK or HET_ENOMEM.
+ */
+int het_nlsq_quality_alloc(struct het_nlsq_quality *q, size_t p, double s2,
+    const char *const *cause, int eigen, struct het_error *err);
+void het_nlsq_quality_bounds(struct het_nlsq_quality *q, const double *x,
+    const double *lo, const double *hi);
+int het_nlsq_quality_warn(const double *x, const double *lo,
+    const double *hi, const char *const *names, struct het_nlsq_quality *q,
+    struct het_error *err);
 
 #endif /* HET_NLSQ_IMPL_H */

@@ -29,10 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "het_nlsq.h"
+#include "het_nlsq_impl.h"
 #include "het_util.h"
 
-#define QUAL_RTOL	1000.0	/* times p eps: degenerate direction */
 #define CORR_WARN	0.99	/* |correlation| that earns a warning */
 #define BOUND_RTOL	1e-6	/* distance to a bound counted as "at" */
 #define DIR_SHOW	0.1	/* |component| shown in a degeneracy */
@@ -214,7 +213,7 @@ name_list(const char *const *names, const unsigned char *flag, size_t p,
 static double
 lam_eff(const struct het_nlsq_quality *q, size_t k)
 {
-	double fl = QUAL_RTOL * (double)q->p * DBL_EPSILON * q->lmax;
+	double fl = HET_NLSQ_QUAL_RTOL * (double)q->p * DBL_EPSILON * q->lmax;
 	double l = q->dir[k] == HET_NLSQ_DIR_NULL ? 0.0 :
 	    q->lam[k] / q->flat[k];
 
@@ -270,9 +269,9 @@ dir_warning(size_t k, const char *const *names, unsigned char *flag,
 	    "sigma");
 }
 
-/* The warnings of the report. */
-static int
-quality_warnings(const double *x, const double *lo, const double *hi,
+/* The warnings of the report: het_nlsq_impl.h. */
+int
+het_nlsq_quality_warn(const double *x, const double *lo, const double *hi,
     const char *const *names, struct het_nlsq_quality *q,
     struct het_error *err)
 {
@@ -333,6 +332,7 @@ void
 het_nlsq_quality_combo(const struct het_nlsq_quality *q, const double *g,
     double *sd, double *leak)
 {
+	const double *C = q->cov_pinv != NULL ? q->cov_pinv : q->cov;
 	size_t i, j, k, p = q->p;
 	double v = 0.0, lk = 0.0, d;
 
@@ -343,7 +343,7 @@ het_nlsq_quality_combo(const struct het_nlsq_quality *q, const double *g,
 			continue;
 		for (j = 0; j < p; j++)
 			if (g[j] != 0 && !q->zero_col[j])
-				v += g[i] * q->cov_pinv[i * p + j] * g[j];
+				v += g[i] * C[i * p + j] * g[j];
 	}
 	for (k = 0; k < p; k++) {
 		if (q->dir[k] == HET_NLSQ_DIR_KEPT)
@@ -446,7 +446,7 @@ quality_finish(struct het_nlsq_quality *q, const double *x,
 			q->corr[i * p + j] = (di > 0 && dj > 0) ?
 			    q->cov[i * p + j] / sqrt(di * dj) : NAN;
 		}
-	return quality_warnings(x, lo, hi, names, q, err);
+	return het_nlsq_quality_warn(x, lo, hi, names, q, err);
 }
 
 double
@@ -456,6 +456,10 @@ het_nlsq_quality_step(const struct het_nlsq_quality *q, size_t k,
 	size_t i, p = q->p;
 	double sig, r, worst = 0.0;
 
+	if (q->by_blocks) {		/* no eigen-directions */
+		memset(d, 0, p * sizeof(double));
+		return 0.0;
+	}
 	sig = q->lam[k] > 0 ? sqrt(q->s2 / q->lam[k]) : INFINITY;
 	for (i = 0; i < p; i++) {
 		d[i] = q->cn[i] > 0 && q->Z[k * p + i] != 0 ?
@@ -474,7 +478,7 @@ het_nlsq_quality_drop(struct het_nlsq_quality *q, size_t k,
     enum het_nlsq_dir why, double flat, const double *x, const double *lo,
     const double *hi, const char *const *names, struct het_error *err)
 {
-	if (k >= q->p || q->dir[k] != HET_NLSQ_DIR_KEPT ||
+	if (q->by_blocks || k >= q->p || q->dir[k] != HET_NLSQ_DIR_KEPT ||
 	    (why != HET_NLSQ_DIR_RIDGE && why != HET_NLSQ_DIR_LOOSE))
 		return het_error_set(err, HET_EINVAL, "fit report: direction "
 		    "%zu cannot be dropped", k);
@@ -512,18 +516,9 @@ quality_causes(struct het_nlsq_quality *q, const char *const *cause,
 }
 
 int
-het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
-    const double *x, const double *lo, const double *hi,
-    const char *const *names, const char *const *cause,
-    struct het_nlsq_quality *q, struct het_error *err)
+het_nlsq_quality_alloc(struct het_nlsq_quality *q, size_t p, double s2,
+    const char *const *cause, int eigen, struct het_error *err)
 {
-	double *M = NULL, tol, bt, v, wq;
-	lapack_int *isuppz = NULL, *iwork = NULL, np = (lapack_int)p, m;
-	lapack_int info, iq;
-	double *work = NULL;
-	size_t i, j, k;
-	int rc = HET_ENOMEM;
-
 	memset(q, 0, sizeof(*q));
 	q->p = p;
 	q->s2 = s2;
@@ -531,27 +526,74 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		return HET_OK;
 	q->cov = het_alloc_array(p * p, sizeof(double), "fit report", err);
 	q->corr = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	q->cov_pinv = het_alloc_array(p * p, sizeof(double), "fit report",
-	    err);
 	q->unc = het_alloc_array(p, sizeof(double), "fit report", err);
 	q->at_bound = het_alloc_array(p, 1, "fit report", err);
 	q->zero_col = het_alloc_array(p, 1, "fit report", err);
 	q->degen = het_alloc_array(p, 1, "fit report", err);
 	q->dir = het_alloc_array(p, 1, "fit report", err);
 	q->flat = het_alloc_array(p, sizeof(double), "fit report", err);
-	q->Z = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	q->lam = het_alloc_array(p, sizeof(double), "fit report", err);
 	q->cn = het_alloc_array(p, sizeof(double), "fit report", err);
-	if (quality_causes(q, cause, err) != HET_OK)
-		goto out;
+	if (eigen) {
+		q->cov_pinv = het_alloc_array(p * p, sizeof(double),
+		    "fit report", err);
+		q->Z = het_alloc_array(p * p, sizeof(double), "fit report",
+		    err);
+		q->lam = het_alloc_array(p, sizeof(double), "fit report", err);
+	}
+	if (q->cov == NULL || q->corr == NULL || q->unc == NULL ||
+	    q->at_bound == NULL || q->zero_col == NULL || q->degen == NULL ||
+	    q->dir == NULL || q->flat == NULL || q->cn == NULL || (eigen &&
+	    (q->cov_pinv == NULL || q->Z == NULL || q->lam == NULL)) ||
+	    quality_causes(q, cause, err) != HET_OK) {
+		het_nlsq_quality_fini(q);
+		return err != NULL && err->code != HET_OK ? err->code :
+		    HET_ENOMEM;
+	}
+	return HET_OK;
+}
+
+void
+het_nlsq_quality_bounds(struct het_nlsq_quality *q, const double *x,
+    const double *lo, const double *hi)
+{
+	size_t i;
+	double bt;
+
+	/* At a bound: within BOUND_RTOL of the range (or of max(1,
+	   |bound|) for a half-infinite range). */
+	for (i = 0; x != NULL && lo != NULL && hi != NULL && i < q->p; i++) {
+		bt = isfinite(hi[i] - lo[i]) ? BOUND_RTOL * (hi[i] - lo[i]) :
+		    0.0;
+		if (isfinite(lo[i]) && x[i] - lo[i] <= (bt > 0 ? bt :
+		    BOUND_RTOL * fmax(1.0, fabs(lo[i]))))
+			q->at_bound[i] = 1;
+		else if (isfinite(hi[i]) && hi[i] - x[i] <= (bt > 0 ? bt :
+		    BOUND_RTOL * fmax(1.0, fabs(hi[i]))))
+			q->at_bound[i] = 2;
+	}
+}
+
+int
+het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
+    const double *x, const double *lo, const double *hi,
+    const char *const *names, const char *const *cause,
+    struct het_nlsq_quality *q, struct het_error *err)
+{
+	double *M = NULL, tol, v, wq;
+	lapack_int *isuppz = NULL, *iwork = NULL, np = (lapack_int)p, m;
+	lapack_int info, iq;
+	double *work = NULL;
+	size_t i, j, k;
+	int rc = HET_ENOMEM;
+
+	if ((rc = het_nlsq_quality_alloc(q, p, s2, cause, 1, err)) != HET_OK ||
+	    p == 0)
+		return rc;
+	rc = HET_ENOMEM;
 	M = het_alloc_array(p * p, sizeof(double), "fit report", err);
 	isuppz = het_alloc_array(2 * p, sizeof(lapack_int), "fit report",
 	    err);
-	if (q->cov == NULL || q->corr == NULL || q->unc == NULL ||
-	    q->at_bound == NULL || q->zero_col == NULL || M == NULL ||
-	    q->Z == NULL || q->cov_pinv == NULL || q->lam == NULL ||
-	    q->cn == NULL || q->dir == NULL || q->degen == NULL ||
-	    q->flat == NULL || isuppz == NULL)
+	if (M == NULL || isuppz == NULL)
 		goto out;
 	/* Unit-diagonal scaling; zero (or non-finite) columns stay zero. */
 	for (i = 0; i < p; i++) {
@@ -584,24 +626,13 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		goto out;
 	}
 	q->lmax = fmax(q->lam[p - 1], 0.0);
-	tol = QUAL_RTOL * (double)p * DBL_EPSILON * q->lmax;
+	tol = HET_NLSQ_QUAL_RTOL * (double)p * DBL_EPSILON * q->lmax;
 	for (k = 0; k < p; k++) {
 		q->flat[k] = 1.0;
 		q->dir[k] = q->lmax > 0 && q->lam[k] > tol ? HET_NLSQ_DIR_KEPT :
 		    HET_NLSQ_DIR_NULL;
 	}
-	/* At a bound: within BOUND_RTOL of the range (or of max(1,
-	   |bound|) for a half-infinite range). */
-	for (i = 0; x != NULL && lo != NULL && hi != NULL && i < p; i++) {
-		bt = isfinite(hi[i] - lo[i]) ? BOUND_RTOL * (hi[i] - lo[i]) :
-		    0.0;
-		if (isfinite(lo[i]) && x[i] - lo[i] <= (bt > 0 ? bt :
-		    BOUND_RTOL * fmax(1.0, fabs(lo[i]))))
-			q->at_bound[i] = 1;
-		else if (isfinite(hi[i]) && hi[i] - x[i] <= (bt > 0 ? bt :
-		    BOUND_RTOL * fmax(1.0, fabs(hi[i]))))
-			q->at_bound[i] = 2;
-	}
+	het_nlsq_quality_bounds(q, x, lo, hi);
 	rc = quality_finish(q, x, lo, hi, names, err);
 out:
 	free(M);

@@ -288,6 +288,13 @@ struct het_fit_result {
 	 * full report above.
 	 */
 	int		 brief;
+	/*
+	 * 1: the report was made by blocks (het_nlsq_quality_blocks: a
+	 * joint fit under option blocks whose normal matrix was proven to
+	 * have every direction kept and none weak; the same numbers as
+	 * the eigen-analysis up to rounding, in O(p^2) instead of O(p^3)).
+	 */
+	int		 report_blocks;
 	char		**warnings;	/* nwarnings sentences (owned) */
 	size_t		 nwarnings;
 	struct het_fit_start *starts;	/* nstarts, in start order: the

@@ -7,7 +7,7 @@
  * Design.  het_nlsq_quality (core) gives the eigen-analysis of the
  * unit-diagonal normal matrix and drops the numerically null directions.
  * Here the kept directions that are weak - relative eigenvalue below
- * IDENT_WEAK_RTOL, or a one-sigma step of at least IDENT_WEAK_STEP of
+ * HET_FIT_IDENT_WEAK_RTOL, or a one-sigma step of at least HET_FIT_IDENT_WEAK_STEP of
  * some parameter's bound range - are probed with the cost itself: at
  * x +- K d (d the one-sigma step of the direction, scaled down so that
  * the point stays inside the bounds) the rise of the cost is compared
@@ -49,9 +49,6 @@
 #include "het_params.h"
 #include "het_util.h"
 
-#define IDENT_WEAK_RTOL	1e-7	/* lam / lam_max of a probed direction */
-#define IDENT_WEAK_STEP	0.01	/* or a one-sigma step of this share of
-				   a bound range */
 #define IDENT_LOOSE	1.0	/* one-sigma step >= the whole range */
 #define IDENT_K		2.0	/* probe at +- K sigma */
 #define IDENT_RIDGE	0.1	/* observed / predicted rise of a ridge */
@@ -87,8 +84,11 @@ het_fit_ident_probe(struct fit_run *run, const double *x,
 	size_t k, i, p = fp->p, nprobe = 0;
 	int rc = HET_OK, s, sides;
 
-	/* Not for the early-window pre-fit, whose report nobody reads. */
-	if (p == 0 || fp->nseg > 0 || q->lmax <= 0 || !(q->s2 > 0))
+	/* Not for the early-window pre-fit, whose report nobody reads;
+	   nor for a report by blocks, made only when no direction is weak
+	   (het_nlsq_quality_blocks proves it with these thresholds). */
+	if (p == 0 || fp->nseg > 0 || q->lmax <= 0 || !(q->s2 > 0) ||
+	    q->by_blocks)
 		return HET_OK;
 	d = het_alloc_array(p, sizeof(double), "fit report", err);
 	xt = het_alloc_array(p, sizeof(double), "fit report", err);
@@ -100,8 +100,8 @@ het_fit_ident_probe(struct fit_run *run, const double *x,
 		if (q->dir[k] != HET_NLSQ_DIR_KEPT)
 			continue;
 		step = het_nlsq_quality_step(q, k, fp->lo, fp->hi, d);
-		if (!(q->lam[k] < IDENT_WEAK_RTOL * q->lmax) &&
-		    step < IDENT_WEAK_STEP)
+		if (!(q->lam[k] < HET_FIT_IDENT_WEAK_RTOL * q->lmax) &&
+		    step < HET_FIT_IDENT_WEAK_STEP)
 			continue;
 		if (step >= IDENT_LOOSE) {
 			rc = het_nlsq_quality_drop(q, k, HET_NLSQ_DIR_LOOSE,

@@ -368,6 +368,16 @@ int het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
 
 /* ------------------------------------------------------------------ */
 /*
+ * The kept directions het_fit_ident_probe probes as weak: relative
+ * eigenvalue below HET_FIT_IDENT_WEAK_RTOL, or a one-sigma step of at
+ * least HET_FIT_IDENT_WEAK_STEP of some parameter's bound range (the
+ * measurement behind them: het_fit_ident.c).  The report by blocks
+ * (het_fit_result.c) is made only when it proves there is none.
+ */
+#define HET_FIT_IDENT_WEAK_RTOL	1e-7
+#define HET_FIT_IDENT_WEAK_STEP	0.01
+
+/*
  * Identifiability (het_fit_ident.c).  het_fit_ident_probe: probe the weak
  * kept directions of q with the cost at x (full fitted vector, a
  * converged optimum: elsewhere the cost falls along some directions;

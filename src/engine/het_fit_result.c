@@ -124,6 +124,42 @@ engine_warnings(const struct fit_run *run, struct het_fit_result *res,
 }
 
 /*
+ * The report by blocks (het_nlsq_quality_blocks) of a joint fit whose
+ * scaling columns have the block structure, under the option that
+ * gives the solver its block path (blocks > 0, or 0 and p >=
+ * HET_FIT_BLOCK_MIN); q->by_blocks says whether it was made.  A
+ * converged fit's probe thresholds are part of the proof, so that the
+ * report by blocks is only made when het_fit_ident_probe would find no
+ * direction to probe.
+ */
+static int
+result_quality_blocks(struct fit_run *run, const double *jtj, double s2,
+    const struct het_fit_result *res, const char *const *cause,
+    struct het_nlsq_quality *q, struct het_error *err)
+{
+	const struct fit_prob *fp = run->fp;
+	int blocks = run->opt->blocks, used = 0, rc;
+	size_t *blk, nb;
+
+	memset(q, 0, sizeof(*q));
+	if (fp->ns == 0 || fp->nseg > 0 || blocks < 0 ||
+	    (blocks == 0 && fp->p < HET_FIT_BLOCK_MIN))
+		return HET_OK;
+	if ((blk = het_alloc_array(fp->ns, sizeof(size_t), "fit report",
+	    err)) == NULL)
+		return HET_ENOMEM;
+	rc = HET_OK;
+	if (het_fit_prob_blocks(fp, blk, &nb))
+		rc = het_nlsq_quality_blocks(fp->p, jtj, s2, res->x, res->lo,
+		    res->hi, fp->names, cause, fp->nfp, blk, nb,
+		    res->converged ? HET_FIT_IDENT_WEAK_RTOL : 0.0,
+		    res->converged ? HET_FIT_IDENT_WEAK_STEP : INFINITY,
+		    &used, q, err);
+	free(blk);
+	return rc;
+}
+
+/*
  * The quality report of res (x, rss and dof filled) from the full
  * normal matrix in acc: het_nlsq_quality with the model's floor causes,
  * then, in a converged fit, the identifiability probes.  Fills q (the
@@ -153,13 +189,16 @@ result_quality(struct fit_run *run, const double *acc,
 			jtj[i * p + j] = jtj[j * p + i] = J[i * p + j];
 	s2 = run->sig2 > 0 ? run->sig2 : res->rss / (double)res->dof;
 	het_fit_floor_columns(fp, res->x, cause);
-	rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo, res->hi,
-	    fp->names, cause, q, err);
+	rc = result_quality_blocks(run, jtj, s2, res, cause, q, err);
+	if (rc == HET_OK && !q->by_blocks)
+		rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo,
+		    res->hi, fp->names, cause, q, err);
 	free(cause);
 	free(jtj);
 	if (rc != HET_OK || (res->converged &&
 	    (rc = het_fit_ident_probe(run, res->x, q, err)) != HET_OK))
 		return rc;
+	res->report_blocks = q->by_blocks;
 	res->cov = q->cov;
 	res->corr = q->corr;
 	res->unc = q->unc;
