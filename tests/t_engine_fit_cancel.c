@@ -29,15 +29,23 @@
  *     clipped at every time): HET_ECANCEL, the first fit's result with
  *     its full report, no basin escape;
  *   - per-angle mode, cancelled in angle 1: angle 0 has its full
- *     report, angle 1 the brief one, angles 2 and 3 none.
+ *     report, angle 1 the brief one, angles 2 and 3 none;
+ *   - the report's eigen-analysis in a child process (option
+ *     eigen_fork_min 1, het_fit_eigen.c): the same report bit for bit
+ *     as in the fit's thread; a cancel once the child runs
+ *     (eigen_started sets the flag): HET_ECANCEL, the brief report of
+ *     the converged point, and no child left (killed and reaped);
+ *     without a cancel flag no child.
  * All comparisons are on the same machine within one run, so exact.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "basin_sim.h"
 #include "het_fit.h"
@@ -300,6 +308,82 @@ test_per_angle(const struct basin_sim *S)
 	het_fit_results_free(res, n);
 }
 
+/* eigen_started: count, and cancel when eigen_cancel is set (ctx: the
+   struct canc). */
+static int eigen_calls, eigen_cancel;
+
+static void
+eigen_started(void *ctx)
+{
+	struct canc *c = ctx;
+
+	eigen_calls++;
+	if (eigen_cancel)
+		atomic_store(&c->flag, 1);
+}
+
+/* The report's eigen-analysis in a child process (het_fit_eigen.c). */
+static void
+test_eigen_fork(const struct basin_sim *S)
+{
+	struct het_fit_options o;
+	struct het_fit_result *rin = NULL, *rfk = NULL, *rcn = NULL,
+	    *rnc = NULL;
+	struct het_error err;
+	struct canc c;
+	int rc, st;
+	size_t p = S->p;
+
+	/* In this thread (eigen_fork_min above p), then forked. */
+	canc_init(&c, 1000000, -2);
+	opts(&o, &c, HET_LOSS_SOFT_L1);
+	o.basin = -1;
+	o.eigen_fork_min = p + 1;
+	o.eigen_started = eigen_started;
+	eigen_calls = 0;
+	rc = het_fit_run(pool2, S->r, S->X0, S->lo, S->hi, &o, &rin, &err);
+	ok(rc == HET_OK && rin != NULL && rin->converged && eigen_calls == 0,
+	    "eigen_fork_min %zu > p: converged, no child (%d calls)", p + 1,
+	    eigen_calls);
+	o.eigen_fork_min = 1;
+	rc = het_fit_run(pool2, S->r, S->X0, S->lo, S->hi, &o, &rfk, &err);
+	ok(rc == HET_OK && rfk != NULL && eigen_calls == 1, "eigen_fork_min "
+	    "1: the eigen-analysis ran in a child (%d call)", eigen_calls);
+	ok(rin != NULL && rfk != NULL && rfk->brief == 0 &&
+	    memcmp(rin->x, rfk->x, p * sizeof(double)) == 0 &&
+	    memcmp(rin->unc, rfk->unc, p * sizeof(double)) == 0 &&
+	    memcmp(rin->cov, rfk->cov, p * p * sizeof(double)) == 0 &&
+	    rin->rank == rfk->rank && rin->nwarnings == rfk->nwarnings,
+	    "... the same report bit for bit (rank %zu, %zu warnings)",
+	    rfk != NULL ? rfk->rank : 0, rfk != NULL ? rfk->nwarnings : 0);
+	/* Cancelled once the child runs. */
+	canc_init(&c, 1000000, -2);
+	eigen_cancel = 1;
+	rc = het_fit_run(pool2, S->r, S->X0, S->lo, S->hi, &o, &rcn, &err);
+	is_int(rc, HET_ECANCEL, "a cancel during the eigen-analysis: "
+	    "HET_ECANCEL");
+	if (check_brief(rcn, "... the brief report") == 0)
+		ok(memcmp(rcn->x, rfk->x, p * sizeof(double)) == 0 &&
+		    rcn->cost == rfk->cost && rcn->converged,
+		    "... of the converged point (x and cost bit for bit, "
+		    "reason %s)", het_nlsq_reason_text(rcn->reason));
+	errno = 0;
+	ok(waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD, "... the "
+	    "child was killed and reaped (no child left)");
+	/* No cancel flag: no child even at eigen_fork_min 1. */
+	eigen_cancel = 0;
+	o.cancel = NULL;
+	eigen_calls = 0;
+	rc = het_fit_run(pool2, S->r, S->X0, S->lo, S->hi, &o, &rnc, &err);
+	ok(rc == HET_OK && rnc != NULL && eigen_calls == 0 &&
+	    memcmp(rnc->unc, rin->unc, p * sizeof(double)) == 0,
+	    "no cancel flag: in this thread, the same report");
+	het_fit_result_free(rin);
+	het_fit_result_free(rfk);
+	het_fit_result_free(rcn);
+	het_fit_result_free(rnc);
+}
+
 int
 main(void)
 {
@@ -318,6 +402,7 @@ main(void)
 	test_others(S);
 	test_floor(S);
 	test_per_angle(S);
+	test_eigen_fork(S);
 	basin_sim_free(S);
 	het_pool_free(pool2);
 	done_testing();

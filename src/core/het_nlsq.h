@@ -344,6 +344,33 @@ int het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 void het_nlsq_quality_fini(struct het_nlsq_quality *q);
 
 /*
+ * het_nlsq_eigen_fn: the eigen-decomposition of the report: the
+ * symmetric p x p matrix M (column-major, upper triangle read; may be
+ * overwritten) into lam (p eigenvalues, ascending) and Z (p x p,
+ * column-major: column k, i.e. Z + k p, the unit eigenvector of
+ * lam[k]), as LAPACK's dsyevr gives them.  Returns HET_OK, HET_ECANCEL
+ * (the caller gave up; no output) or another error with err set.
+ * het_nlsq_eigen: the one of LAPACK (dsyevr; ctx unused); HET_OK,
+ * HET_ENOMEM or HET_EINTERNAL.  Thread: any.
+ */
+typedef int (*het_nlsq_eigen_fn)(void *ctx, size_t p, double *M,
+    double *lam, double *Z, struct het_error *err);
+int het_nlsq_eigen(void *ctx, size_t p, double *M, double *lam, double *Z,
+    struct het_error *err);
+
+/*
+ * het_nlsq_quality_eig: het_nlsq_quality_cause with the
+ * eigen-decomposition made by eigen(ctx, ...) (NULL: het_nlsq_eigen),
+ * e.g. in a process that a cancel can end at once.  Its error,
+ * HET_ECANCEL included, is returned with q empty.  Thread: any.
+ */
+int het_nlsq_quality_eig(size_t p, const double *jtj, double s2,
+    const double *x, const double *lo, const double *hi,
+    const char *const *names, const char *const *cause,
+    het_nlsq_eigen_fn eigen, void *ctx, struct het_nlsq_quality *q,
+    struct het_error *err);
+
+/*
  * het_nlsq_quality_blocks: the same report without the eigen-analysis,
  * for a normal matrix with a dense head and a block-diagonal tail (as
  * het_nlsq_set_blocks: nd head columns, blk[c] the block of column

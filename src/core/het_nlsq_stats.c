@@ -574,26 +574,68 @@ het_nlsq_quality_bounds(struct het_nlsq_quality *q, const double *x,
 }
 
 int
+het_nlsq_eigen(void *ctx, size_t p, double *M, double *lam, double *Z,
+    struct het_error *err)
+{
+	lapack_int *isuppz, *iwork = NULL, np = (lapack_int)p, m = 0;
+	lapack_int info, iq;
+	double *work = NULL, wq;
+	int rc = HET_ENOMEM;
+
+	(void)ctx;
+	if ((isuppz = het_alloc_array(2 * p + 1, sizeof(lapack_int),
+	    "fit report", err)) == NULL)
+		return HET_ENOMEM;
+	info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np, M,
+	    np, 0, 0, 0, 0, 0.0, &m, lam, Z, np, isuppz, &wq, -1, &iq, -1);
+	if (info == 0) {
+		work = het_alloc_array((size_t)wq + 1, sizeof(double),
+		    "fit report", err);
+		iwork = het_alloc_array((size_t)iq + 1, sizeof(lapack_int),
+		    "fit report", err);
+		if (work == NULL || iwork == NULL)
+			goto out;
+		info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np,
+		    M, np, 0, 0, 0, 0, 0.0, &m, lam, Z, np, isuppz, work,
+		    (lapack_int)wq + 1, iwork, iq + 1);
+	}
+	rc = info == 0 && m == np ? HET_OK : het_error_set(err,
+	    HET_EINTERNAL, "fit report: the eigendecomposition of the normal "
+	    "matrix failed (LAPACK dsyevr info %d)", (int)info);
+out:
+	free(isuppz);
+	free(work);
+	free(iwork);
+	return rc;
+}
+
+int
 het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
     const double *x, const double *lo, const double *hi,
     const char *const *names, const char *const *cause,
     struct het_nlsq_quality *q, struct het_error *err)
 {
-	double *M = NULL, tol, v, wq;
-	lapack_int *isuppz = NULL, *iwork = NULL, np = (lapack_int)p, m;
-	lapack_int info, iq;
-	double *work = NULL;
+	return het_nlsq_quality_eig(p, jtj, s2, x, lo, hi, names, cause, NULL,
+	    NULL, q, err);
+}
+
+int
+het_nlsq_quality_eig(size_t p, const double *jtj, double s2,
+    const double *x, const double *lo, const double *hi,
+    const char *const *names, const char *const *cause,
+    het_nlsq_eigen_fn eigen, void *ctx, struct het_nlsq_quality *q,
+    struct het_error *err)
+{
+	double *M = NULL, tol, v;
 	size_t i, j, k;
-	int rc = HET_ENOMEM;
+	int rc;
 
 	if ((rc = het_nlsq_quality_alloc(q, p, s2, cause, 1, err)) != HET_OK ||
 	    p == 0)
 		return rc;
 	rc = HET_ENOMEM;
-	M = het_alloc_array(p * p, sizeof(double), "fit report", err);
-	isuppz = het_alloc_array(2 * p, sizeof(lapack_int), "fit report",
-	    err);
-	if (M == NULL || isuppz == NULL)
+	if ((M = het_alloc_array(p * p, sizeof(double), "fit report", err)) ==
+	    NULL)
 		goto out;
 	/* Unit-diagonal scaling; zero (or non-finite) columns stay zero. */
 	for (i = 0; i < p; i++) {
@@ -605,26 +647,9 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 		for (j = 0; j < p; j++)
 			M[i * p + j] = (q->cn[i] > 0 && q->cn[j] > 0) ?
 			    jtj[i * p + j] / (q->cn[i] * q->cn[j]) : 0.0;
-	info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np, M,
-	    np, 0, 0, 0, 0, 0.0, &m, q->lam, q->Z, np, isuppz, &wq, -1, &iq,
-	    -1);
-	if (info == 0) {
-		work = het_alloc_array((size_t)wq + 1, sizeof(double),
-		    "fit report", err);
-		iwork = het_alloc_array((size_t)iq + 1, sizeof(lapack_int),
-		    "fit report", err);
-		if (work == NULL || iwork == NULL)
-			goto out;
-		info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'U', np,
-		    M, np, 0, 0, 0, 0, 0.0, &m, q->lam, q->Z, np, isuppz, work,
-		    (lapack_int)wq + 1, iwork, iq + 1);
-	}
-	if (info != 0 || m != np) {
-		rc = het_error_set(err, HET_EINTERNAL, "fit report: the "
-		    "eigendecomposition of the normal matrix failed (LAPACK "
-		    "dsyevr info %d)", (int)info);
+	if ((rc = (eigen != NULL ? eigen : het_nlsq_eigen)(ctx, p, M, q->lam,
+	    q->Z, err)) != HET_OK)
 		goto out;
-	}
 	q->lmax = fmax(q->lam[p - 1], 0.0);
 	tol = HET_NLSQ_QUAL_RTOL * (double)p * DBL_EPSILON * q->lmax;
 	for (k = 0; k < p; k++) {
@@ -636,9 +661,6 @@ het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
 	rc = quality_finish(q, x, lo, hi, names, err);
 out:
 	free(M);
-	free(isuppz);
-	free(work);
-	free(iwork);
 	if (rc != HET_OK)
 		het_nlsq_quality_fini(q);
 	return rc;

@@ -423,7 +423,7 @@ het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	    1,
 	    acc, err)) != HET_OK)
 		goto out;
-	if ((rc = het_fit_make_result(&run, best, acc, cancelled, t0, out,
+	if ((rc = het_fit_make_result(&run, best, acc, &cancelled, t0, out,
 	    err)) != HET_OK)
 		goto out;
 	rc = cancelled ? HET_ECANCEL : HET_OK;

@@ -90,6 +90,9 @@
 /* Fitted columns from which the block elimination is used by default
    (below, the dense eigen-decomposition costs little). */
 #define HET_FIT_BLOCK_MIN 200
+/* Parameters from which the report's eigen-analysis runs in a child
+   process that a cancel can end (option eigen_fork_min). */
+#define HET_FIT_EIGEN_FORK_MIN 1000
 
 /* One iteration record, passed to the progress callback. */
 struct het_fit_progress {
@@ -203,6 +206,17 @@ struct het_fit_options {
 	 */
 	int		 blocks;
 	const atomic_int *cancel;	/* NULL, or the job's cancel flag */
+	/*
+	 * With a cancel flag, the report's eigen-analysis of a fit with at
+	 * least eigen_fork_min parameters (0: HET_FIT_EIGEN_FORK_MIN) runs
+	 * in a child process, so that a cancel ends it at once (LAPACK
+	 * cannot be interrupted: 17 s of one core at p = 4003) and the fit
+	 * returns HET_ECANCEL with the brief report.  eigen_started, when
+	 * not NULL, is called (with progress_ctx, on the fit's thread) once
+	 * that process runs.
+	 */
+	size_t		 eigen_fork_min;
+	void		(*eigen_started)(void *ctx);
 	het_fit_progress_fn progress;	/* NULL, or see above */
 	void		*progress_ctx;
 };

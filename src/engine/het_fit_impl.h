@@ -355,15 +355,17 @@ int het_fit_floor_restart(struct het_pool *pool, const struct fit_prob *fp,
 /*
  * het_fit_make_result (het_fit_result.c): the result of run with start best
  * chosen, from acc, the accumulator of one full evaluation at its x (cost,
- * per-angle sums, J^T J); t0 the call's start (het_clock_now).  brief:
- * the fit was cancelled: the brief report (het_fit_result.brief), and
- * acc need only hold the cost and the sum of squares.  On HET_OK *out
+ * per-angle sums, J^T J); t0 the call's start (het_clock_now).  *brief
+ * 1: the fit was cancelled: the brief report (het_fit_result.brief), and
+ * acc need only hold the cost and the sum of squares; *brief is set to 1
+ * also when a cancel comes during the report's eigen-analysis
+ * (het_fit_eigen), which then gives way to the brief report.  On HET_OK *out
  * is owned by the caller and run->starts has moved into it.  HET_ENOMEM,
  * HET_EINTERNAL (the eigen-analysis failed) or an evaluation's error of
  * the identifiability probes.  Thread: the fit's.
  */
 int het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
-    int brief, double t0, struct het_fit_result **out,
+    int *brief, double t0, struct het_fit_result **out,
     struct het_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -376,6 +378,22 @@ int het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
  */
 #define HET_FIT_IDENT_WEAK_RTOL	1e-7
 #define HET_FIT_IDENT_WEAK_STEP	0.01
+
+/*
+ * The report's eigen-analysis (het_fit_eigen.c): het_fit_eigen is a
+ * het_nlsq_eigen_fn; with ctx NULL, no cancel flag or p < min_p it is
+ * het_nlsq_eigen, otherwise it runs in a child process that a cancel
+ * kills at once (HET_ECANCEL); started(started_ctx), when not NULL, is
+ * called once the child runs.  Thread: the fit's.
+ */
+struct het_fit_eigen_ctx {
+	const atomic_int	*cancel;
+	size_t			 min_p;
+	void			(*started)(void *ctx);
+	void			*started_ctx;
+};
+int het_fit_eigen(void *ctx, size_t p, double *M, double *lam, double *Z,
+    struct het_error *err);
 
 /*
  * Identifiability (het_fit_ident.c).  het_fit_ident_probe: probe the weak

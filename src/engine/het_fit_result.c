@@ -172,6 +172,10 @@ result_quality(struct fit_run *run, const double *acc,
 {
 	const struct fit_prob *fp = run->fp;
 	const double *J = acc + het_nlsq_acc_jtj(fp->p);
+	const struct het_fit_options *opt = run->opt;
+	struct het_fit_eigen_ctx ec = { opt->cancel, opt->eigen_fork_min > 0 ?
+	    opt->eigen_fork_min : HET_FIT_EIGEN_FORK_MIN, opt->eigen_started,
+	    opt->progress_ctx };
 	const char **cause;
 	double *jtj, s2;
 	size_t p = fp->p, i, j;
@@ -191,8 +195,8 @@ result_quality(struct fit_run *run, const double *acc,
 	het_fit_floor_columns(fp, res->x, cause);
 	rc = result_quality_blocks(run, jtj, s2, res, cause, q, err);
 	if (rc == HET_OK && !q->by_blocks)
-		rc = het_nlsq_quality_cause(p, jtj, s2, res->x, res->lo,
-		    res->hi, fp->names, cause, q, err);
+		rc = het_nlsq_quality_eig(p, jtj, s2, res->x, res->lo,
+		    res->hi, fp->names, cause, het_fit_eigen, &ec, q, err);
 	free(cause);
 	free(jtj);
 	if (rc != HET_OK || (res->converged &&
@@ -233,7 +237,7 @@ result_brief(struct het_fit_result *res, struct het_error *err)
 /* Build the result of a finished run around start `best`. */
 int
 het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
-    int brief, double t0, struct het_fit_result **out,
+    int *brief, double t0, struct het_fit_result **out,
     struct het_error *err)
 {
 	const struct fit_prob *fp = run->fp;
@@ -293,8 +297,14 @@ het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	else
 		snprintf(res->message, sizeof(res->message), "%s",
 		    het_nlsq_reason_text(bs->reason));
-	if ((rc = brief ? result_brief(res, err) : result_quality(run, acc,
-	    res, &q, err)) != HET_OK)
+	if (!*brief && (rc = result_quality(run, acc, res, &q, err)) ==
+	    HET_ECANCEL) {
+		het_nlsq_quality_fini(&q);	/* cancelled in the report */
+		*brief = 1;
+	}
+	if (*brief && (rc = result_brief(res, err)) != HET_OK)
+		goto fail;
+	if (rc != HET_OK)
 		goto fail;
 	res->starts = run->starts;	/* ownership moves to the result */
 	res->nstarts = run->nstarts;
@@ -303,7 +313,7 @@ het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	/* Warnings: how it ended, then quality, then the rest. */
 	if ((rc = engine_warnings(run, res, 1, err)) != HET_OK)
 		goto fail;
-	if (brief && (rc = het_nlsq_warning_add(&res->warnings,
+	if (*brief && (rc = het_nlsq_warning_add(&res->warnings,
 	    &res->nwarnings, err, "The fit was cancelled, so its report was "
 	    "cut short: the uncertainties, the covariance and the "
 	    "identifiability analysis were not computed (null in "
@@ -314,7 +324,7 @@ het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
 		if ((rc = het_nlsq_warning_add(&res->warnings,
 		    &res->nwarnings, err, "%s", q.warnings[i])) != HET_OK)
 			goto fail;
-	if (!brief) {
+	if (!*brief) {
 		q.degen = res->degen;
 		rc = het_fit_ident_combos(fp, &q, res, err);
 		q.degen = NULL;
