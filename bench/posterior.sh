@@ -15,8 +15,19 @@
 # seconds, leapfrog steps per transition, the lowest bulk ESS, that ESS
 # per CPU second, the gates, and for the old run the largest difference
 # of a physics parameter's mean from the new run's, in the new run's sd.
+# Every run is also compared with the reference posterior of its problem
+# in bench/reference/ (a long run of the same density: REF=yes makes them
+# again, below): the largest |mean - reference mean| / reference sd and
+# |sd / reference sd - 1| over all parameters, and whether they are
+# within the issue's 0.1 sd and 10 %.
+# With REF=yes, the reference of each problem run (300 x 8; 1000 x 23
+# with BIG=yes) is sampled first: the default sampler with 8 chains x
+# (300 + 4000) at 300 x 8 and 4 chains x (300 + 1500) at 1000 x 23, seed
+# 20261127, written to DIR/ref300.json (and ref1000.json) and, with
+# h5dump (hdf5-tools), DIR/ref300_draws.csv.gz (every 16th draw); copy
+# them into bench/reference/ to make them the reference.
 # Usage: posterior.sh HETUI PYTHON3 [DIR]   (DIR keeps the runs)
-# Environment: HETUI_WORKER (the worker program), OLD, BIG.
+# Environment: HETUI_WORKER (the worker program), OLD, BIG, REF.
 hetui=$1
 py=$2
 keep=$3
@@ -29,11 +40,13 @@ else
 fi
 here=`cd "\`dirname "$0"\`" && pwd`
 
-# config NAME FRAMES ANGLES COORDINATES: a variant of cmc_sample.yaml
+# config NAME FRAMES ANGLES COORDINATES [CHAINS WARMUP SAMPLES SEED]:
+# a variant of cmc_sample.yaml (default budget 4 x (150 + 500), seed 42)
 config() {
-	"$py" - "$here/cmc_sample.yaml" "$d/$1.yaml" "$2" "$3" "$4" <<'PY'
+	"$py" - "$here/cmc_sample.yaml" "$d/$1.yaml" "$2" "$3" "$4" \
+	    "${5:-4}" "${6:-150}" "${7:-500}" "${8:-42}" <<'PY'
 import re, sys
-src, dst, frames, nang, coords = sys.argv[1:6]
+src, dst, frames, nang, coords, ch, wu, ns, seed = sys.argv[1:10]
 s = open(src).read()
 s = re.sub(r"end_frame: \d+", "end_frame: %s" % frames, s)
 n = int(nang)
@@ -46,8 +59,10 @@ if n != 8:
     s = re.sub(r"    offset: \[[^\]]*\]", "    offset: [%s]" % o, s)
 s = s.replace("  cmc:\n", "  cmc:\n    coordinates: %s\n"
               "    sharding:\n      num_shards: 1\n" % coords, 1)
-s = re.sub(r"num_warmup: \d+", "num_warmup: 150", s)
-s = re.sub(r"num_samples: \d+", "num_samples: 500", s)
+s = re.sub(r"num_warmup: \d+", "num_warmup: " + wu, s)
+s = re.sub(r"num_samples: \d+", "num_samples: " + ns, s)
+s = re.sub(r"num_chains: \d+", "num_chains: " + ch, s)
+s = re.sub(r"seed: \d+", "seed: " + seed, s)
 open(dst, "w").write(s)
 PY
 }
@@ -75,10 +90,37 @@ problem() {
 	fi
 }
 
+# reference DATA FRAMES ANGLES CHAINS WARMUP SAMPLES: the long run
+reference() {
+	config "ref$2" "$2" "$3" rates "$4" "$5" "$6" 20261127
+	run "ref$2" "$1"
+	if command -v h5dump >/dev/null 2>&1; then
+		h5dump -d /cmc/consensus/draws -m %.10g -y -w 0 -o "$d/draws.txt" \
+		    "$d/out_ref$2/hetui_results.h5" >/dev/null &&
+		"$py" - "$d/ref$2.json" "$d/draws.txt" 16 <<'PY' |
+import json, sys
+names = json.load(open(sys.argv[1]))["parameters"].keys()
+rows = " ".join(open(sys.argv[2]).read().split()).split(",")
+vals = [v.strip() for v in rows if v.strip()]
+n = len(names)
+print(",".join(names))
+for k in range(0, len(vals) // n, int(sys.argv[3])):
+    print(",".join(vals[k * n:(k + 1) * n]))
+PY
+		gzip -9 >"$d/ref$2_draws.csv.gz"
+	fi
+}
+
 problem p300 300 8
+if [ "$REF" = yes ]; then
+	reference p300 300 8 8 300 4000
+	[ "$BIG" = yes ] && { problem p1000 1000 23; reference p1000 1000 23 \
+	    4 300 1500; }
+fi
 config new300 300 8 rates
 run new300 p300
 names="new300"
+[ "$REF" = yes ] && names="ref300 $names"
 if [ "$OLD" != no ]; then
 	config old300 300 8 power_law
 	run old300 p300
@@ -89,17 +131,24 @@ if [ "$BIG" = yes ]; then
 	config new1000 1000 23 rates
 	run new1000 p1000
 	names="$names new1000"
+	[ "$REF" = yes ] && names="$names ref1000"
 fi
 
-"$py" - "$d" $names <<'PY'
-import json, sys
-d, names = sys.argv[1], sys.argv[2:]
+"$py" - "$d" "$here/reference" $names <<'PY'
+import json, os, sys
+d, refdir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 phys = ["D0_ref", "alpha_ref", "D_offset_ref", "D0_sample", "alpha_sample",
         "D_offset_sample", "v0", "beta", "v_offset", "f0", "f1", "f2", "f3",
         "phi0"]
 runs = {}
-print("%-8s %8s %7s %8s %8s %9s %-6s %s" % ("run", "CPU s", "wall s",
-      "steps", "min ESS", "ESS/CPU-s", "gates", "vs new (max |dmean|/sd)"))
+refs = {}
+for size in ("300", "1000"):
+    f = os.path.join(refdir, "p%s.json" % size)
+    if os.path.exists(f):
+        refs[size] = json.load(open(f))["parameters"]
+print("%-8s %8s %7s %8s %8s %9s %-6s %-7s %s" % ("run", "CPU s", "wall s",
+      "steps", "min ESS", "ESS/CPU-s", "gates", "vs new",
+      "vs reference: max |dmean|/sd, max |sd/sd_ref-1|"))
 for n in names:
     wall, user, sys_ = (float(x) for x in
                         open("%s/time_%s" % (d, n)).read().split()[-3:])
@@ -119,8 +168,20 @@ for n in names:
                      new["parameters"][p]["mean"]) /
                  new["parameters"][p]["sd"] for p in phys)
         cmp = "%.2f" % dz
-    print("%-8s %8.1f %7.1f %8.1f %8.0f %9.2f %-6s %s" % (
+    ref = refs.get(n[3:])
+    vs = "no reference"
+    if ref is not None and not n.startswith("ref"):
+        dm = max((abs(r["parameters"][p]["mean"] - ref[p]["mean"]) /
+                  ref[p]["sd"], p) for p in ref)
+        ds = max((abs(r["parameters"][p]["sd"] / ref[p]["sd"] - 1), p)
+                 for p in ref)
+        vs = "%.3f (%s), %.3f (%s): %s" % (dm[0], dm[1], ds[0], ds[1],
+             "within 0.1 sd and 10 %" if dm[0] <= 0.1 and ds[0] <= 0.1
+             else "OUTSIDE 0.1 sd or 10 %")
+    elif n.startswith("ref"):
+        vs = "(the reference run)"
+    print("%-8s %8.1f %7.1f %8.1f %8.0f %9.2f %-6s %-7s %s" % (
         n, cpu, wall, r["leapfrog_per_transition"], r["min_ess_bulk"],
         r["min_ess_bulk"] / cpu, "passed" if r["gates_passed"] else
-        "FAILED", cmp))
+        "FAILED", cmp, vs))
 PY
