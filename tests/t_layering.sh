@@ -12,7 +12,7 @@
 # consensus) do not include the configuration's, directly or through
 # another header: het_config_bridge.h is where the two meet.
 . "$top_srcdir/tests/tap.sh"
-plan 12
+plan 14
 
 core="$top_builddir/src/core/libhetcore.a"
 engine="$top_builddir/src/engine/libhetengine.a"
@@ -72,6 +72,21 @@ done
 [ -z "$bad" ]; ok $? "the numerics' headers do not include het_config.h${bad:+ (these do:$bad)}"
 bad=$(cd "$top_srcdir" && find src ui -name '*.h' | grep -E '_(int|priv|private)\.h$' | tr '\n' ' ')
 [ -z "$bad" ]; ok $? "private headers end in _impl.h${bad:+ (not: $bad)}"
+
+# One poll loop (issue 21): poll() is called by het_loop alone (and by a
+# zero-timeout readiness check in the worker and the allocation-failure
+# sleep of het_procset's wait), and the workstation's loop names no
+# panel's functions: panels bring their work in through the hooks of
+# their ops table (the registry of panels is the only mention).
+bad=$(cd "$top_srcdir" && grep -n '\<poll(' src/*/*.c ui/*.c | \
+    grep -v '^src/engine/het_loop.c:' | grep -v 'poll(NULL, 0, ms)' | \
+    grep -v 'poll(&pfd, 1, 0)' | grep -v '^[^:]*:[0-9]*:\s*\*' | \
+    tr '\n' ' ')
+[ -z "$bad" ]; ok $? "poll() only in het_loop${bad:+ (also: $bad)}"
+bad=$(grep -n 'ui_sample_\|ui_fit_\|fit_running\|ui_results_\|ui_data_' \
+    "$top_srcdir/ui/ui_main.c" | grep -v 'ui_fit_history_free' | \
+    tr '\n' ' ')
+[ -z "$bad" ]; ok $? "ui_main names no panel's functions${bad:+ ($bad)}"
 
 if [ -z "$LDD" ]; then
 	skip 3 "ldd not found"

@@ -77,6 +77,8 @@ struct ui_hint {
  * A panel.  All hooks run on the loop thread; draw is called only from the
  * render pass and must not change the model.
  */
+struct pollfd;
+
 struct ui_panel_ops {
 	const char	*name;		/* tab title ("Data") */
 	const struct ui_hint *hints;	/* footer hints, NULL-terminated */
@@ -93,6 +95,25 @@ struct ui_panel_ops {
 	 * hook that keeps the payload takes it by setting ev->data to NULL.
 	 */
 	void	 (*event)(struct ui *, void *state, struct het_event *ev);
+	/*
+	 * Work in the event loop (het_loop.h): the loop adds every panel
+	 * with pollfds, deadline or handle as a source.  pollfds fills at
+	 * most max_fds entries and returns how many; deadline is the next
+	 * time the panel must run (het_clock_now seconds, < 0 none);
+	 * handle runs after every poll with the entries pollfds filled
+	 * (also on a timeout).  busy: the panel runs work that quitting
+	 * would stop (a fit, a sampling run).  wind_down: at exit, after
+	 * the loop, drive that work to an end that keeps what finished;
+	 * msg gets a sentence for stderr ("" for none).
+	 */
+	size_t	 max_fds;
+	size_t	 (*pollfds)(struct ui *, void *state, struct pollfd *fds,
+		    size_t cap);
+	double	 (*deadline)(struct ui *, void *state);
+	void	 (*handle)(struct ui *, void *state, const struct pollfd *fds,
+		    size_t n);
+	int	 (*busy)(const struct ui *, const void *state);
+	void	 (*wind_down)(struct ui *, void *state, char *msg, size_t len);
 };
 
 extern const struct ui_panel_ops ui_panel_data;
@@ -256,28 +277,13 @@ void	ui_fit_history_free(struct ui *);
 struct ui_fit_record *ui_history_append(struct ui *);
 
 /*
- * ui_p_sample.c: the sampling run in the poll loop.  ui_sample_pollfds
- * fills fds (cap >= UI_SAMPLE_MAX_FDS) with the run's descriptors and
- * returns how many; ui_sample_handle must run after every poll, also on
- * timeout (n = 0); ui_sample_timeout lowers a poll timeout (ms, -1 none)
- * to the run's next deadline; ui_sample_running: a run is active.
+ * ui_p_sample.c: ui_sample_running: a sampling run is active (its loop
+ * hooks are the panel's pollfds, deadline, handle, busy and wind_down;
+ * the wind-down at exit cancels a run still going and drives it to its
+ * end, so the shards that finished are combined and written).
  */
 #define UI_SAMPLE_MAX_FDS	160
-struct pollfd;
-size_t	ui_sample_pollfds(struct ui *, struct pollfd *fds, size_t cap);
-void	ui_sample_handle(struct ui *, const struct pollfd *fds, size_t n);
-int	ui_sample_timeout(struct ui *, int timeout);
 int	ui_sample_running(const struct ui *);
-/*
- * ui_sample_wind_down: at exit (a confirmed quit, SIGHUP, SIGTERM) a run
- * still going is cancelled and driven to its end, so the shards that
- * finished are combined and written (a run already combining or writing
- * just completes).  It blocks: for the workers' kill grace (2 s, then
- * SIGKILL) and the write in SAMPLING, for one bin or one NLSQ iteration
- * in READING and NLSQ.  msg gets a sentence for stderr, "" when no run
- * was active.  Thread: the loop thread, after the loop has ended.
- */
-void	ui_sample_wind_down(struct ui *, char *msg, size_t len);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);

@@ -2,10 +2,12 @@
  * ui_main.c: the workstation's event loop.
  *
  * Design (docs/design.md, aesthetics-anchors §6.6): one loop thread owns
- * the terminal and the UI model and sleeps only in poll() on four
- * descriptors: the keyboard, the signal self-pipe, the engine's event
- * queue and the captured stderr pipe, plus, while a sampling run is
- * active, its wake-up pipe and its workers' pipes (ui_p_sample.c).
+ * the terminal and the UI model and sleeps only in het_loop's poll() on
+ * four descriptors: the keyboard, the signal self-pipe, the engine's
+ * event queue and the captured stderr pipe, plus those of the panels
+ * that run work (their pollfds, deadline and handle hooks: while a
+ * sampling run is active, its wake-up pipe and its workers' pipes); the
+ * loop names no panel.
  * Each iteration drains every ready source into the model, which only
  * sets dirty bits; the render pass runs at the end, at most every 50 ms
  * (~20 Hz), so a burst of events or keys costs one redraw.  Heavy work
@@ -15,9 +17,10 @@
  * Configuration files are the exception: they are a few kilobytes and are
  * read and written here (ui_config.c).
  * Every exit path, including SIGTERM and SIGHUP, restores the terminal
- * before the process ends, and a sampling run still going is cancelled
- * so that the shards that finished are combined and written
- * (ui_sample_wind_down): a dropped SSH session loses no finished work.
+ * before the process ends, and work still going is wound down by its
+ * panel (wind_down: a sampling run is cancelled so that the shards that
+ * finished are combined and written): a dropped SSH session loses no
+ * finished work.
  */
 #include "config.h"
 
@@ -32,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "het_loop.h"
 #include "het_pool.h"
 #include "het_thread.h"
 #include "ui.h"
@@ -58,13 +62,6 @@ void
 ui_dirty(struct ui *ui, int bits)
 {
 	ui->dirty |= bits;
-}
-
-/* Work that quitting would stop: a fit or a sampling run. */
-int
-ui_work_running(const struct ui *ui)
-{
-	return ui->fit_running || ui_sample_running(ui);
 }
 
 void
@@ -202,8 +199,9 @@ ui_drain_signals(struct ui *ui, int fd)
 			case SIGCHLD:
 				/*
 				 * No waitpid(-1): het_proc reaps its workers
-				 * by pid (ui_sample_handle runs after this
-				 * poll) and needs their exit statuses.
+				 * by pid (the Sampling panel's handle runs
+				 * after this poll) and needs their exit
+				 * statuses.
 				 */
 				break;
 			case SIGINT:
@@ -320,77 +318,190 @@ ui_read_keys(struct ui *ui)
 	}
 }
 
+/* The loop's own source: keyboard, signals, engine events, stderr. */
+struct ui_core {
+	struct ui	*ui;
+	int		 sigfd, errfd;
+	int		 fatal;		/* the signal that ends the process */
+	double		 last;		/* the last render */
+};
+
+static size_t
+core_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	struct ui_core *c = obj;
+	const int fd[4] = { STDIN_FILENO, c->sigfd, het_evq_fd(c->ui->evq),
+	    c->errfd };
+	size_t k;
+
+	for (k = 0; k < 4 && k < cap; k++) {
+		fds[k].fd = fd[k];
+		fds[k].events = POLLIN;
+	}
+	return k;
+}
+
+/* The next frame when something is dirty, the status line's expiry, and
+   a 0.1 s tick while the I/O thread reads (its indicator). */
+static double
+core_deadline(void *obj)
+{
+	struct ui_core *c = obj;
+	struct ui *ui = c->ui;
+	double dl = -1.0;
+
+	if (ui->dirty)
+		dl = c->last + UI_FRAME_SECONDS;
+	if (ui->status[0] != '\0' && ui->status_until > 0)
+		dl = het_loop_earlier(dl, ui->status_until);
+	if (het_io_busy(ui->io))
+		dl = het_loop_earlier(dl, ui_now() + 0.1);
+	return dl;
+}
+
+static void
+core_handle(void *obj, const struct pollfd *fds, size_t n, double now)
+{
+	struct ui_core *c = obj;
+	struct ui *ui = c->ui;
+
+	(void)now;
+	if (het_io_busy(ui->io))
+		ui_dirty(ui, UI_DIRTY_TABS);
+	if (n < 4)
+		return;
+	if (fds[1].revents & POLLIN)
+		c->fatal = ui_drain_signals(ui, c->sigfd);
+	if (fds[2].revents & POLLIN)
+		ui_drain_events(ui);
+	if (fds[3].revents & (POLLIN | POLLHUP))
+		ui_term_read_stderr(ui_stderr_line, ui);
+	if (fds[0].revents & (POLLHUP | POLLERR)) {
+		/* The terminal went away: nobody is left to ask. */
+		c->fatal = SIGHUP;
+	} else if (fds[0].revents & POLLIN)
+		ui_read_keys(ui);
+}
+
+/* A panel as a loop source (its pollfds, deadline and handle hooks). */
+struct ui_src {
+	struct ui	*ui;
+	size_t		 k;
+};
+
+static size_t
+panel_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	struct ui_src *p = obj;
+	const struct ui_panel_ops *o = p->ui->panels[p->k];
+
+	return o->pollfds != NULL ? o->pollfds(p->ui, p->ui->pstate[p->k],
+	    fds, cap) : 0;
+}
+
+static double
+panel_deadline(void *obj)
+{
+	struct ui_src *p = obj;
+	const struct ui_panel_ops *o = p->ui->panels[p->k];
+
+	return o->deadline != NULL ? o->deadline(p->ui,
+	    p->ui->pstate[p->k]) : -1.0;
+}
+
+static void
+panel_handle(void *obj, const struct pollfd *fds, size_t n, double now)
+{
+	struct ui_src *p = obj;
+	const struct ui_panel_ops *o = p->ui->panels[p->k];
+
+	(void)now;
+	if (o->handle != NULL)
+		o->handle(p->ui, p->ui->pstate[p->k], fds, n);
+}
+
+/*
+ * The loop: the panels that run work come first (as the sampling run's
+ * reaping did before the keys), then the loop's own descriptors; one
+ * render pass per turn at most every UI_FRAME_SECONDS.
+ */
 static int
 ui_loop(struct ui *ui, int sigfd, int errfd)
 {
-	struct pollfd pfd[4 + UI_SAMPLE_MAX_FDS];
-	double now, last = 0, wait;
-	int timeout, nfd, fatal = 0, drawn;
-	size_t nsfd;
+	struct het_loop_source src[HET_LOOP_MAX_SOURCES];
+	struct ui_src psrc[UI_MAX_PANELS];
+	struct ui_core core = { ui, sigfd, errfd, 0, 0.0 };
+	struct het_loop loop;
+	struct het_error err;
+	size_t k, n = 0;
+	double now;
+	int drawn;
 
-	while (!ui->quit && !fatal) {
+	for (k = 0; k < ui->npanels && n + 1 < HET_LOOP_MAX_SOURCES; k++) {
+		const struct ui_panel_ops *o = ui->panels[k];
+
+		if (o->pollfds == NULL && o->deadline == NULL &&
+		    o->handle == NULL)
+			continue;
+		psrc[k] = (struct ui_src){ ui, k };
+		src[n++] = (struct het_loop_source){ &psrc[k], o->max_fds,
+		    panel_fds, panel_deadline, panel_handle };
+	}
+	src[n++] = (struct het_loop_source){ &core, 4, core_fds,
+	    core_deadline, core_handle };
+	if (het_loop_init(&loop, src, n, &err) != HET_OK)
+		ui_fatal("%s", err.msg);
+	while (!ui->quit && !core.fatal) {
 		now = ui_now();
 		if (ui->status[0] != '\0' && ui->status_until > 0 &&
 		    now >= ui->status_until) {
 			ui->status[0] = '\0';
 			ui_dirty(ui, UI_DIRTY_STATUS);
 		}
-		timeout = -1;
-		if (ui->dirty) {
-			if (now - last >= UI_FRAME_SECONDS) {
-				drawn = ui->dirty;
-				ui_render(ui);
-				ui_browse_render(ui, drawn);
-				last = now;
-			} else
-				timeout = (int)((last + UI_FRAME_SECONDS -
-				    now) * 1000) + 1;
+		if (ui->dirty && now - core.last >= UI_FRAME_SECONDS) {
+			drawn = ui->dirty;
+			ui_render(ui);
+			ui_browse_render(ui, drawn);
+			core.last = now;
 		}
-		if (ui->status[0] != '\0' && ui->status_until > 0) {
-			wait = (ui->status_until - now) * 1000 + 1;
-			if (timeout < 0 || wait < timeout)
-				timeout = (int)wait;
-		}
-		if (het_io_busy(ui->io) && (timeout < 0 || timeout > 100)) {
-			/* Keep the "reading" indicator honest. */
-			timeout = 100;
-			ui_dirty(ui, UI_DIRTY_TABS);
-		}
-		if (ui->fit_running && (timeout < 0 || timeout > 500)) {
-			/* The elapsed time of a slow iteration keeps moving. */
-			timeout = 500;
-			ui_dirty(ui, UI_DIRTY_BODY);
-		}
-		pfd[0].fd = STDIN_FILENO;
-		pfd[1].fd = sigfd;
-		pfd[2].fd = het_evq_fd(ui->evq);
-		pfd[3].fd = errfd;
-		for (nfd = 0; nfd < 4; nfd++) {
-			pfd[nfd].events = POLLIN;
-			pfd[nfd].revents = 0;
-		}
-		/* The sampling run's wake-up pipe and worker pipes. */
-		nsfd = ui_sample_pollfds(ui, pfd + 4, UI_SAMPLE_MAX_FDS);
-		timeout = ui_sample_timeout(ui, timeout);
-		if (poll(pfd, 4 + nsfd, timeout) < 0) {
-			if (errno == EINTR)
-				continue;
+		if (het_loop_once(&loop) != 0)
 			ui_fatal("poll failed: %s", strerror(errno));
-		}
-		ui_sample_handle(ui, pfd + 4, nsfd);
-		if (pfd[1].revents & POLLIN)
-			fatal = ui_drain_signals(ui, sigfd);
-		if (pfd[2].revents & POLLIN)
-			ui_drain_events(ui);
-		if (pfd[3].revents & (POLLIN | POLLHUP))
-			ui_term_read_stderr(ui_stderr_line, ui);
-		if (pfd[0].revents & (POLLHUP | POLLERR)) {
-			/* The terminal went away: nobody is left to ask. */
-			fatal = SIGHUP;
-		} else if (pfd[0].revents & POLLIN)
-			ui_read_keys(ui);
 	}
-	return fatal;
+	het_loop_fini(&loop);
+	return core.fatal;
+}
+
+/* Work that quitting would stop: any panel's (a fit, a sampling run). */
+int
+ui_work_running(const struct ui *ui)
+{
+	size_t k;
+
+	for (k = 0; k < ui->npanels; k++)
+		if (ui->panels[k]->busy != NULL &&
+		    ui->panels[k]->busy(ui, ui->pstate[k]))
+			return 1;
+	return 0;
+}
+
+/* At exit: every panel drives its work to an end that keeps what
+   finished; their sentences for stderr joined in msg. */
+static void
+ui_wind_down(struct ui *ui, char *msg, size_t len)
+{
+	char one[512];
+	size_t k, used = 0;
+
+	msg[0] = '\0';
+	for (k = 0; k < ui->npanels; k++) {
+		if (ui->panels[k]->wind_down == NULL)
+			continue;
+		one[0] = '\0';
+		ui->panels[k]->wind_down(ui, ui->pstate[k], one, sizeof(one));
+		if (one[0] != '\0' && used + 1 < len)
+			used += (size_t)snprintf(msg + used, len - used,
+			    "%s%s", used > 0 ? "; " : "", one);
+	}
 }
 
 static void
@@ -480,14 +591,14 @@ ui_main(const struct ui_options *opts)
 	if (opts->data_path != NULL)
 		ui_open_file(ui, opts->data_path);
 	fatal = ui_loop(ui, sigfd, errfd);
-	if (fatal == 0 && ui_sample_running(ui)) {
+	if (fatal == 0 && ui_work_running(ui)) {
 		/* A confirmed quit: say why the screen waits. */
-		ui_msg(ui, UI_LOG_WARN, "stopping the sampling workers and "
-		    "writing the finished shards...");
+		ui_msg(ui, UI_LOG_WARN, "stopping the running work and "
+		    "writing what finished...");
 		ui_render(ui);
 	}
-	/* Finished shards are written on a quit and a hang-up alike. */
-	ui_sample_wind_down(ui, msg, sizeof(msg));
+	/* Finished work is written on a quit and a hang-up alike. */
+	ui_wind_down(ui, msg, sizeof(msg));
 	status = ui->exit_status;
 	ui_teardown(ui);
 	if (msg[0] != '\0')

@@ -477,6 +477,31 @@ fit_resize(struct ui *ui, void *state, int lines, int cols)
 		s->left = 60;
 }
 
+/* While a fit runs, the elapsed time of a slow iteration keeps moving. */
+static double
+fit_deadline(struct ui *ui, void *state)
+{
+	(void)state;
+	return ui->fit_running ? ui_now() + 0.5 : -1.0;
+}
+
+static void
+fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
+{
+	(void)state;
+	(void)fds;
+	(void)n;
+	if (ui->fit_running)
+		ui_dirty(ui, UI_DIRTY_BODY);
+}
+
+static int
+fit_busy(const struct ui *ui, const void *state)
+{
+	(void)state;
+	return ui->fit_running;
+}
+
 const struct ui_panel_ops ui_panel_fit = {
 	.name = "Fit",
 	.hints = fit_hints,
@@ -487,4 +512,7 @@ const struct ui_panel_ops ui_panel_fit = {
 	.key = fit_key,
 	.resize = fit_resize,
 	.event = fit_event,
+	.deadline = fit_deadline,
+	.handle = fit_handle,
+	.busy = fit_busy,
 };

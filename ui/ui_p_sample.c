@@ -1,8 +1,8 @@
 /*
  * ui_p_sample.c: the Sampling panel: the CMC settings, starting and
  * cancelling a run, and following it shard by shard; and the run's place
- * in the poll loop (ui_sample_pollfds, ui_sample_handle,
- * ui_sample_timeout).
+ * in the event loop (the panel's pollfds, deadline, handle, busy and
+ * wind_down hooks).
  *
  * Design: the panel never computes.  `r` turns the session into a
  * sampling run: the configuration as edited in the Model panel and here,
@@ -176,11 +176,10 @@ ui_sample_running(const struct ui *ui)
 	    HET_SAMPLE_IDLE && !het_sample_finished(ui->sample);
 }
 
-size_t
-ui_sample_pollfds(struct ui *ui, struct pollfd *fds, size_t cap)
+static size_t
+sample_pollfds(struct ui *ui, void *state, struct pollfd *fds, size_t cap)
 {
-	size_t n = 0;
-
+	(void)state;
 	if (!ui_sample_running(ui))
 		return 0;
 	if (het_sample_pollfds_max(ui->sample) > cap) {
@@ -190,25 +189,22 @@ ui_sample_pollfds(struct ui *ui, struct pollfd *fds, size_t cap)
 		    het_sample_pollfds_max(ui->sample));
 		return 0;
 	}
-	het_sample_pollfds(ui->sample, fds, cap, &n);
-	return n;
+	return het_sample_loop_fds(ui->sample, fds, cap);
 }
 
-int
-ui_sample_timeout(struct ui *ui, int timeout)
+static double
+sample_deadline(struct ui *ui, void *state)
 {
-	double dl, now;
-	int ms;
+	(void)state;
+	return ui_sample_running(ui) ?
+	    het_sample_loop_deadline(ui->sample) : -1.0;
+}
 
-	if (!ui_sample_running(ui))
-		return timeout;
-	/* SAMPLING reaps on a 0.1 s tick; earlier phases show progress. */
-	ms = het_sample_phase(ui->sample) == HET_SAMPLE_SAMPLING ? 100 : 250;
-	dl = het_sample_next_deadline(ui->sample);
-	now = het_clock_now();
-	if (dl >= 0 && (dl - now) * 1000.0 < ms)
-		ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
-	return timeout < 0 || ms < timeout ? ms : timeout;
+static int
+sample_busy(const struct ui *ui, const void *state)
+{
+	(void)state;
+	return ui_sample_running(ui);
 }
 
 /* The written run in the session's history, beside the fits. */
@@ -305,10 +301,18 @@ log_new_warnings(struct ui *ui, struct sample_state *s)
 	s->nwarn_seen = het_sample_nwarnings(ui->sample);
 }
 
-void
-ui_sample_wind_down(struct ui *ui, char *msg, size_t len)
+/*
+ * At exit (a confirmed quit, SIGHUP, SIGTERM) a run still going is
+ * cancelled and driven to its end, so the shards that finished are
+ * combined and written (a run already combining or writing just
+ * completes).  It blocks: for the workers' kill grace (2 s, then
+ * SIGKILL) and the write in SAMPLING, for one bin or one NLSQ iteration
+ * in READING and NLSQ.
+ */
+static void
+sample_wind_down(struct ui *ui, void *state, char *msg, size_t len)
 {
-	struct sample_state *s = sample_state_of(ui);
+	struct sample_state *s = state;
 	const char *const *files;
 	enum het_sample_verdict v;
 
@@ -339,16 +343,16 @@ ui_sample_wind_down(struct ui *ui, char *msg, size_t len)
 		    files[0] != NULL ? "/" : "");
 }
 
-void
-ui_sample_handle(struct ui *ui, const struct pollfd *fds, size_t n)
+static void
+sample_handle(struct ui *ui, void *state, const struct pollfd *fds,
+    size_t n)
 {
-	struct sample_state *s;
+	struct sample_state *s = state;
 	double now;
 
 	if (!ui_sample_running(ui))
 		return;
-	s = sample_state_of(ui);
-	het_sample_handle(ui->sample, fds, n, het_clock_now());
+	het_sample_loop_handle(ui->sample, fds, n, het_clock_now());
 	log_new_warnings(ui, s);
 	if (het_sample_finished(ui->sample) && !s->ended) {
 		run_ended(ui, s);
@@ -756,4 +760,10 @@ const struct ui_panel_ops ui_panel_sample = {
 	.draw = sp_draw,
 	.key = sample_key,
 	.resize = sample_resize,
+	.max_fds = UI_SAMPLE_MAX_FDS,
+	.pollfds = sample_pollfds,
+	.deadline = sample_deadline,
+	.handle = sample_handle,
+	.busy = sample_busy,
+	.wind_down = sample_wind_down,
 };

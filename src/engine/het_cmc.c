@@ -21,6 +21,7 @@
 
 #include "het_cmc.h"
 #include "het_config.h"
+#include "het_loop.h"
 #include "het_pool.h"
 #include "het_proc.h"
 
@@ -635,35 +636,49 @@ het_cmc_cancel(struct het_cmc *c, double now, const char *why)
 	cancel_rest(c, now, why != NULL ? why : "on request");
 }
 
+/* The coordinator as a het_loop source (het_cmc_run). */
+static size_t
+cmc_loop_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	size_t n = 0;
+
+	if (het_cmc_pollfds(obj, fds, cap, &n) != HET_OK)
+		return 0;
+	return n;
+}
+
+static double
+cmc_loop_deadline(void *obj)
+{
+	/* Reap at least every 0.1 s. */
+	return het_loop_earlier(het_cmc_next_deadline(obj), het_clock_now() +
+	    0.1);
+}
+
+static void
+cmc_loop_handle(void *obj, const struct pollfd *fds, size_t n, double now)
+{
+	het_cmc_handle(obj, fds, n, now);
+}
+
 int
 het_cmc_run(struct het_cmc *c, struct het_error *err)
 {
-	struct pollfd	*fds;
-	size_t		 n, cap = 2 * c->max_workers + 2;
-	double		 now, dl;
-	int		 ms;
+	struct het_loop_source src = { c, 2 * c->max_workers + 2,
+	    cmc_loop_fds, cmc_loop_deadline, cmc_loop_handle };
+	struct het_loop loop;
+	int rc;
 
-	if ((fds = calloc(cap, sizeof *fds)) == NULL)
-		return het_error_set(err, HET_ENOMEM, "out of memory for the "
-		    "poll set");
+	if ((rc = het_loop_init(&loop, &src, 1, err)) != HET_OK)
+		return rc;
 	if (!c->started && het_cmc_start(c, het_clock_now(), err) != HET_OK) {
-		free(fds);
+		het_loop_fini(&loop);
 		het_procset_shutdown_all(c->set, 1.0);
 		return err != NULL ? err->code : HET_EIO;
 	}
-	while (!het_cmc_finished(c)) {
-		n = 0;
-		het_cmc_pollfds(c, fds, cap, &n);
-		now = het_clock_now();
-		dl = het_cmc_next_deadline(c);
-		ms = 100;
-		if (dl >= 0 && (dl - now) * 1000.0 < ms)
-			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
-		if (poll(fds, n, ms) < 0)
-			n = 0;
-		het_cmc_handle(c, fds, n, het_clock_now());
-	}
-	free(fds);
+	while (!het_cmc_finished(c))
+		(void)het_loop_once(&loop);
+	het_loop_fini(&loop);
 	return het_cmc_status(c, err);
 }
 

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "het_loop.h"
 #include "het_proc.h"
 
 #include "het_proc_impl.h"
@@ -649,23 +650,53 @@ het_procset_running(const struct het_procset *set)
 	return n;
 }
 
-/* One non-blocking turn of a private loop, sleeping at most ms. */
+/* The set as a het_loop source for the waits below. */
+struct procset_wait {
+	struct het_procset	*set;
+	double			 until;
+};
+
+static size_t
+procset_wait_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	struct procset_wait *pw = obj;
+	size_t n = 0;
+
+	return het_procset_pollfds(pw->set, fds, cap, &n) == HET_OK ? n : 0;
+}
+
+static double
+procset_wait_deadline(void *obj)
+{
+	return ((struct procset_wait *)obj)->until;
+}
+
+static void
+procset_wait_handle(void *obj, const struct pollfd *fds, size_t n,
+    double now)
+{
+	struct procset_wait *pw = obj;
+
+	het_procset_handle(pw->set, fds, n, now);
+	het_procset_reap(pw->set, now);
+}
+
+/* One turn of a private loop, sleeping at most ms. */
 static void
 het_procset_turn(struct het_procset *set, int ms)
 {
-	struct pollfd	*fds;
-	size_t		 n = 0;
+	struct procset_wait pw = { set, het_clock_now() + ms / 1000.0 };
+	struct het_loop_source src = { &pw, set->n * 2 + 1, procset_wait_fds,
+	    procset_wait_deadline, procset_wait_handle };
+	struct het_loop loop;
 
-	fds = calloc(set->n * 2 + 1, sizeof *fds);
-	if (fds != NULL &&
-	    het_procset_pollfds(set, fds, set->n * 2 + 1, &n) == HET_OK) {
-		if (poll(fds, n, ms) > 0)
-			het_procset_handle(set, fds, n, het_clock_now());
-	} else {
+	if (het_loop_init(&loop, &src, 1, NULL) != HET_OK) {
 		poll(NULL, 0, ms);
+		het_procset_reap(set, het_clock_now());
+		return;
 	}
-	free(fds);
-	het_procset_reap(set, het_clock_now());
+	(void)het_loop_once(&loop);
+	het_loop_fini(&loop);
 }
 
 void

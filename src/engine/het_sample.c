@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "het_loop.h"
 #include "het_pool.h"
 #include "het_proc.h"
 #include "het_sample_impl.h"
@@ -737,17 +738,48 @@ het_sample_cancel_async(struct het_sample *s)
 	errno = saved;
 }
 
+/* The pipeline as a het_loop source (het_sample_run, the workstation). */
+size_t
+het_sample_loop_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	size_t n = 0;
+
+	if (het_sample_finished(obj) || het_sample_pollfds(obj, fds, cap,
+	    &n) != HET_OK)
+		return 0;
+	return n;
+}
+
+double
+het_sample_loop_deadline(void *obj)
+{
+	struct het_sample *s = obj;
+
+	if (het_sample_finished(s))
+		return -1.0;
+	/* SAMPLING reaps on a 0.1 s tick; earlier phases show progress. */
+	return het_loop_earlier(het_sample_next_deadline(s), het_clock_now() +
+	    (s->phase == HET_SAMPLE_SAMPLING ? 0.1 : 0.25));
+}
+
+void
+het_sample_loop_handle(void *obj, const struct pollfd *fds, size_t n,
+    double now)
+{
+	if (!het_sample_finished(obj))
+		het_sample_handle(obj, fds, n, now);
+}
+
 enum het_sample_verdict
 het_sample_run(struct het_sample *s)
 {
-	struct pollfd *fds;
+	struct het_loop_source src = { s, het_sample_pollfds_max(s),
+	    het_sample_loop_fds, het_sample_loop_deadline,
+	    het_sample_loop_handle };
+	struct het_loop loop;
 	struct het_error e;
-	size_t cap = het_sample_pollfds_max(s), n;
-	double now, dl;
-	int ms;
 
-	if ((fds = calloc(cap, sizeof(*fds))) == NULL) {
-		het_error_set(&e, HET_ENOMEM, "out of memory for the poll set");
+	if (het_loop_init(&loop, &src, 1, &e) != HET_OK) {
 		hs_fail(s, &e);
 		return s->verdict;
 	}
@@ -755,17 +787,8 @@ het_sample_run(struct het_sample *s)
 	if (s->phase == HET_SAMPLE_IDLE && het_sample_start(s, &e) != HET_OK &&
 	    !het_sample_finished(s))
 		hs_fail(s, &e);
-	while (!het_sample_finished(s)) {
-		het_sample_pollfds(s, fds, cap, &n);
-		now = het_clock_now();
-		dl = het_sample_next_deadline(s);
-		ms = s->phase == HET_SAMPLE_SAMPLING ? 100 : 250;
-		if (dl >= 0 && (dl - now) * 1000.0 < ms)
-			ms = dl <= now ? 0 : (int)((dl - now) * 1000.0) + 1;
-		if (poll(fds, n, ms) < 0)
-			n = 0;
-		het_sample_handle(s, fds, n, het_clock_now());
-	}
-	free(fds);
+	while (!het_sample_finished(s))
+		(void)het_loop_once(&loop);
+	het_loop_fini(&loop);
 	return s->verdict;
 }

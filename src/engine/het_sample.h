@@ -350,6 +350,18 @@ void het_sample_handle(struct het_sample *s, const struct pollfd *fds,
     size_t n, double now);
 double het_sample_next_deadline(const struct het_sample *s);
 
+/*
+ * The pipeline as a het_loop source (obj: the struct het_sample; max_fds
+ * het_sample_pollfds_max): its descriptors while it runs, its next
+ * deadline or the progress tick (0.1 s in SAMPLING, 0.25 s before),
+ * het_sample_handle.  All three do nothing once it has finished.  The
+ * loop thread.
+ */
+size_t het_sample_loop_fds(void *obj, struct pollfd *fds, size_t cap);
+double het_sample_loop_deadline(void *obj);
+void het_sample_loop_handle(void *obj, const struct pollfd *fds, size_t n,
+    double now);
+
 /* het_sample_finished: 1 in DONE, FAILED and CANCELLED. */
 int het_sample_finished(const struct het_sample *s);
 

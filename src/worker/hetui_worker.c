@@ -43,7 +43,9 @@
 #include <unistd.h>
 
 #include "het_h5.h"
+#include "het_loop.h"
 #include "het_proc.h"
+#include "het_thread.h"
 #include "het_wire.h"
 #include "het_wire_shard.h"
 
@@ -358,7 +360,7 @@ worker_chains_at_once(struct worker *w, const struct het_wire_shard *ws,
 	}
 	/* the started threads take every chain from the queue */
 	for (k = 0; rc == HET_OK && k < nt; k++) {
-		if (pthread_create(&t[k].tid, NULL, worker_chain_thread,
+		if (het_thread_spawn(&t[k].tid, worker_chain_thread,
 		    &t[k]) != 0)
 			break;
 		started++;
@@ -478,45 +480,75 @@ worker_record(struct worker *w, const struct het_wire_rec *rec)
 	}
 }
 
+/* The coordinator's stdin as the worker's het_loop source. */
+struct worker_in {
+	struct worker	*w;
+	int		 done;		/* 1: end with rc */
+	int		 rc;
+};
+
+static size_t
+worker_in_fds(void *obj, struct pollfd *fds, size_t cap)
+{
+	(void)obj;
+	(void)cap;
+	fds[0].fd = STDIN_FILENO;
+	fds[0].events = POLLIN;
+	return 1;
+}
+
+static void
+worker_in_handle(void *obj, const struct pollfd *fds, size_t n, double now)
+{
+	struct worker_in *in = obj;
+	struct het_error err;
+	char buf[65536];
+	ssize_t r;
+
+	(void)now;
+	if (n == 0 || fds[0].revents == 0)
+		return;
+	r = read(STDIN_FILENO, buf, sizeof buf);
+	if (r == -1 && errno == EINTR)
+		return;
+	if (r <= 0) {			/* EOF: shut down now */
+		in->done = 1;
+		in->rc = r == 0 ? 0 : 1;
+		return;
+	}
+	if (worker_drain(in->w, het_wire_reader_feed(in->w->rd, buf,
+	    (size_t)r, &err), &err) != 0) {
+		in->done = 1;
+		in->rc = in->w->stop > 0 ? 0 : 2;
+	}
+}
+
 static int
 worker_loop(void)
 {
 	struct worker		 w;
+	struct worker_in	 in = { &w, 0, 1 };
+	struct het_loop_source	 src = { &in, 1, worker_in_fds, NULL,
+	    worker_in_handle };
+	struct het_loop		 loop;
 	struct het_error	 err;
-	struct pollfd		 pfd;
-	char			 buf[65536];
-	ssize_t			 n;
-	int			 rc;
 
 	memset(&w, 0, sizeof w);
 	w.shard = -1;
-	if ((w.rd = het_wire_reader_alloc(0, "coordinator", &err)) == NULL) {
+	if ((w.rd = het_wire_reader_alloc(0, "coordinator", &err)) == NULL ||
+	    het_loop_init(&loop, &src, 1, &err) != HET_OK) {
 		worker_send_error(-1, err.code, err.msg);
+		het_wire_reader_free(w.rd);
 		return 1;
 	}
-	for (;;) {
-		pfd.fd = STDIN_FILENO;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+	while (!in.done)
+		if (het_loop_once(&loop) != 0) {
+			in.rc = 1;
 			break;
-		if (pfd.revents == 0)
-			continue;
-		n = read(STDIN_FILENO, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n == 0 ? 0 : 1;	/* EOF: shut down now */
-			het_wire_reader_free(w.rd);
-			return rc;
 		}
-		if (worker_drain(&w, het_wire_reader_feed(w.rd, buf,
-		    (size_t)n, &err), &err) != 0) {
-			het_wire_reader_free(w.rd);
-			return w.stop > 0 ? 0 : 2;
-		}
-	}
+	het_loop_fini(&loop);
 	het_wire_reader_free(w.rd);
-	return 1;
+	return in.rc;
 }
 
 int
