@@ -124,9 +124,78 @@ int het_cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
 int het_cl_read_mode(struct cl_load *ld);
 int het_cl_read_data(struct cl_load *ld);
 
-/* het_config_opt.c: optimization.nlsq, optimization.cmc, output */
-int het_cl_read_nlsq(struct cl_load *ld);
-int het_cl_read_cmc(struct cl_load *ld);
+/*
+ * het_config_table.c: the schema table of the optimiser settings
+ * (optimization.nlsq and optimization.cmc), which drives the reader
+ * (het_cl_read_table) and the template (het_config_write.c).
+ */
+enum het_ck_type {
+	HET_CK_NUM,		/* double */
+	HET_CK_LONG,		/* long */
+	HET_CK_LONG_AUTO,	/* long, "auto" = 0 */
+	HET_CK_BOOL,		/* int 0/1 */
+	HET_CK_WORD,		/* an int-sized enum through words */
+	HET_CK_SEED,		/* unsigned long, >= 0 */
+	HET_CK_STRING,		/* char *, with provenance */
+	HET_CK_X_SCALE,		/* handler: "jac" or a number > 0 */
+	HET_CK_X_SCALE_MAP	/* handler: {name: scale > 0} */
+};
+
+/* The sections the table's settings live in; a parent before its
+   children (HET_CK_NSEC as a parent: the document's root). */
+enum het_ck_sec {
+	HET_CK_OPT, HET_CK_NLSQ, HET_CK_NLSQ_MS, HET_CK_NLSQ_AD, HET_CK_CMC,
+	HET_CK_CMC_SH, HET_CK_CMC_PS, HET_CK_CMC_TO, HET_CK_CMC_CO,
+	HET_CK_CMC_VA, HET_CK_CMC_NL, HET_CK_CMC_RE, HET_CK_CMC_PA,
+	HET_CK_NSEC
+};
+
+#define HET_CK_HET	1	/* read by heterodyne configurations */
+#define HET_CK_HOM	2	/* by homodyne ones */
+#define HET_CK_BOTH	3
+#define HET_CK_MAXCAND	5
+#define HET_CK_MAXDOC	2
+
+struct het_cl_section {
+	int		 parent;	/* enum het_ck_sec, or HET_CK_NSEC */
+	const char	*parent_path;
+	const char	*key;
+	const char	*path;		/* dotted, "optimization.cmc.timeout" */
+	int		 depth;		/* 0 for optimization */
+};
+
+struct het_cl_key {
+	const char	*canon;		/* provenance key, "cmc.num_chains" */
+	enum het_ck_type type;
+	size_t		 off;		/* of the field in struct het_config */
+	const struct het_cl_word *words; /* HET_CK_WORD: accepted words */
+	size_t		 nwords;
+	unsigned	 family;	/* HET_CK_HET, HET_CK_HOM or both */
+	struct {
+		int		 sec;	/* enum het_ck_sec */
+		const char	*key;
+	}		 cand[HET_CK_MAXCAND]; /* locations, first wins */
+	int		 tsec;		/* the template writes it here ... */
+	const char	*tkey;		/* ... under this key */
+	const char	*doc[HET_CK_MAXDOC]; /* comment lines before it */
+};
+
+extern const struct het_cl_section het_cl_sections[HET_CK_NSEC];
+extern const struct het_cl_key het_cl_keys[];
+extern const size_t het_cl_nkeys;
+/* Read every table setting the family reads.  HET_OK or an error. */
+int het_cl_read_table(struct cl_load *ld);
+/* The canonical word of a HET_CK_WORD value ("?" when none). */
+const char *het_cl_word_name(const struct het_cl_key *k, int value);
+/* 1 when configurations of this family read the setting. */
+int het_cl_key_for(const struct het_cl_key *k, enum het_family family);
+
+/* het_config_opt.c: the table's typed handlers, and output */
+int het_cl_read_string(struct cl_load *ld, const struct het_cl_key *k,
+    const struct cl_cand *c, size_t n, char **out);
+int het_cl_read_x_scale(struct cl_load *ld, const struct cl_cand *c,
+    size_t n);
+int het_cl_read_x_scale_map(struct cl_load *ld, const struct cl_cand *c);
 int het_cl_read_output(struct cl_load *ld);
 
 /* het_config_params.c: parameter sections of both schemas */

@@ -447,192 +447,114 @@ w_hom_params(struct wbuf *w, const struct het_config *cfg)
 	w_put(w, "\n");
 }
 
+/* x_scale_map: the per-parameter scales set (a mapping), or null. */
 static void
-w_nlsq(struct wbuf *w, const struct het_config *cfg)
+w_xscale_map(struct wbuf *w, int indent, const struct het_config *cfg)
 {
-	const struct het_config_nlsq *n = &cfg->nlsq;
-	const struct het_config_scaling *s = &cfg->scaling;
 	const struct het_config_param *p;
 	const struct het_param_def *tab;
 	size_t i, nt;
 	int any = 0;
 
-	w_put(w, "optimization:\n  nlsq:\n");
-	w_cmt(w, 4, "trf (bounded trust region) or lm (Levenberg-Marquardt).");
-	w_kw(w, 4, "method", het_config_method_name(n->method));
-	w_cmt(w, 4, "Robust loss: linear, soft_l1, huber, cauchy or arctan.");
-	w_kw(w, 4, "loss", het_config_loss_name(n->loss));
-	w_cmt(w, 4, "Residual scale of the robust loss, > 0 (units of c2).");
-	w_kn(w, 4, "f_scale", n->f_scale);
-	w_cmt(w, 4, "Stopping tolerances on cost, step and gradient, in "
-	    "(0, 1).");
-	w_kn(w, 4, "ftol", n->ftol);
-	w_kn(w, 4, "xtol", n->xtol);
-	w_kn(w, 4, "gtol", n->gtol);
-	w_cmt(w, 4, "Variable scaling: jac (Jacobian column norms) or a "
-	    "number > 0.");
-	if (n->x_scale_jac)
-		w_kw(w, 4, "x_scale", "jac");
-	else
-		w_kn(w, 4, "x_scale", n->x_scale);
 	tab = het_params_table(cfg->family, &nt);
-	w_cmt(w, 4, "Per-parameter scales > 0 that replace x_scale, e.g. "
-	    "{%s: 1000}; null = none.", tab[0].name);
+	w_cmt(w, indent, "Per-parameter scales > 0 that replace x_scale, "
+	    "e.g. {%s: 1000}; null = none.", tab[0].name);
 	for (i = 0; i < cfg->nphys + HET_S_COUNT; i++) {
 		p = i < cfg->nphys ? &cfg->phys[i] :
 		    &cfg->scaling.p[i - cfg->nphys];
 		if (p->x_scale <= 0)
 			continue;
 		if (!any)
-			w_put(w, "    x_scale_map:\n");
+			w_put(w, "%*sx_scale_map:\n", indent, "");
 		any = 1;
-		w_kn(w, 6, i < cfg->nphys ? tab[i].name :
+		w_kn(w, indent + 2, i < cfg->nphys ? tab[i].name :
 		    het_params_scaling(cfg->family,
 		    (enum het_scaling_param)(i - cfg->nphys))->name,
 		    p->x_scale);
 	}
 	if (!any)
-		w_put(w, "    x_scale_map: null\n");
-	w_cmt(w, 4, "Model evaluations allowed, >= 1; auto = 100 x the "
-	    "number of free parameters.");
-	if (n->max_nfev > 0)
-		w_kl(w, 4, "max_nfev", n->max_nfev);
-	else
-		w_kw(w, 4, "max_nfev", "auto");
-	w_cmt(w, 4, "Iterations allowed, >= 1.");
-	w_kl(w, 4, "max_iterations", n->max_iterations);
-	w_cmt(w, 4, "true: also start from multistart_n - 1 Latin-hypercube "
-	    "points inside the bounds (>= 1 starts).");
-	w_kb(w, 4, "multistart", n->multistart);
-	w_kl(w, 4, "multistart_n", n->multistart_n);
-	w_cmt(w, 4, "Random seed of the multistart points, >= 0.");
-	w_kl(w, 4, "seed", (long)n->seed);
-	w_cmt(w, 4, "Per-angle contrast/offset: auto, individual, constant, "
-	    "averaged or fourier.");
-	w_kw(w, 4, "per_angle_mode", het_config_scaling_name(s->nlsq_mode));
-	w_cmt(w, 4, "Harmonics of the fourier mode, 1..8.");
-	w_kl(w, 4, "fourier_order", s->fourier_order);
-	if (cfg->family == HET_FAMILY_HETERODYNE) {
-		w_cmt(w, 4, "auto picks fourier when there are more angles "
-		    "than this (and >= 1 + 2 x order), >= 1.");
-		w_kl(w, 4, "fourier_auto_threshold", s->fourier_auto_threshold);
-	} else {
-		w_cmt(w, 4, "auto shares one contrast and offset when there "
-		    "are at least this many angles, >= 1.");
-		w_kl(w, 4, "constant_scaling_threshold", s->constant_threshold);
+		w_put(w, "%*sx_scale_map: null\n", indent, "");
+}
+
+/* The header lines of section s and of its parents not yet written. */
+static void
+w_section(struct wbuf *w, int s, unsigned char *open)
+{
+	const struct het_cl_section *sec = &het_cl_sections[s];
+
+	if (open[s])
+		return;
+	if (sec->parent < HET_CK_NSEC)
+		w_section(w, sec->parent, open);
+	w_put(w, "%*s%s:\n", 2 * sec->depth, "", sec->key);
+	open[s] = 1;
+}
+
+/* One setting of the schema table with its comment. */
+static void
+w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
+{
+	const char *field = (const char *)cfg + k->off;
+	int ind = 2 * (het_cl_sections[k->tsec].depth + 1);
+	size_t i;
+
+	for (i = 0; i < HET_CK_MAXDOC && k->doc[i] != NULL; i++)
+		w_cmt(w, ind, "%s", k->doc[i]);
+	switch (k->type) {
+	case HET_CK_NUM:
+		w_kn(w, ind, k->tkey, *(const double *)field);
+		break;
+	case HET_CK_LONG:
+		w_kl(w, ind, k->tkey, *(const long *)field);
+		break;
+	case HET_CK_LONG_AUTO:
+		if (*(const long *)field > 0)
+			w_kl(w, ind, k->tkey, *(const long *)field);
+		else
+			w_kw(w, ind, k->tkey, "auto");
+		break;
+	case HET_CK_BOOL:
+		w_kb(w, ind, k->tkey, *(const int *)field);
+		break;
+	case HET_CK_WORD:
+		w_kw(w, ind, k->tkey, het_cl_word_name(k,
+		    *(const int *)field));
+		break;
+	case HET_CK_SEED:
+		w_kl(w, ind, k->tkey, (long)*(const unsigned long *)field);
+		break;
+	case HET_CK_STRING:
+		if (*(char *const *)field != NULL)
+			w_ks(w, ind, k->tkey, *(char *const *)field);
+		else
+			w_put(w, "%*s%s: null\n", ind, "", k->tkey);
+		break;
+	case HET_CK_X_SCALE:
+		if (cfg->nlsq.x_scale_jac)
+			w_kw(w, ind, k->tkey, "jac");
+		else
+			w_kn(w, ind, k->tkey, cfg->nlsq.x_scale);
+		break;
+	case HET_CK_X_SCALE_MAP:
+		w_xscale_map(w, ind, cfg);
+		break;
 	}
 }
 
+/* optimization.nlsq and optimization.cmc, from the schema table. */
 static void
-w_cmc(struct wbuf *w, const struct het_config *cfg)
+w_optimization(struct wbuf *w, const struct het_config *cfg)
 {
-	const struct het_config_cmc *c = &cfg->cmc;
+	unsigned char open[HET_CK_NSEC] = { 0 };
+	size_t i;
 
-	w_put(w, "  cmc:\n");
-	w_cmt(w, 4, "Scaling mode of the sampler: CMC always uses the one "
-	    "NLSQ used (other values: a warning).");
-	w_kw(w, 4, "per_angle_mode", het_config_scaling_name(
-	    cfg->scaling.cmc_mode));
-	w_cmt(w, 4, "Likelihood noise: diagonal (the far-lag noise "
-	    "estimate), residual (RMS of the NLSQ residuals)");
-	w_cmt(w, 4, "or mad (sampled by the reference; hetui uses the "
-	    "far-lag estimate, with a warning).");
-	w_kw(w, 4, "sigma_method", het_config_sigma_name(c->sigma));
-	w_cmt(w, 4, "Command that runs one shard; null = the installed "
-	    "hetui-worker.");
-	if (c->worker_command != NULL)
-		w_ks(w, 4, "worker_command", c->worker_command);
-	else
-		w_put(w, "    worker_command: null\n");
-	w_put(w, "    sharding:\n");
-	w_cmt(w, 6, "random, angle_balanced or contiguous.");
-	w_kw(w, 6, "sharding_strategy", het_config_sharding_name(c->strategy));
-	w_cmt(w, 6, "Shards >= 1, or auto.");
-	if (c->num_shards > 0)
-		w_kl(w, 6, "num_shards", c->num_shards);
-	else
-		w_kw(w, 6, "num_shards", "auto");
-	w_cmt(w, 6, "Pairs per shard: a cap >= min_points_per_shard, or "
-	    "auto (no cap); a floor >= 1.");
-	if (c->max_points_per_shard > 0)
-		w_kl(w, 6, "max_points_per_shard", c->max_points_per_shard);
-	else
-		w_kw(w, 6, "max_points_per_shard", "auto");
-	w_kl(w, 6, "min_points_per_shard", c->min_points_per_shard);
-	if (cfg->family == HET_FAMILY_HETERODYNE) {
-		w_cmt(w, 6, "Automatic count: one shard per angle (at least "
-		    "2), at most one per 14 x min_points_per_param pairs.");
-		w_kl(w, 6, "min_points_per_param", c->min_points_per_param);
+	for (i = 0; i < het_cl_nkeys; i++) {
+		if (!het_cl_key_for(&het_cl_keys[i], cfg->family) ||
+		    het_cl_keys[i].tkey == NULL)
+			continue;
+		w_section(w, het_cl_keys[i].tsec, open);
+		w_key(w, &het_cl_keys[i], cfg);
 	}
-	w_put(w, "    per_shard_mcmc:\n");
-	w_cmt(w, 6, "NUTS per shard: warm-up and kept draws per chain, "
-	    "chains, all >= 1.");
-	w_kl(w, 6, "num_warmup", c->num_warmup);
-	w_kl(w, 6, "num_samples", c->num_samples);
-	w_kl(w, 6, "num_chains", c->num_chains);
-	w_cmt(w, 6, "Step-size target acceptance, in (0, 1); tree depth "
-	    "1..15; dense (true) or diagonal mass matrix.");
-	w_kn(w, 6, "target_accept_prob", c->target_accept_prob);
-	w_kl(w, 6, "max_tree_depth", c->max_tree_depth);
-	w_kb(w, 6, "dense_mass", c->dense_mass);
-	w_cmt(w, 6, "Start the chains from the Laplace approximation at the "
-	    "NLSQ optimum (metric and start points; false: a unit metric "
-	    "and the optimum); importance draws for its PSIS k-hat (0 "
-	    "none, or 20..100000).");
-	w_kb(w, 6, "laplace_init", c->laplace_init);
-	w_kl(w, 6, "psis_draws", c->psis_draws);
-	w_cmt(w, 6, "Integrate each angle's contrast and offset out in closed "
-	    "form (individual scaling, Gaussian or uniform priors; drawn "
-	    "from their conditional afterwards); false: sample them.");
-	w_kb(w, 6, "marginalise_scaling", c->marginalise_scaling);
-	w_cmt(w, 6, "parallel: a shard's chains at once when cores are free "
-	    "(the same draws); sequential: one after another.");
-	w_kw(w, 6, "chain_method", c->chain_parallel ? "parallel" :
-	    "sequential");
-	w_cmt(w, 6, "Base random seed >= 0; chain c of shard k uses "
-	    "seed + 1000 k + c.");
-	w_kl(w, 6, "seed", (long)c->seed);
-	w_put(w, "    timeout:\n");
-	w_cmt(w, 6, "Seconds > 0 a shard may run, and may stay silent (<= "
-	    "per_shard_timeout), before it is stopped.");
-	w_kn(w, 6, "per_shard_timeout", c->per_shard_timeout);
-	w_kn(w, 6, "heartbeat_timeout", c->heartbeat_timeout);
-	w_put(w, "    combination:\n");
-	w_cmt(w, 6, "consensus_mc, robust_consensus_mc or simple_average.");
-	w_kw(w, 6, "combination_method", het_config_combine_name(c->combine));
-	w_cmt(w, 6, "Importance draws weighing a sharded run's consensus "
-	    "against all the data (PSIS k-hat, reweighted means and sds); 0: "
-	    "none, or 20..100000.");
-	w_kl(w, 6, "reweight_draws", c->reweight_draws);
-	w_cmt(w, 6, "Seconds > 0 the check may spend on passes over all the "
-	    "data (fewer draws when they are slow).");
-	w_kn(w, 6, "reweight_seconds", c->reweight_seconds);
-	w_cmt(w, 6, "Fraction of shards that must succeed, in (0, 1].");
-	w_kn(w, 6, "min_success_rate", c->min_success_rate);
-	w_put(w, "    validation:\n");
-	w_cmt(w, 6, "Gates: split R-hat below max_r_hat (> 1), bulk ESS "
-	    "above min_ess (> 0), BFMI above min_bfmi (>= 0),");
-	w_cmt(w, 6, "divergent transitions at most max_divergence_rate "
-	    "(in [0, 1]).");
-	w_kn(w, 6, "max_r_hat", c->max_r_hat);
-	w_kn(w, 6, "min_ess", c->min_ess);
-	w_kn(w, 6, "min_bfmi", c->min_bfmi);
-	w_kn(w, 6, "max_divergence_rate", c->max_divergence_rate);
-	w_put(w, "    nlsq:\n");
-	w_cmt(w, 6, "true: every free parameter's prior is a truncated "
-	    "normal centred on the NLSQ value, nlsq_prior_width_factor");
-	w_cmt(w, 6, "NLSQ standard errors wide (> 0); false: the priors "
-	    "given under parameters.");
-	w_kb(w, 6, "use_nlsq_informed_priors", c->nlsq_priors);
-	w_kn(w, 6, "nlsq_prior_width_factor", c->nlsq_prior_width_factor);
-	w_put(w, "    reparameterization:\n");
-	w_cmt(w, 6, "true: sample the power laws in the coordinates "
-	    "below; false: every parameter through its log or logit.");
-	w_kb(w, 6, "use_reparam", c->use_reparam);
-	w_cmt(w, 6, "rates: each power law with a varying offset as its "
-	    "rate at t_ref (or at three anchor times when its exponent is "
-	    "clear of 0); power_law: (ln A(t_ref), exponent) only.");
-	w_kw(w, 6, "coordinates", het_config_coords_name(c->coordinates));
 	w_put(w, "\n");
 }
 
@@ -653,8 +575,7 @@ het_config_format(const struct het_config *cfg, int flags,
 		w_put(&w, "\n");
 	} else
 		w_hom_params(&w, cfg);
-	w_nlsq(&w, cfg);
-	w_cmc(&w, cfg);
+	w_optimization(&w, cfg);
 	w_put(&w, "output:\n");
 	w_cmt(&w, 2, "Directory results are written to.");
 	w_ks(&w, 2, cfg->family == HET_FAMILY_HETERODYNE ? "output_dir" :

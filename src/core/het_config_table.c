@@ -1,0 +1,463 @@
+/*
+ * het_config_table.c: the schema table of the optimiser settings
+ * (optimization.nlsq and optimization.cmc): one entry per setting, which
+ * drives the reader (het_cl_read_table) and the template writer
+ * (het_config_write.c), so that a setting is declared in one place.
+ *
+ * Design.  tmux's options-table.c is the model.  An entry names the
+ * setting's canonical key (its provenance for the validator's messages),
+ * its type and the field it fills (an offset into struct het_config),
+ * its candidate locations in precedence order (the references' synonyms:
+ * a key written directly under cmc overrides the same key in a
+ * sub-section, the heterodyne and homodyne spellings map onto one field),
+ * the family that reads it, and where and with which comment the template
+ * writes it.  The few settings with a shape of their own (x_scale: "jac"
+ * or a number; x_scale_map: a mapping; worker_command: a string with its
+ * provenance) are typed handlers named in the table.  The entries are in
+ * the template's order, which is also the reading order.  Range checks
+ * stay in het_config_valid.c (they are cross-field as often as not).
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "het_config_impl.h"
+#include "het_util.h"
+
+/* The word tables: the first word of each value is its canonical name. */
+static const struct het_cl_word scaling_words[] = {
+	{ "auto", HET_SCALING_AUTO },
+	{ "individual", HET_SCALING_INDIVIDUAL },
+	{ "constant", HET_SCALING_CONSTANT },
+	{ "averaged", HET_SCALING_AVERAGED },
+	{ "fourier", HET_SCALING_FOURIER },
+	{ "independent", HET_SCALING_INDIVIDUAL },
+	{ "constant_averaged", HET_SCALING_AVERAGED },
+};
+
+static const struct het_cl_word method_words[] = {
+	{ "trf", HET_NLSQ_TRF }, { "lm", HET_NLSQ_LM },
+};
+
+static const struct het_cl_word loss_words[] = {
+	{ "linear", HET_LOSS_LINEAR }, { "soft_l1", HET_LOSS_SOFT_L1 },
+	{ "huber", HET_LOSS_HUBER }, { "cauchy", HET_LOSS_CAUCHY },
+	{ "arctan", HET_LOSS_ARCTAN },
+};
+
+static const struct het_cl_word shard_words[] = {
+	{ "random", HET_SHARD_RANDOM },
+	{ "angle_balanced", HET_SHARD_ANGLE_BALANCED },
+	{ "contiguous", HET_SHARD_CONTIGUOUS },
+	{ "stratified", HET_SHARD_ANGLE_BALANCED },
+};
+
+static const struct het_cl_word combine_words[] = {
+	{ "consensus_mc", HET_COMBINE_CONSENSUS },
+	{ "robust_consensus_mc", HET_COMBINE_ROBUST },
+	{ "simple_average", HET_COMBINE_AVERAGE },
+};
+
+static const struct het_cl_word chain_words[] = {
+	{ "parallel", 1 }, { "vectorized", 1 }, { "sequential", 0 },
+};
+
+static const struct het_cl_word coord_words[] = {
+	{ "rates", 2 }, { "power_law", 1 }, { "physical", 0 },
+};
+
+static const struct het_cl_word sigma_words[] = {
+	{ "diagonal", HET_SIGMA_DIAGONAL }, { "mad", HET_SIGMA_MAD },
+	{ "residual", HET_SIGMA_RESIDUAL },
+};
+
+/* A word setting is stored through an int: its enum must be one. */
+_Static_assert(sizeof(enum het_scaling_mode) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum het_config_nlsq_method) == sizeof(int),
+    "enum size");
+_Static_assert(sizeof(enum het_nlsq_loss) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum het_shard_strategy) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum het_cons_method) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum het_config_sigma) == sizeof(int), "enum size");
+
+const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
+	[HET_CK_OPT] = { HET_CK_NSEC, "", "optimization", "optimization", 0 },
+	[HET_CK_NLSQ] = { HET_CK_OPT, "optimization", "nlsq",
+	    "optimization.nlsq", 1 },
+	[HET_CK_NLSQ_MS] = { HET_CK_NLSQ, "optimization.nlsq", "multi_start",
+	    "optimization.nlsq.multi_start", 2 },
+	[HET_CK_NLSQ_AD] = { HET_CK_NLSQ, "optimization.nlsq",
+	    "anti_degeneracy", "optimization.nlsq.anti_degeneracy", 2 },
+	[HET_CK_CMC] = { HET_CK_OPT, "optimization", "cmc",
+	    "optimization.cmc", 1 },
+	[HET_CK_CMC_SH] = { HET_CK_CMC, "optimization.cmc", "sharding",
+	    "optimization.cmc.sharding", 2 },
+	[HET_CK_CMC_PS] = { HET_CK_CMC, "optimization.cmc", "per_shard_mcmc",
+	    "optimization.cmc.per_shard_mcmc", 2 },
+	[HET_CK_CMC_TO] = { HET_CK_CMC, "optimization.cmc", "timeout",
+	    "optimization.cmc.timeout", 2 },
+	[HET_CK_CMC_CO] = { HET_CK_CMC, "optimization.cmc", "combination",
+	    "optimization.cmc.combination", 2 },
+	[HET_CK_CMC_VA] = { HET_CK_CMC, "optimization.cmc", "validation",
+	    "optimization.cmc.validation", 2 },
+	[HET_CK_CMC_NL] = { HET_CK_CMC, "optimization.cmc", "nlsq",
+	    "optimization.cmc.nlsq", 2 },
+	[HET_CK_CMC_RE] = { HET_CK_CMC, "optimization.cmc",
+	    "reparameterization", "optimization.cmc.reparameterization", 2 },
+	[HET_CK_CMC_PA] = { HET_CK_CMC, "optimization.cmc", "per_angle",
+	    "optimization.cmc.per_angle", 2 },
+};
+
+#define OFF(f)		offsetof(struct het_config, f)
+#define WORDS(t)	(t), HET_ARRAY_LEN(t)
+#define NOW		NULL, 0
+#define BOTH		HET_CK_BOTH
+#define HET		HET_CK_HET
+#define HOM		HET_CK_HOM
+#define NL		HET_CK_NLSQ
+#define MS		HET_CK_NLSQ_MS
+#define AD		HET_CK_NLSQ_AD
+#define CM		HET_CK_CMC
+#define SH		HET_CK_CMC_SH
+#define PS		HET_CK_CMC_PS
+#define TO		HET_CK_CMC_TO
+#define CO		HET_CK_CMC_CO
+#define VA		HET_CK_CMC_VA
+#define CN		HET_CK_CMC_NL
+#define RE		HET_CK_CMC_RE
+#define PA		HET_CK_CMC_PA
+
+const struct het_cl_key het_cl_keys[] = {
+	/* optimization.nlsq */
+	{ "nlsq.method", HET_CK_WORD, OFF(nlsq.method), WORDS(method_words),
+	    BOTH, { { NL, "method" } }, NL, "method",
+	    { "trf (bounded trust region) or lm (Levenberg-Marquardt)." } },
+	{ "nlsq.loss", HET_CK_WORD, OFF(nlsq.loss), WORDS(loss_words), BOTH,
+	    { { NL, "loss" } }, NL, "loss",
+	    { "Robust loss: linear, soft_l1, huber, cauchy or arctan." } },
+	{ "nlsq.f_scale", HET_CK_NUM, OFF(nlsq.f_scale), NOW, BOTH,
+	    { { NL, "f_scale" } }, NL, "f_scale",
+	    { "Residual scale of the robust loss, > 0 (units of c2)." } },
+	{ "nlsq.ftol", HET_CK_NUM, OFF(nlsq.ftol), NOW, BOTH,
+	    { { NL, "ftol" }, { NL, "tolerance" } }, NL, "ftol",
+	    { "Stopping tolerances on cost, step and gradient, in (0, 1)." } },
+	{ "nlsq.xtol", HET_CK_NUM, OFF(nlsq.xtol), NOW, BOTH,
+	    { { NL, "xtol" } }, NL, "xtol", { NULL } },
+	{ "nlsq.gtol", HET_CK_NUM, OFF(nlsq.gtol), NOW, BOTH,
+	    { { NL, "gtol" } }, NL, "gtol", { NULL } },
+	{ "nlsq.x_scale", HET_CK_X_SCALE, OFF(nlsq.x_scale), NOW, BOTH,
+	    { { NL, "x_scale" }, { NL, "nlsq_x_scale" } }, NL, "x_scale",
+	    { "Variable scaling: jac (Jacobian column norms) or a number "
+	    "> 0." } },
+	{ "nlsq.x_scale_map", HET_CK_X_SCALE_MAP, 0, NOW, BOTH,
+	    { { NL, "x_scale_map" } }, NL, "x_scale_map", { NULL } },
+	{ "nlsq.max_nfev", HET_CK_LONG_AUTO, OFF(nlsq.max_nfev), NOW, BOTH,
+	    { { NL, "max_nfev" } }, NL, "max_nfev",
+	    { "Model evaluations allowed, >= 1; auto = 100 x the number of "
+	    "free parameters." } },
+	{ "nlsq.max_iterations", HET_CK_LONG, OFF(nlsq.max_iterations), NOW,
+	    BOTH, { { NL, "max_iterations" } }, NL, "max_iterations",
+	    { "Iterations allowed, >= 1." } },
+	{ "nlsq.multistart", HET_CK_BOOL, OFF(nlsq.multistart), NOW, BOTH,
+	    { { NL, "multistart" }, { MS, "enable" } }, NL, "multistart",
+	    { "true: also start from multistart_n - 1 Latin-hypercube points "
+	    "inside the bounds (>= 1 starts)." } },
+	{ "nlsq.multistart_n", HET_CK_LONG, OFF(nlsq.multistart_n), NOW, BOTH,
+	    { { NL, "multistart_n" }, { MS, "n_starts" } }, NL,
+	    "multistart_n", { NULL } },
+	{ "nlsq.seed", HET_CK_SEED, OFF(nlsq.seed), NOW, BOTH,
+	    { { NL, "seed" }, { MS, "seed" } }, NL, "seed",
+	    { "Random seed of the multistart points, >= 0." } },
+	{ "scaling.nlsq_mode", HET_CK_WORD, OFF(scaling.nlsq_mode),
+	    WORDS(scaling_words), BOTH,
+	    { { NL, "per_angle_mode" }, { AD, "per_angle_mode" } }, NL,
+	    "per_angle_mode",
+	    { "Per-angle contrast/offset: auto, individual, constant, "
+	    "averaged or fourier." } },
+	{ "scaling.fourier_order", HET_CK_LONG, OFF(scaling.fourier_order),
+	    NOW, BOTH, { { NL, "fourier_order" }, { AD, "fourier_order" } },
+	    NL, "fourier_order", { "Harmonics of the fourier mode, 1..8." } },
+	/* Each family's auto rule has its own threshold; heterodyne's flat
+	   constant_scaling_threshold is a fraction with another meaning
+	   and stays unused. */
+	{ "scaling.fourier_auto_threshold", HET_CK_LONG,
+	    OFF(scaling.fourier_auto_threshold), NOW, HET,
+	    { { NL, "fourier_auto_threshold" },
+	    { AD, "fourier_auto_threshold" } }, NL, "fourier_auto_threshold",
+	    { "auto picks fourier when there are more angles than this (and "
+	    ">= 1 + 2 x order), >= 1." } },
+	{ "scaling.constant_threshold", HET_CK_LONG,
+	    OFF(scaling.constant_threshold), NOW, HOM,
+	    { { NL, "constant_scaling_threshold" },
+	    { AD, "constant_scaling_threshold" } }, NL,
+	    "constant_scaling_threshold",
+	    { "auto shares one contrast and offset when there are at least "
+	    "this many angles, >= 1." } },
+
+	/* optimization.cmc */
+	{ "scaling.cmc_mode", HET_CK_WORD, OFF(scaling.cmc_mode),
+	    WORDS(scaling_words), BOTH,
+	    { { CM, "per_angle_mode" }, { PA, "per_angle_mode" } }, CM,
+	    "per_angle_mode",
+	    { "Scaling mode of the sampler: CMC always uses the one NLSQ used "
+	    "(other values: a warning)." } },
+	{ "cmc.sigma", HET_CK_WORD, OFF(cmc.sigma), WORDS(sigma_words), BOTH,
+	    { { CM, "sigma_method" } }, CM, "sigma_method",
+	    { "Likelihood noise: diagonal (the far-lag noise estimate), "
+	    "residual (RMS of the NLSQ residuals)",
+	    "or mad (sampled by the reference; hetui uses the far-lag "
+	    "estimate, with a warning)." } },
+	{ "cmc.worker_command", HET_CK_STRING, OFF(cmc.worker_command), NOW,
+	    BOTH, { { CM, "worker_command" } }, CM, "worker_command",
+	    { "Command that runs one shard; null = the installed "
+	    "hetui-worker." } },
+	{ "cmc.strategy", HET_CK_WORD, OFF(cmc.strategy), WORDS(shard_words),
+	    BOTH, { { CM, "sharding_strategy" }, { SH, "sharding_strategy" },
+	    { SH, "strategy" } }, SH, "sharding_strategy",
+	    { "random, angle_balanced or contiguous." } },
+	{ "cmc.num_shards", HET_CK_LONG_AUTO, OFF(cmc.num_shards), NOW, BOTH,
+	    { { CM, "num_shards" }, { SH, "num_shards" } }, SH, "num_shards",
+	    { "Shards >= 1, or auto." } },
+	{ "cmc.max_points_per_shard", HET_CK_LONG_AUTO,
+	    OFF(cmc.max_points_per_shard), NOW, BOTH,
+	    { { CM, "max_points_per_shard" }, { SH, "max_points_per_shard" } },
+	    SH, "max_points_per_shard",
+	    { "Pairs per shard: a cap >= min_points_per_shard, or auto (no "
+	    "cap); a floor >= 1." } },
+	{ "cmc.min_points_per_shard", HET_CK_LONG,
+	    OFF(cmc.min_points_per_shard), NOW, BOTH,
+	    { { CM, "min_points_per_shard" }, { SH, "min_points_per_shard" } },
+	    SH, "min_points_per_shard", { NULL } },
+	/* Only the heterodyne rule has a per-parameter bound; a homodyne
+	   config's key is reported as not used. */
+	{ "cmc.min_points_per_param", HET_CK_LONG,
+	    OFF(cmc.min_points_per_param), NOW, HET,
+	    { { CM, "min_points_per_param" }, { SH, "min_points_per_param" } },
+	    SH, "min_points_per_param",
+	    { "Automatic count: one shard per angle (at least 2), at most one "
+	    "per 14 x min_points_per_param pairs." } },
+	{ "cmc.num_warmup", HET_CK_LONG, OFF(cmc.num_warmup), NOW, BOTH,
+	    { { CM, "num_warmup" }, { PS, "num_warmup" } }, PS, "num_warmup",
+	    { "NUTS per shard: warm-up and kept draws per chain, chains, all "
+	    ">= 1." } },
+	{ "cmc.num_samples", HET_CK_LONG, OFF(cmc.num_samples), NOW, BOTH,
+	    { { CM, "num_samples" }, { PS, "num_samples" } }, PS,
+	    "num_samples", { NULL } },
+	{ "cmc.num_chains", HET_CK_LONG, OFF(cmc.num_chains), NOW, BOTH,
+	    { { CM, "num_chains" }, { PS, "num_chains" } }, PS, "num_chains",
+	    { NULL } },
+	{ "cmc.target_accept_prob", HET_CK_NUM, OFF(cmc.target_accept_prob),
+	    NOW, BOTH, { { CM, "target_accept_prob" }, { CM, "target_accept" },
+	    { PS, "target_accept_prob" }, { PS, "target_accept" } }, PS,
+	    "target_accept_prob",
+	    { "Step-size target acceptance, in (0, 1); tree depth 1..15; "
+	    "dense (true) or diagonal mass matrix." } },
+	{ "cmc.max_tree_depth", HET_CK_LONG, OFF(cmc.max_tree_depth), NOW,
+	    BOTH, { { CM, "max_tree_depth" }, { PS, "max_tree_depth" } }, PS,
+	    "max_tree_depth", { NULL } },
+	{ "cmc.dense_mass", HET_CK_BOOL, OFF(cmc.dense_mass), NOW, BOTH,
+	    { { CM, "dense_mass" }, { PS, "dense_mass" },
+	    { PS, "dense_mass_matrix" } }, PS, "dense_mass", { NULL } },
+	{ "cmc.laplace_init", HET_CK_BOOL, OFF(cmc.laplace_init), NOW, BOTH,
+	    { { CM, "laplace_init" }, { PS, "laplace_init" } }, PS,
+	    "laplace_init",
+	    { "Start the chains from the Laplace approximation at the NLSQ "
+	    "optimum (metric and start points; false: a unit metric and the "
+	    "optimum); importance draws for its PSIS k-hat (0 none, or "
+	    "20..100000)." } },
+	{ "cmc.psis_draws", HET_CK_LONG, OFF(cmc.psis_draws), NOW, BOTH,
+	    { { CM, "psis_draws" }, { PS, "psis_draws" } }, PS, "psis_draws",
+	    { NULL } },
+	{ "cmc.marginalise_scaling", HET_CK_BOOL,
+	    OFF(cmc.marginalise_scaling), NOW, BOTH,
+	    { { CM, "marginalise_scaling" }, { PS, "marginalise_scaling" } },
+	    PS, "marginalise_scaling",
+	    { "Integrate each angle's contrast and offset out in closed form "
+	    "(individual scaling, Gaussian or uniform priors; drawn from "
+	    "their conditional afterwards); false: sample them." } },
+	{ "cmc.chain_method", HET_CK_WORD, OFF(cmc.chain_parallel),
+	    WORDS(chain_words), BOTH,
+	    { { CM, "chain_method" }, { PS, "chain_method" } }, PS,
+	    "chain_method",
+	    { "parallel: a shard's chains at once when cores are free (the "
+	    "same draws); sequential: one after another." } },
+	{ "cmc.seed", HET_CK_SEED, OFF(cmc.seed), NOW, BOTH,
+	    { { CM, "seed" }, { PS, "seed" } }, PS, "seed",
+	    { "Base random seed >= 0; chain c of shard k uses seed + 1000 k + "
+	    "c." } },
+	{ "cmc.per_shard_timeout", HET_CK_NUM, OFF(cmc.per_shard_timeout),
+	    NOW, BOTH, { { CM, "per_shard_timeout" },
+	    { TO, "per_shard_timeout" } }, TO, "per_shard_timeout",
+	    { "Seconds > 0 a shard may run, and may stay silent (<= "
+	    "per_shard_timeout), before it is stopped." } },
+	{ "cmc.heartbeat_timeout", HET_CK_NUM, OFF(cmc.heartbeat_timeout),
+	    NOW, BOTH, { { CM, "heartbeat_timeout" },
+	    { TO, "heartbeat_timeout" } }, TO, "heartbeat_timeout",
+	    { NULL } },
+	{ "cmc.combine", HET_CK_WORD, OFF(cmc.combine), WORDS(combine_words),
+	    BOTH, { { CM, "combination_method" }, { CO, "combination_method" },
+	    { CO, "method" } }, CO, "combination_method",
+	    { "consensus_mc, robust_consensus_mc or simple_average." } },
+	{ "cmc.reweight_draws", HET_CK_LONG, OFF(cmc.reweight_draws), NOW,
+	    BOTH, { { CM, "reweight_draws" }, { CO, "reweight_draws" } }, CO,
+	    "reweight_draws",
+	    { "Importance draws weighing a sharded run's consensus against all "
+	    "the data (PSIS k-hat, reweighted means and sds); 0: none, or "
+	    "20..100000." } },
+	{ "cmc.reweight_seconds", HET_CK_NUM, OFF(cmc.reweight_seconds), NOW,
+	    BOTH, { { CM, "reweight_seconds" }, { CO, "reweight_seconds" } },
+	    CO, "reweight_seconds",
+	    { "Seconds > 0 the check may spend on passes over all the data "
+	    "(fewer draws when they are slow)." } },
+	{ "cmc.min_success_rate", HET_CK_NUM, OFF(cmc.min_success_rate), NOW,
+	    BOTH, { { CM, "min_success_rate" }, { CO, "min_success_rate" },
+	    { VA, "min_success_rate" } }, CO, "min_success_rate",
+	    { "Fraction of shards that must succeed, in (0, 1]." } },
+	{ "cmc.max_r_hat", HET_CK_NUM, OFF(cmc.max_r_hat), NOW, BOTH,
+	    { { CM, "max_r_hat" }, { VA, "max_r_hat" },
+	    { VA, "r_hat_threshold" }, { VA, "max_per_shard_rhat" } }, VA,
+	    "max_r_hat",
+	    { "Gates: split R-hat below max_r_hat (> 1), bulk ESS above "
+	    "min_ess (> 0), BFMI above min_bfmi (>= 0),",
+	    "divergent transitions at most max_divergence_rate (in [0, "
+	    "1])." } },
+	{ "cmc.min_ess", HET_CK_NUM, OFF(cmc.min_ess), NOW, BOTH,
+	    { { CM, "min_ess" }, { VA, "min_ess" }, { VA, "min_per_shard_ess" } },
+	    VA, "min_ess", { NULL } },
+	{ "cmc.min_bfmi", HET_CK_NUM, OFF(cmc.min_bfmi), NOW, BOTH,
+	    { { CM, "min_bfmi" }, { VA, "min_bfmi" } }, VA, "min_bfmi",
+	    { NULL } },
+	{ "cmc.max_divergence_rate", HET_CK_NUM, OFF(cmc.max_divergence_rate),
+	    NOW, BOTH, { { CM, "max_divergence_rate" },
+	    { VA, "max_divergence_rate" } }, VA, "max_divergence_rate",
+	    { NULL } },
+	{ "cmc.nlsq_priors", HET_CK_BOOL, OFF(cmc.nlsq_priors), NOW, BOTH,
+	    { { CM, "use_nlsq_informed_priors" },
+	    { CN, "use_nlsq_informed_priors" },
+	    { VA, "use_nlsq_informed_priors" } }, CN,
+	    "use_nlsq_informed_priors",
+	    { "true: every free parameter's prior is a truncated normal "
+	    "centred on the NLSQ value, nlsq_prior_width_factor",
+	    "NLSQ standard errors wide (> 0); false: the priors given under "
+	    "parameters." } },
+	{ "cmc.nlsq_prior_width_factor", HET_CK_NUM,
+	    OFF(cmc.nlsq_prior_width_factor), NOW, BOTH,
+	    { { CM, "nlsq_prior_width_factor" },
+	    { CN, "nlsq_prior_width_factor" }, { CN, "prior_width_factor" },
+	    { VA, "nlsq_prior_width_factor" } }, CN, "nlsq_prior_width_factor",
+	    { NULL } },
+	{ "cmc.use_reparam", HET_CK_BOOL, OFF(cmc.use_reparam), NOW, BOTH,
+	    { { CM, "use_reparam" }, { RE, "use_reparam" } }, RE,
+	    "use_reparam",
+	    { "true: sample the power laws in the coordinates below; false: "
+	    "every parameter through its log or logit." } },
+	{ "cmc.coordinates", HET_CK_WORD, OFF(cmc.coordinates),
+	    WORDS(coord_words), BOTH,
+	    { { CM, "coordinates" }, { RE, "coordinates" } }, RE,
+	    "coordinates",
+	    { "rates: each power law with a varying offset as its rate at "
+	    "t_ref (or at three anchor times when its exponent is clear of "
+	    "0); power_law: (ln A(t_ref), exponent) only." } },
+};
+
+const size_t het_cl_nkeys = HET_ARRAY_LEN(het_cl_keys);
+
+const char *
+het_cl_word_name(const struct het_cl_key *k, int value)
+{
+	size_t i;
+
+	for (i = 0; i < k->nwords; i++)
+		if (k->words[i].value == value)
+			return k->words[i].name;
+	return "?";
+}
+
+int
+het_cl_key_for(const struct het_cl_key *k, enum het_family family)
+{
+	return (k->family & (family == HET_FAMILY_HETERODYNE ? HET_CK_HET :
+	    HET_CK_HOM)) != 0;
+}
+
+/* The seed: >= 0, named by its provenance when negative. */
+static int
+read_seed(struct cl_load *ld, const struct het_cl_key *k,
+    const struct cl_cand *c, size_t n, unsigned long *out)
+{
+	const struct cl_prov *pv;
+	long seed = -1;
+	int rc;
+
+	if ((rc = het_cl_pick_long(ld, c, n, k->canon, 0, &seed)) != HET_OK)
+		return rc;
+	if ((pv = het_cl_prov_find(ld, k->canon)) == NULL)
+		return HET_OK;
+	if (seed < 0)
+		return het_cl_err(ld, HET_EINVAL, pv->line, pv->path, "seed %ld "
+		    "must be >= 0", seed);
+	*out = (unsigned long)seed;
+	return HET_OK;
+}
+
+/* One setting from its candidates (sec: the resolved section nodes). */
+static int
+read_key(struct cl_load *ld, const struct het_cl_key *k,
+    struct het_ynode *const *sec)
+{
+	struct cl_cand c[HET_CK_MAXCAND];
+	char *field = (char *)ld->cfg + k->off;
+	size_t n;
+
+	for (n = 0; n < HET_CK_MAXCAND && k->cand[n].key != NULL; n++) {
+		c[n].map = sec[k->cand[n].sec];
+		c[n].prefix = het_cl_sections[k->cand[n].sec].path;
+		c[n].key = k->cand[n].key;
+	}
+	switch (k->type) {
+	case HET_CK_NUM:
+		return het_cl_pick_num(ld, c, n, k->canon, (double *)field);
+	case HET_CK_LONG:
+	case HET_CK_LONG_AUTO:
+		return het_cl_pick_long(ld, c, n, k->canon,
+		    k->type == HET_CK_LONG_AUTO, (long *)field);
+	case HET_CK_BOOL:
+		return het_cl_pick_bool(ld, c, n, (int *)field);
+	case HET_CK_WORD:
+		return het_cl_pick_word(ld, c, n, k->words, k->nwords,
+		    (int *)field);
+	case HET_CK_SEED:
+		return read_seed(ld, k, c, n, (unsigned long *)field);
+	case HET_CK_STRING:
+		return het_cl_read_string(ld, k, c, n, (char **)field);
+	case HET_CK_X_SCALE:
+		return het_cl_read_x_scale(ld, &c[0], n);
+	case HET_CK_X_SCALE_MAP:
+		return het_cl_read_x_scale_map(ld, &c[0]);
+	}
+	return het_error_set(ld->err, HET_EINTERNAL, "%s: no reader for "
+	    "setting %s", ld->name, k->canon);
+}
+
+int
+het_cl_read_table(struct cl_load *ld)
+{
+	struct het_ynode *sec[HET_CK_NSEC + 1];
+	char path[CL_PATH_MAX];
+	size_t s, i;
+	int rc;
+
+	/* Sections in table order: a parent comes before its children. */
+	sec[HET_CK_NSEC] = ld->root;
+	for (s = 0; s < HET_CK_NSEC; s++)
+		if ((rc = het_cl_section(ld, sec[het_cl_sections[s].parent],
+		    het_cl_sections[s].parent_path, het_cl_sections[s].key,
+		    &sec[s], path)) != HET_OK)
+			return rc;
+	for (i = 0; i < het_cl_nkeys; i++)
+		if (het_cl_key_for(&het_cl_keys[i], ld->cfg->family) &&
+		    (rc = read_key(ld, &het_cl_keys[i], sec)) != HET_OK)
+			return rc;
+	return HET_OK;
+}
