@@ -178,6 +178,17 @@ struct het_cl_key {
 	int		 tsec;		/* the template writes it here ... */
 	const char	*tkey;		/* ... under this key */
 	const char	*doc[HET_CK_MAXDOC]; /* comment lines before it */
+	/* What the validator checks (het_config_valid.c): */
+	enum het_ck_check {
+		HET_CV_NONE,	/* nothing, or a check of its own */
+		HET_CV_RANGE,	/* double in lo..hi, open ends as flagged */
+		HET_CV_COUNT,	/* long in [lo, hi] */
+		HET_CV_AUTO,	/* long >= 1, or 0 = "auto" */
+		HET_CV_ZERO_OR	/* long 0 (zero says what) or [lo, hi] */
+	}		 check;
+	double		 lo, hi;
+	unsigned char	 lo_open, hi_open;
+	const char	*zero;
 };
 
 extern const struct het_cl_section het_cl_sections[HET_CK_NSEC];

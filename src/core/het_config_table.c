@@ -13,12 +13,16 @@
  * the family that reads it, and where and with which comment the template
  * writes it.  The few settings with a shape of their own (x_scale: "jac"
  * or a number; x_scale_map: a mapping; worker_command: a string with its
- * provenance) are typed handlers named in the table.  The entries are in
- * the template's order, which is also the reading order.  Range checks
- * stay in het_config_valid.c (they are cross-field as often as not).
+ * provenance) are typed handlers named in the table.  Each entry also
+ * carries the check the validator makes of its value (a range with open
+ * or closed ends, a count, "auto" or 0 with a meaning); what crosses
+ * fields (a cap below a floor, a heartbeat longer than the timeout)
+ * stays in het_config_valid.c.  The entries are in the template's order,
+ * which is also the reading and checking order.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -127,57 +131,82 @@ const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
 #define CN		HET_CK_CMC_NL
 #define RE		HET_CK_CMC_RE
 #define PA		HET_CK_CMC_PA
+/* The validator's checks. */
+#define NOCHECK		HET_CV_NONE, 0, 0, 0, 0, NULL
+#define RANGE(lo, lo_open, hi, hi_open) \
+			HET_CV_RANGE, (lo), (hi), (lo_open), (hi_open), NULL
+#define POSITIVE	RANGE(0, 1, INFINITY, 0)
+#define OPEN01		RANGE(0, 1, 1, 1)
+#define COUNT(lo, hi)	HET_CV_COUNT, (lo), (hi), 0, 0, NULL
+#define ATLEAST1	COUNT(1, 0x7fffffffL)
+#define AUTO		HET_CV_AUTO, 1, 0x7fffffffL, 0, 0, NULL
+#define ZERO_OR(lo, hi, what) HET_CV_ZERO_OR, (lo), (hi), 0, 0, (what)
 
 const struct het_cl_key het_cl_keys[] = {
 	/* optimization.nlsq */
 	{ "nlsq.method", HET_CK_WORD, OFF(nlsq.method), WORDS(method_words),
 	    BOTH, { { NL, "method" } }, NL, "method",
-	    { "trf (bounded trust region) or lm (Levenberg-Marquardt)." } },
+	    { "trf (bounded trust region) or lm (Levenberg-Marquardt)." },
+	    NOCHECK },
 	{ "nlsq.loss", HET_CK_WORD, OFF(nlsq.loss), WORDS(loss_words), BOTH,
 	    { { NL, "loss" } }, NL, "loss",
-	    { "Robust loss: linear, soft_l1, huber, cauchy or arctan." } },
+	    { "Robust loss: linear, soft_l1, huber, cauchy or arctan." },
+	    NOCHECK },
 	{ "nlsq.f_scale", HET_CK_NUM, OFF(nlsq.f_scale), NOW, BOTH,
 	    { { NL, "f_scale" } }, NL, "f_scale",
-	    { "Residual scale of the robust loss, > 0 (units of c2)." } },
+	    { "Residual scale of the robust loss, > 0 (units of c2)." },
+	    POSITIVE },
 	{ "nlsq.ftol", HET_CK_NUM, OFF(nlsq.ftol), NOW, BOTH,
 	    { { NL, "ftol" }, { NL, "tolerance" } }, NL, "ftol",
-	    { "Stopping tolerances on cost, step and gradient, in (0, 1)." } },
+	    { "Stopping tolerances on cost, step and gradient, in (0, 1)." },
+	    OPEN01 },
 	{ "nlsq.xtol", HET_CK_NUM, OFF(nlsq.xtol), NOW, BOTH,
-	    { { NL, "xtol" } }, NL, "xtol", { NULL } },
+	    { { NL, "xtol" } }, NL, "xtol", { NULL },
+	    OPEN01 },
 	{ "nlsq.gtol", HET_CK_NUM, OFF(nlsq.gtol), NOW, BOTH,
-	    { { NL, "gtol" } }, NL, "gtol", { NULL } },
+	    { { NL, "gtol" } }, NL, "gtol", { NULL },
+	    OPEN01 },
 	{ "nlsq.x_scale", HET_CK_X_SCALE, OFF(nlsq.x_scale), NOW, BOTH,
 	    { { NL, "x_scale" }, { NL, "nlsq_x_scale" } }, NL, "x_scale",
 	    { "Variable scaling: jac (Jacobian column norms) or a number "
-	    "> 0." } },
+	    "> 0." },
+	    NOCHECK },
 	{ "nlsq.x_scale_map", HET_CK_X_SCALE_MAP, 0, NOW, BOTH,
-	    { { NL, "x_scale_map" } }, NL, "x_scale_map", { NULL } },
+	    { { NL, "x_scale_map" } }, NL, "x_scale_map", { NULL },
+	    NOCHECK },
 	{ "nlsq.max_nfev", HET_CK_LONG_AUTO, OFF(nlsq.max_nfev), NOW, BOTH,
 	    { { NL, "max_nfev" } }, NL, "max_nfev",
 	    { "Model evaluations allowed, >= 1; auto = 100 x the number of "
-	    "free parameters." } },
+	    "free parameters." },
+	    AUTO },
 	{ "nlsq.max_iterations", HET_CK_LONG, OFF(nlsq.max_iterations), NOW,
 	    BOTH, { { NL, "max_iterations" } }, NL, "max_iterations",
-	    { "Iterations allowed, >= 1." } },
+	    { "Iterations allowed, >= 1." },
+	    ATLEAST1 },
 	{ "nlsq.multistart", HET_CK_BOOL, OFF(nlsq.multistart), NOW, BOTH,
 	    { { NL, "multistart" }, { MS, "enable" } }, NL, "multistart",
 	    { "true: also start from multistart_n - 1 Latin-hypercube points "
-	    "inside the bounds (>= 1 starts)." } },
+	    "inside the bounds (>= 1 starts)." },
+	    NOCHECK },
 	{ "nlsq.multistart_n", HET_CK_LONG, OFF(nlsq.multistart_n), NOW, BOTH,
 	    { { NL, "multistart_n" }, { MS, "n_starts" } }, NL,
-	    "multistart_n", { NULL } },
+	    "multistart_n", { NULL },
+	    COUNT(1, HET_MULTISTART_MAX) },
 	{ "nlsq.seed", HET_CK_SEED, OFF(nlsq.seed), NOW, BOTH,
 	    { { NL, "seed" }, { MS, "seed" } }, NL, "seed",
-	    { "Random seed of the multistart points, >= 0." } },
+	    { "Random seed of the multistart points, >= 0." },
+	    NOCHECK },
 	{ "scaling.nlsq_mode", HET_CK_WORD, OFF(scaling.nlsq_mode),
 	    WORDS(scaling_words), BOTH,
 	    { { NL, "per_angle_mode" }, { AD, "per_angle_mode" } }, NL,
 	    "per_angle_mode",
 	    { "Per-angle contrast/offset: auto, individual, constant, "
-	    "averaged or fourier." } },
+	    "averaged or fourier." },
+	    NOCHECK },
 	{ "scaling.fourier_order", HET_CK_LONG, OFF(scaling.fourier_order),
 	    NOW, BOTH, { { NL, "fourier_order" }, { AD, "fourier_order" } },
-	    NL, "fourier_order", { "Harmonics of the fourier mode, 1..8." } },
+	    NL, "fourier_order", { "Harmonics of the fourier mode, 1..8." },
+	    COUNT(1, 8) },
 	/* Each family's auto rule has its own threshold; heterodyne's flat
 	   constant_scaling_threshold is a fraction with another meaning
 	   and stays unused. */
@@ -186,14 +215,16 @@ const struct het_cl_key het_cl_keys[] = {
 	    { { NL, "fourier_auto_threshold" },
 	    { AD, "fourier_auto_threshold" } }, NL, "fourier_auto_threshold",
 	    { "auto picks fourier when there are more angles than this (and "
-	    ">= 1 + 2 x order), >= 1." } },
+	    ">= 1 + 2 x order), >= 1." },
+	    ATLEAST1 },
 	{ "scaling.constant_threshold", HET_CK_LONG,
 	    OFF(scaling.constant_threshold), NOW, HOM,
 	    { { NL, "constant_scaling_threshold" },
 	    { AD, "constant_scaling_threshold" } }, NL,
 	    "constant_scaling_threshold",
 	    { "auto shares one contrast and offset when there are at least "
-	    "this many angles, >= 1." } },
+	    "this many angles, >= 1." },
+	    ATLEAST1 },
 
 	/* optimization.cmc */
 	{ "scaling.cmc_mode", HET_CK_WORD, OFF(scaling.cmc_mode),
@@ -201,34 +232,41 @@ const struct het_cl_key het_cl_keys[] = {
 	    { { CM, "per_angle_mode" }, { PA, "per_angle_mode" } }, CM,
 	    "per_angle_mode",
 	    { "Scaling mode of the sampler: CMC always uses the one NLSQ used "
-	    "(other values: a warning)." } },
+	    "(other values: a warning)." },
+	    NOCHECK },
 	{ "cmc.sigma", HET_CK_WORD, OFF(cmc.sigma), WORDS(sigma_words), BOTH,
 	    { { CM, "sigma_method" } }, CM, "sigma_method",
 	    { "Likelihood noise: diagonal (the far-lag noise estimate), "
 	    "residual (RMS of the NLSQ residuals)",
 	    "or mad (sampled by the reference; hetui uses the far-lag "
-	    "estimate, with a warning)." } },
+	    "estimate, with a warning)." },
+	    NOCHECK },
 	{ "cmc.worker_command", HET_CK_STRING, OFF(cmc.worker_command), NOW,
 	    BOTH, { { CM, "worker_command" } }, CM, "worker_command",
 	    { "Command that runs one shard; null = the installed "
-	    "hetui-worker." } },
+	    "hetui-worker." },
+	    NOCHECK },
 	{ "cmc.strategy", HET_CK_WORD, OFF(cmc.strategy), WORDS(shard_words),
 	    BOTH, { { CM, "sharding_strategy" }, { SH, "sharding_strategy" },
 	    { SH, "strategy" } }, SH, "sharding_strategy",
-	    { "random, angle_balanced or contiguous." } },
+	    { "random, angle_balanced or contiguous." },
+	    NOCHECK },
 	{ "cmc.num_shards", HET_CK_LONG_AUTO, OFF(cmc.num_shards), NOW, BOTH,
 	    { { CM, "num_shards" }, { SH, "num_shards" } }, SH, "num_shards",
-	    { "Shards >= 1, or auto." } },
+	    { "Shards >= 1, or auto." },
+	    AUTO },
 	{ "cmc.max_points_per_shard", HET_CK_LONG_AUTO,
 	    OFF(cmc.max_points_per_shard), NOW, BOTH,
 	    { { CM, "max_points_per_shard" }, { SH, "max_points_per_shard" } },
 	    SH, "max_points_per_shard",
 	    { "Pairs per shard: a cap >= min_points_per_shard, or auto (no "
-	    "cap); a floor >= 1." } },
+	    "cap); a floor >= 1." },
+	    AUTO },
 	{ "cmc.min_points_per_shard", HET_CK_LONG,
 	    OFF(cmc.min_points_per_shard), NOW, BOTH,
 	    { { CM, "min_points_per_shard" }, { SH, "min_points_per_shard" } },
-	    SH, "min_points_per_shard", { NULL } },
+	    SH, "min_points_per_shard", { NULL },
+	    ATLEAST1 },
 	/* Only the heterodyne rule has a per-parameter bound; a homodyne
 	   config's key is reported as not used. */
 	{ "cmc.min_points_per_param", HET_CK_LONG,
@@ -236,84 +274,102 @@ const struct het_cl_key het_cl_keys[] = {
 	    { { CM, "min_points_per_param" }, { SH, "min_points_per_param" } },
 	    SH, "min_points_per_param",
 	    { "Automatic count: one shard per angle (at least 2), at most one "
-	    "per 14 x min_points_per_param pairs." } },
+	    "per 14 x min_points_per_param pairs." },
+	    ATLEAST1 },
 	{ "cmc.num_warmup", HET_CK_LONG, OFF(cmc.num_warmup), NOW, BOTH,
 	    { { CM, "num_warmup" }, { PS, "num_warmup" } }, PS, "num_warmup",
 	    { "NUTS per shard: warm-up and kept draws per chain, chains, all "
-	    ">= 1." } },
+	    ">= 1." },
+	    ATLEAST1 },
 	{ "cmc.num_samples", HET_CK_LONG, OFF(cmc.num_samples), NOW, BOTH,
 	    { { CM, "num_samples" }, { PS, "num_samples" } }, PS,
-	    "num_samples", { NULL } },
+	    "num_samples", { NULL },
+	    ATLEAST1 },
 	{ "cmc.num_chains", HET_CK_LONG, OFF(cmc.num_chains), NOW, BOTH,
 	    { { CM, "num_chains" }, { PS, "num_chains" } }, PS, "num_chains",
-	    { NULL } },
+	    { NULL },
+	    ATLEAST1 },
 	{ "cmc.target_accept_prob", HET_CK_NUM, OFF(cmc.target_accept_prob),
 	    NOW, BOTH, { { CM, "target_accept_prob" }, { CM, "target_accept" },
 	    { PS, "target_accept_prob" }, { PS, "target_accept" } }, PS,
 	    "target_accept_prob",
 	    { "Step-size target acceptance, in (0, 1); tree depth 1..15; "
-	    "dense (true) or diagonal mass matrix." } },
+	    "dense (true) or diagonal mass matrix." },
+	    OPEN01 },
 	{ "cmc.max_tree_depth", HET_CK_LONG, OFF(cmc.max_tree_depth), NOW,
 	    BOTH, { { CM, "max_tree_depth" }, { PS, "max_tree_depth" } }, PS,
-	    "max_tree_depth", { NULL } },
+	    "max_tree_depth", { NULL },
+	    COUNT(1, 15) },
 	{ "cmc.dense_mass", HET_CK_BOOL, OFF(cmc.dense_mass), NOW, BOTH,
 	    { { CM, "dense_mass" }, { PS, "dense_mass" },
-	    { PS, "dense_mass_matrix" } }, PS, "dense_mass", { NULL } },
+	    { PS, "dense_mass_matrix" } }, PS, "dense_mass", { NULL },
+	    NOCHECK },
 	{ "cmc.laplace_init", HET_CK_BOOL, OFF(cmc.laplace_init), NOW, BOTH,
 	    { { CM, "laplace_init" }, { PS, "laplace_init" } }, PS,
 	    "laplace_init",
 	    { "Start the chains from the Laplace approximation at the NLSQ "
 	    "optimum (metric and start points; false: a unit metric and the "
 	    "optimum); importance draws for its PSIS k-hat (0 none, or "
-	    "20..100000)." } },
+	    "20..100000)." },
+	    NOCHECK },
 	{ "cmc.psis_draws", HET_CK_LONG, OFF(cmc.psis_draws), NOW, BOTH,
 	    { { CM, "psis_draws" }, { PS, "psis_draws" } }, PS, "psis_draws",
-	    { NULL } },
+	    { NULL },
+	    ZERO_OR(20, 100000, "no k-hat") },
 	{ "cmc.marginalise_scaling", HET_CK_BOOL,
 	    OFF(cmc.marginalise_scaling), NOW, BOTH,
 	    { { CM, "marginalise_scaling" }, { PS, "marginalise_scaling" } },
 	    PS, "marginalise_scaling",
 	    { "Integrate each angle's contrast and offset out in closed form "
 	    "(individual scaling, Gaussian or uniform priors; drawn from "
-	    "their conditional afterwards); false: sample them." } },
+	    "their conditional afterwards); false: sample them." },
+	    NOCHECK },
 	{ "cmc.chain_method", HET_CK_WORD, OFF(cmc.chain_parallel),
 	    WORDS(chain_words), BOTH,
 	    { { CM, "chain_method" }, { PS, "chain_method" } }, PS,
 	    "chain_method",
 	    { "parallel: a shard's chains at once when cores are free (the "
-	    "same draws); sequential: one after another." } },
+	    "same draws); sequential: one after another." },
+	    NOCHECK },
 	{ "cmc.seed", HET_CK_SEED, OFF(cmc.seed), NOW, BOTH,
 	    { { CM, "seed" }, { PS, "seed" } }, PS, "seed",
 	    { "Base random seed >= 0; chain c of shard k uses seed + 1000 k + "
-	    "c." } },
+	    "c." },
+	    NOCHECK },
 	{ "cmc.per_shard_timeout", HET_CK_NUM, OFF(cmc.per_shard_timeout),
 	    NOW, BOTH, { { CM, "per_shard_timeout" },
 	    { TO, "per_shard_timeout" } }, TO, "per_shard_timeout",
 	    { "Seconds > 0 a shard may run, and may stay silent (<= "
-	    "per_shard_timeout), before it is stopped." } },
+	    "per_shard_timeout), before it is stopped." },
+	    POSITIVE },
 	{ "cmc.heartbeat_timeout", HET_CK_NUM, OFF(cmc.heartbeat_timeout),
 	    NOW, BOTH, { { CM, "heartbeat_timeout" },
 	    { TO, "heartbeat_timeout" } }, TO, "heartbeat_timeout",
-	    { NULL } },
+	    { NULL },
+	    POSITIVE },
 	{ "cmc.combine", HET_CK_WORD, OFF(cmc.combine), WORDS(combine_words),
 	    BOTH, { { CM, "combination_method" }, { CO, "combination_method" },
 	    { CO, "method" } }, CO, "combination_method",
-	    { "consensus_mc, robust_consensus_mc or simple_average." } },
+	    { "consensus_mc, robust_consensus_mc or simple_average." },
+	    NOCHECK },
 	{ "cmc.reweight_draws", HET_CK_LONG, OFF(cmc.reweight_draws), NOW,
 	    BOTH, { { CM, "reweight_draws" }, { CO, "reweight_draws" } }, CO,
 	    "reweight_draws",
 	    { "Importance draws weighing a sharded run's consensus against all "
 	    "the data (PSIS k-hat, reweighted means and sds); 0: none, or "
-	    "20..100000." } },
+	    "20..100000." },
+	    ZERO_OR(20, 100000, "no reweighting") },
 	{ "cmc.reweight_seconds", HET_CK_NUM, OFF(cmc.reweight_seconds), NOW,
 	    BOTH, { { CM, "reweight_seconds" }, { CO, "reweight_seconds" } },
 	    CO, "reweight_seconds",
 	    { "Seconds > 0 the check may spend on passes over all the data "
-	    "(fewer draws when they are slow)." } },
+	    "(fewer draws when they are slow)." },
+	    POSITIVE },
 	{ "cmc.min_success_rate", HET_CK_NUM, OFF(cmc.min_success_rate), NOW,
 	    BOTH, { { CM, "min_success_rate" }, { CO, "min_success_rate" },
 	    { VA, "min_success_rate" } }, CO, "min_success_rate",
-	    { "Fraction of shards that must succeed, in (0, 1]." } },
+	    { "Fraction of shards that must succeed, in (0, 1]." },
+	    RANGE(0, 1, 1, 0) },
 	{ "cmc.max_r_hat", HET_CK_NUM, OFF(cmc.max_r_hat), NOW, BOTH,
 	    { { CM, "max_r_hat" }, { VA, "max_r_hat" },
 	    { VA, "r_hat_threshold" }, { VA, "max_per_shard_rhat" } }, VA,
@@ -321,17 +377,21 @@ const struct het_cl_key het_cl_keys[] = {
 	    { "Gates: split R-hat below max_r_hat (> 1), bulk ESS above "
 	    "min_ess (> 0), BFMI above min_bfmi (>= 0),",
 	    "divergent transitions at most max_divergence_rate (in [0, "
-	    "1])." } },
+	    "1])." },
+	    RANGE(1, 1, INFINITY, 0) },
 	{ "cmc.min_ess", HET_CK_NUM, OFF(cmc.min_ess), NOW, BOTH,
 	    { { CM, "min_ess" }, { VA, "min_ess" }, { VA, "min_per_shard_ess" } },
-	    VA, "min_ess", { NULL } },
+	    VA, "min_ess", { NULL },
+	    POSITIVE },
 	{ "cmc.min_bfmi", HET_CK_NUM, OFF(cmc.min_bfmi), NOW, BOTH,
 	    { { CM, "min_bfmi" }, { VA, "min_bfmi" } }, VA, "min_bfmi",
-	    { NULL } },
+	    { NULL },
+	    RANGE(0, 0, INFINITY, 0) },
 	{ "cmc.max_divergence_rate", HET_CK_NUM, OFF(cmc.max_divergence_rate),
 	    NOW, BOTH, { { CM, "max_divergence_rate" },
 	    { VA, "max_divergence_rate" } }, VA, "max_divergence_rate",
-	    { NULL } },
+	    { NULL },
+	    RANGE(0, 0, 1, 0) },
 	{ "cmc.nlsq_priors", HET_CK_BOOL, OFF(cmc.nlsq_priors), NOW, BOTH,
 	    { { CM, "use_nlsq_informed_priors" },
 	    { CN, "use_nlsq_informed_priors" },
@@ -340,25 +400,29 @@ const struct het_cl_key het_cl_keys[] = {
 	    { "true: every free parameter's prior is a truncated normal "
 	    "centred on the NLSQ value, nlsq_prior_width_factor",
 	    "NLSQ standard errors wide (> 0); false: the priors given under "
-	    "parameters." } },
+	    "parameters." },
+	    NOCHECK },
 	{ "cmc.nlsq_prior_width_factor", HET_CK_NUM,
 	    OFF(cmc.nlsq_prior_width_factor), NOW, BOTH,
 	    { { CM, "nlsq_prior_width_factor" },
 	    { CN, "nlsq_prior_width_factor" }, { CN, "prior_width_factor" },
 	    { VA, "nlsq_prior_width_factor" } }, CN, "nlsq_prior_width_factor",
-	    { NULL } },
+	    { NULL },
+	    POSITIVE },
 	{ "cmc.use_reparam", HET_CK_BOOL, OFF(cmc.use_reparam), NOW, BOTH,
 	    { { CM, "use_reparam" }, { RE, "use_reparam" } }, RE,
 	    "use_reparam",
 	    { "true: sample the power laws in the coordinates below; false: "
-	    "every parameter through its log or logit." } },
+	    "every parameter through its log or logit." },
+	    NOCHECK },
 	{ "cmc.coordinates", HET_CK_WORD, OFF(cmc.coordinates),
 	    WORDS(coord_words), BOTH,
 	    { { CM, "coordinates" }, { RE, "coordinates" } }, RE,
 	    "coordinates",
 	    { "rates: each power law with a varying offset as its rate at "
 	    "t_ref (or at three anchor times when its exponent is clear of "
-	    "0); power_law: (ln A(t_ref), exponent) only." } },
+	    "0); power_law: (ln A(t_ref), exponent) only." },
+	    NOCHECK },
 };
 
 const size_t het_cl_nkeys = HET_ARRAY_LEN(het_cl_keys);

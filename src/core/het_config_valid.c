@@ -202,15 +202,6 @@ v_scaling(const struct vctx *v)
 	    (int)s->cmc_mode < 0 || s->cmc_mode >= HET_SCALING_COUNT)
 		return v_err(v, "per_angle_mode", "per_angle_mode", "unknown "
 		    "scaling mode");
-	if ((rc = v_count(v, "scaling.fourier_order",
-	    "optimization.nlsq.fourier_order", s->fourier_order, 1, 8)) ||
-	    (rc = v_count(v, "scaling.fourier_auto_threshold",
-	    "optimization.nlsq.fourier_auto_threshold",
-	    s->fourier_auto_threshold, 1, 0x7fffffffL)) ||
-	    (rc = v_count(v, "scaling.constant_threshold",
-	    "optimization.nlsq.constant_scaling_threshold",
-	    s->constant_threshold, 1, 0x7fffffffL)))
-		return rc;
 	for (i = 0; i < s->ninit_contrast; i++)
 		if ((rc = v_range(v, "init_contrast",
 		    "initial_parameters.per_angle_scaling.contrast",
@@ -224,136 +215,84 @@ v_scaling(const struct vctx *v)
 	return HET_OK;
 }
 
+/* One schema-table setting against its check (het_config_table.c). */
 static int
-v_nlsq(const struct vctx *v)
+v_key(const struct vctx *v, const struct het_cl_key *k)
 {
-	const struct het_config_nlsq *n = &v->cfg->nlsq;
-	const char *P = "optimization.nlsq.";
-	char k[96];
-	int rc;
+	const char *field = (const char *)v->cfg + k->off;
+	const struct het_cl_section *sec = &het_cl_sections[k->tsec];
+	char key[CL_PATH_MAX];
+	long x;
 
-#define K(s) (snprintf(k, sizeof(k), "%s%s", P, (s)), k)
-	if ((int)n->method < 0 || n->method >= HET_NLSQ_METHOD_COUNT ||
-	    (int)n->loss < 0 || n->loss >= HET_LOSS_COUNT)
-		return v_err(v, "nlsq.method", K("method"), "unknown method "
-		    "or loss");
-	if ((rc = v_range(v, "nlsq.f_scale", K("f_scale"), n->f_scale, 0, 1,
-	    INFINITY, 0)) ||
-	    (rc = v_range(v, "nlsq.ftol", K("ftol"), n->ftol, 0, 1, 1, 1)) ||
-	    (rc = v_range(v, "nlsq.xtol", K("xtol"), n->xtol, 0, 1, 1, 1)) ||
-	    (rc = v_range(v, "nlsq.gtol", K("gtol"), n->gtol, 0, 1, 1, 1)))
-		return rc;
-	if (!n->x_scale_jac && (rc = v_range(v, "nlsq.x_scale", K("x_scale"),
-	    n->x_scale, 0, 1, INFINITY, 0)) != HET_OK)
-		return rc;
-	if (n->max_nfev < 0)
-		return v_err(v, "nlsq.max_nfev", K("max_nfev"), "%ld must be "
-		    ">= 1, or \"auto\"", n->max_nfev);
-	if ((rc = v_count(v, "nlsq.max_iterations", K("max_iterations"),
-	    n->max_iterations, 1, 0x7fffffffL)) ||
-	    (rc = v_count(v, "nlsq.multistart_n", K("multistart_n"),
-	    n->multistart_n, 1, HET_MULTISTART_MAX)))
-		return rc;
-#undef K
+	snprintf(key, sizeof(key), "%s.%s", sec->path, k->tkey);
+	switch (k->check) {
+	case HET_CV_RANGE:
+		return v_range(v, k->canon, key, *(const double *)field, k->lo,
+		    k->lo_open, k->hi, k->hi_open);
+	case HET_CV_COUNT:
+		return v_count(v, k->canon, key, *(const long *)field,
+		    (long)k->lo, (long)k->hi);
+	case HET_CV_AUTO:
+		if ((x = *(const long *)field) < 0)
+			return v_err(v, k->canon, key, "%ld must be >= 1, or "
+			    "\"auto\"", x);
+		return HET_OK;
+	case HET_CV_ZERO_OR:
+		x = *(const long *)field;
+		if (x != 0 && (x < (long)k->lo || x > (long)k->hi))
+			return v_err(v, k->canon, key, "%ld: use 0 (%s) or "
+			    "%ld to %ld importance draws", x, k->zero,
+			    (long)k->lo, (long)k->hi);
+		return HET_OK;
+	case HET_CV_NONE:
+		break;
+	}
 	return HET_OK;
 }
 
+/* The optimiser settings: the table's checks, then what crosses
+   fields or has a check of its own. */
 static int
-v_cmc(const struct vctx *v)
+v_optimizer(const struct vctx *v)
 {
+	const struct het_config_nlsq *n = &v->cfg->nlsq;
 	const struct het_config_cmc *c = &v->cfg->cmc;
-	const char *P = "optimization.cmc.";
-	char k[96];
+	size_t i;
 	int rc;
 
-#define K(s) (snprintf(k, sizeof(k), "%s%s", P, (s)), k)
-	if (c->num_shards < 0)
-		return v_err(v, "cmc.num_shards", K("sharding.num_shards"),
-		    "%ld must be >= 1, or \"auto\"", c->num_shards);
-	if (c->max_points_per_shard < 0)
-		return v_err(v, "cmc.max_points_per_shard",
-		    K("sharding.max_points_per_shard"), "%ld must be >= 1, or "
-		    "\"auto\"", c->max_points_per_shard);
-	if ((rc = v_count(v, "cmc.min_points_per_shard",
-	    K("sharding.min_points_per_shard"), c->min_points_per_shard, 1,
-	    0x7fffffffL)) != HET_OK ||
-	    (rc = v_count(v, "cmc.min_points_per_param",
-	    K("sharding.min_points_per_param"), c->min_points_per_param, 1,
-	    0x7fffffffL)) != HET_OK)
+	for (i = 0; i < het_cl_nkeys; i++)
+		if ((rc = v_key(v, &het_cl_keys[i])) != HET_OK)
+			return rc;
+	if ((int)n->method < 0 || n->method >= HET_NLSQ_METHOD_COUNT ||
+	    (int)n->loss < 0 || n->loss >= HET_LOSS_COUNT)
+		return v_err(v, "nlsq.method", "optimization.nlsq.method",
+		    "unknown method or loss");
+	if (!n->x_scale_jac && (rc = v_range(v, "nlsq.x_scale",
+	    "optimization.nlsq.x_scale", n->x_scale, 0, 1, INFINITY, 0)) !=
+	    HET_OK)
 		return rc;
 	if (c->max_points_per_shard > 0 &&
 	    c->max_points_per_shard < c->min_points_per_shard)
 		return v_err(v, "cmc.max_points_per_shard",
-		    K("sharding.max_points_per_shard"), "%ld is below "
-		    "min_points_per_shard %ld; raise it or use \"auto\"",
+		    "optimization.cmc.sharding.max_points_per_shard", "%ld is "
+		    "below min_points_per_shard %ld; raise it or use \"auto\"",
 		    c->max_points_per_shard, c->min_points_per_shard);
-	if ((rc = v_count(v, "cmc.num_warmup", K("per_shard_mcmc.num_warmup"),
-	    c->num_warmup, 1, 0x7fffffffL)) ||
-	    (rc = v_count(v, "cmc.num_samples",
-	    K("per_shard_mcmc.num_samples"), c->num_samples, 1,
-	    0x7fffffffL)) ||
-	    (rc = v_count(v, "cmc.num_chains", K("per_shard_mcmc.num_chains"),
-	    c->num_chains, 1, 0x7fffffffL)) ||
-	    (rc = v_range(v, "cmc.target_accept_prob",
-	    K("per_shard_mcmc.target_accept_prob"), c->target_accept_prob,
-	    0, 1, 1, 1)) ||
-	    (rc = v_count(v, "cmc.max_tree_depth",
-	    K("per_shard_mcmc.max_tree_depth"), c->max_tree_depth, 1, 15)) ||
-	    (rc = v_range(v, "cmc.per_shard_timeout",
-	    K("timeout.per_shard_timeout"), c->per_shard_timeout, 0, 1,
-	    INFINITY, 0)) ||
-	    (rc = v_range(v, "cmc.heartbeat_timeout",
-	    K("timeout.heartbeat_timeout"), c->heartbeat_timeout, 0, 1,
-	    INFINITY, 0)))
-		return rc;
-	if (c->psis_draws != 0 && (rc = v_count(v, "cmc.psis_draws",
-	    K("per_shard_mcmc.psis_draws"), c->psis_draws, 20, 100000)) !=
-	    HET_OK)
-		return v_err(v, "cmc.psis_draws", K("per_shard_mcmc.psis_draws"),
-		    "%ld: use 0 (no k-hat) or 20 to 100000 importance draws",
-		    c->psis_draws);
-	if ((rc = v_range(v, "cmc.reweight_seconds",
-	    K("combination.reweight_seconds"), c->reweight_seconds, 0, 1,
-	    INFINITY, 0)) != HET_OK)
-		return rc;
-	if (c->reweight_draws != 0 && (rc = v_count(v, "cmc.reweight_draws",
-	    K("combination.reweight_draws"), c->reweight_draws, 20,
-	    100000)) != HET_OK)
-		return v_err(v, "cmc.reweight_draws",
-		    K("combination.reweight_draws"), "%ld: use 0 (no "
-		    "reweighting) or 20 to 100000 importance draws",
-		    c->reweight_draws);
 	if (c->heartbeat_timeout > c->per_shard_timeout)
 		return v_err(v, "cmc.heartbeat_timeout",
-		    K("timeout.heartbeat_timeout"), "%g s exceeds "
+		    "optimization.cmc.timeout.heartbeat_timeout", "%g s exceeds "
 		    "per_shard_timeout %g s; a silent worker must be noticed "
 		    "before its shard times out", c->heartbeat_timeout,
 		    c->per_shard_timeout);
-	if ((rc = v_range(v, "cmc.min_success_rate",
-	    K("combination.min_success_rate"), c->min_success_rate, 0, 1, 1,
-	    0)) ||
-	    (rc = v_range(v, "cmc.max_r_hat", K("validation.max_r_hat"),
-	    c->max_r_hat, 1, 1, INFINITY, 0)) ||
-	    (rc = v_range(v, "cmc.min_ess", K("validation.min_ess"),
-	    c->min_ess, 0, 1, INFINITY, 0)) ||
-	    (rc = v_range(v, "cmc.min_bfmi", K("validation.min_bfmi"),
-	    c->min_bfmi, 0, 0, INFINITY, 0)) ||
-	    (rc = v_range(v, "cmc.max_divergence_rate",
-	    K("validation.max_divergence_rate"), c->max_divergence_rate, 0, 0,
-	    1, 0)) ||
-	    (rc = v_range(v, "cmc.nlsq_prior_width_factor",
-	    K("nlsq.nlsq_prior_width_factor"), c->nlsq_prior_width_factor, 0,
-	    1, INFINITY, 0)))
-		return rc;
 	if ((int)c->strategy < 0 || c->strategy >= HET_SHARD_COUNT ||
 	    (int)c->combine < 0 || c->combine >= HET_COMBINE_COUNT ||
 	    (int)c->sigma < 0 || c->sigma >= HET_SIGMA_COUNT)
-		return v_err(v, "cmc.strategy", K("sharding"), "unknown "
-		    "sharding strategy, combination method or sigma method");
+		return v_err(v, "cmc.strategy", "optimization.cmc.sharding",
+		    "unknown sharding strategy, combination method or sigma "
+		    "method");
 	if (c->worker_command != NULL && c->worker_command[0] == '\0')
-		return v_err(v, "cmc.worker_command", K("worker_command"),
-		    "empty; remove the key to use the installed hetui-worker");
-#undef K
+		return v_err(v, "cmc.worker_command",
+		    "optimization.cmc.worker_command", "empty; remove the key "
+		    "to use the installed hetui-worker");
 	return HET_OK;
 }
 
@@ -378,8 +317,8 @@ het_cl_validate(const struct het_config *cfg, const struct cl_load *ld,
 	for (i = 0; i < cfg->nphys; i++)
 		if ((rc = v_param(&v, tab[i].name, &cfg->phys[i])) != HET_OK)
 			return rc;
-	if ((rc = v_scaling(&v)) != HET_OK || (rc = v_nlsq(&v)) != HET_OK ||
-	    (rc = v_cmc(&v)) != HET_OK)
+	if ((rc = v_scaling(&v)) != HET_OK ||
+	    (rc = v_optimizer(&v)) != HET_OK)
 		return rc;
 	if (cfg->output_dir == NULL || cfg->output_dir[0] == '\0')
 		return v_err(&v, "output_dir", "output.output_dir", "empty; "
