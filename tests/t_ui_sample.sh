@@ -155,7 +155,7 @@ like "$TUI_SCREEN" 'worker: .*flaky_worker' "the worker program (HETUI_WORKER)"
 tui_keys Enter
 wait_for 'sampling shards:'; ok $? "Enter edits the shards"
 tui_text 'two'; tui_keys Enter
-wait_for 'refused: optimization\.cmc shards: '; ok $? "a word for the shards is refused with the reason"
+wait_for "refused: optimization\\.cmc\\.sharding\\.num_shards: 'two' is not an integer"; ok $? "a word for the shards is refused with the reason, naming the key"
 like "$TUI_SCREEN" 'shards +2 ' "the shards stay 2"
 tui_keys Down Enter
 wait_for 'sampling chains:'

@@ -8,12 +8,14 @@
  * copy of ui->cfg that must pass het_config_validate before it replaces
  * the configuration (ui_config_replace); a refused edit leaves it
  * untouched and shows the validator's sentence under its row and in the
- * status line.  Numbers are edited in the status-line prompt with the
- * current text selected; strategy and combine cycle.  Loop thread only.
+ * status line.  A row's setting is named by its key in the schema table
+ * (het_config_setting_*: formatted, parsed and cycled as the template
+ * and the reader do them).  Numbers are edited in the status-line prompt
+ * with the current text selected; strategy and combine cycle.  Loop
+ * thread only.
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,18 @@
 
 static const char *const set_name[SS_COUNT] = { "shards", "chains",
     "warmup", "samples", "workers", "strategy", "combine" };
+
+/* The configuration setting of each row (the schema table's key), NULL
+   for the panel's own (workers). */
+static const char *const set_key[SS_COUNT] = {
+	"optimization.cmc.sharding.num_shards",
+	"optimization.cmc.per_shard_mcmc.num_chains",
+	"optimization.cmc.per_shard_mcmc.num_warmup",
+	"optimization.cmc.per_shard_mcmc.num_samples",
+	NULL,
+	"optimization.cmc.sharding.sharding_strategy",
+	"optimization.cmc.combination.combination_method",
+};
 
 /* Install the edited copy c if it validates; else show why. */
 static int
@@ -63,13 +77,13 @@ edit_done(struct ui *ui, const char *text)
 	struct het_config *c;
 	struct het_error err;
 	char what[160];
-	long v, *slot;
+	long v;
 
 	if (s == NULL)
 		return;
 	ui_dirty(ui, UI_DIRTY_BODY);
 	het_error_clear(&err);
-	if (s->edit_row == SS_WORKERS) {
+	if (set_key[s->edit_row] == NULL) {	/* workers: the panel's */
 		if (strcmp(text, "auto") == 0)
 			v = 0;
 		else if (het_parse_long(text, "workers", 1,
@@ -84,20 +98,12 @@ edit_done(struct ui *ui, const char *text)
 	}
 	if ((c = het_config_dup(ui->cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
-	slot = s->edit_row == SS_SHARDS ? &c->cmc.num_shards : s->edit_row ==
-	    SS_CHAINS ? &c->cmc.num_chains : s->edit_row == SS_WARMUP ?
-	    &c->cmc.num_warmup : &c->cmc.num_samples;
-	snprintf(what, sizeof(what), "optimization.cmc %s",
-	    set_name[s->edit_row]);
-	if (s->edit_row == SS_SHARDS && strcmp(text, "auto") == 0)
-		v = 0;
-	else if (het_parse_long(text, what, LONG_MIN, LONG_MAX, &v, &err) !=
+	if (het_config_setting_parse(c, set_key[s->edit_row], text, &err) !=
 	    HET_OK) {
 		het_config_free(c);
 		refuse(ui, s, err.msg);
 		return;
 	}
-	*slot = v;
 	snprintf(what, sizeof(what), "sampling %s %s", set_name[s->edit_row],
 	    text);
 	set_commit(ui, s, c, what);
@@ -108,44 +114,41 @@ sample_set_cycle(struct ui *ui, struct sample_state *s, int row)
 {
 	struct het_config *c;
 	struct het_error err;
-	char what[160];
+	char what[160], val[64];
 
 	het_error_clear(&err);
 	if ((c = het_config_dup(ui->cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	s->edit_row = row;
-	if (row == SS_STRATEGY) {
-		c->cmc.strategy = (enum het_shard_strategy)
-		    ((c->cmc.strategy + 1) % HET_SHARD_COUNT);
-		snprintf(what, sizeof(what), "sampling strategy %s",
-		    het_config_sharding_name(c->cmc.strategy));
-	} else {
-		c->cmc.combine = (enum het_cons_method)
-		    ((c->cmc.combine + 1) % HET_COMBINE_COUNT);
-		snprintf(what, sizeof(what), "sampling combine %s",
-		    het_config_combine_name(c->cmc.combine));
+	if (het_config_setting_next(c, set_key[row], &err) != HET_OK ||
+	    het_config_setting_format(c, set_key[row], val, sizeof(val),
+	    &err) != HET_OK) {
+		het_config_free(c);
+		refuse(ui, s, err.msg);
+		return;
 	}
+	snprintf(what, sizeof(what), "sampling %s %s", set_name[row], val);
 	set_commit(ui, s, c, what);
 }
 
 void
 sample_set_edit(struct ui *ui, struct sample_state *s)
 {
-	const struct het_config_cmc *m = &ui->cfg->cmc;
+	struct het_error err;
 	char label[64], init[64];
-	long v;
 
 	if (s->srow == SS_STRATEGY || s->srow == SS_COMBINE) {
 		sample_set_cycle(ui, s, s->srow);
 		return;
 	}
-	v = s->srow == SS_SHARDS ? m->num_shards : s->srow == SS_CHAINS ?
-	    m->num_chains : s->srow == SS_WARMUP ? m->num_warmup :
-	    s->srow == SS_SAMPLES ? m->num_samples : s->workers;
-	if (v == 0 && (s->srow == SS_SHARDS || s->srow == SS_WORKERS))
-		snprintf(init, sizeof(init), "auto");
-	else
-		snprintf(init, sizeof(init), "%ld", v);
+	if (set_key[s->srow] == NULL) {
+		if (s->workers == 0)
+			snprintf(init, sizeof(init), "auto");
+		else
+			snprintf(init, sizeof(init), "%ld", s->workers);
+	} else if (het_config_setting_format(ui->cfg, set_key[s->srow], init,
+	    sizeof(init), &err) != HET_OK)
+		ui_fatal("%s", err.msg);
 	snprintf(label, sizeof(label), "sampling %s:", set_name[s->srow]);
 	s->edit_row = s->srow;
 	ui_prompt_open_sel(ui, label, init, edit_done);

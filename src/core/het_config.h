@@ -346,6 +346,30 @@ int het_config_equal(const struct het_config *a, const struct het_config *b,
 					   allowed range (the template) */
 
 /*
+ * Settings by key: every setting of optimization.nlsq and
+ * optimization.cmc (the schema table, het_config_table.c), named by the
+ * dotted path the template writes it under, e.g.
+ * "optimization.cmc.per_shard_mcmc.num_chains".  For editors: the value
+ * is changed on cfg, not validated (call het_config_validate).
+ *   het_config_setting_format: the value as the template writes it (a
+ *     number, "auto", a word, true or false) into buf (len bytes).
+ *   het_config_setting_parse: text read as that setting's kind (a
+ *     decimal number, blanks around it allowed; "auto" where the setting
+ *     has it; one of its words; true/false/yes/no) into cfg.
+ *   het_config_setting_next: a word setting moved to its next canonical
+ *     word (cycling), a boolean flipped.
+ * Each returns HET_OK, or HET_EINVAL with a message that names the key
+ * (an unknown key, text that is not a value of its kind, a mapping) or
+ * HET_ENOMEM.  Thread: any (on a configuration the caller owns).
+ */
+int het_config_setting_format(const struct het_config *cfg,
+    const char *path, char *buf, size_t len, struct het_error *err);
+int het_config_setting_parse(struct het_config *cfg, const char *path,
+    const char *text, struct het_error *err);
+int het_config_setting_next(struct het_config *cfg, const char *path,
+    struct het_error *err);
+
+/*
  * het_config_format: the configuration as YAML text: heterodyne style
  * (parameters.<group>.<name>) for heterodyne modes, homodyne style
  * (initial_parameters + parameter_space.bounds) for homodyne modes.  Every

@@ -1,0 +1,151 @@
+/*
+ * t_core_config_keys.c: settings by key (het_config_setting_format,
+ * _parse, _next: the schema table of het_config_table.c as the
+ * workstation's editors use it).
+ *
+ * Checks, on the two_component defaults:
+ *   - format: a count, "auto" (num_shards 0), a word (the canonical one),
+ *     a boolean, a number, the seed, "jac";
+ *   - parse: a count with blanks around it, "auto", a word and its
+ *     synonym (stratified -> angle_balanced), true/false, a number, the
+ *     worker command (a string); each read back through format and, for
+ *     the counts, the field itself;
+ *   - refusals, each naming the key: hex (0x10), a word for a count,
+ *     "auto" where the setting has none, an unknown word (listing the
+ *     allowed ones), a negative seed, a mapping (x_scale_map), an unknown
+ *     key; the configuration unchanged by a refusal;
+ *   - next: the strategy cycles over the canonical words only (random,
+ *     angle_balanced, contiguous, random), a boolean flips, a count is
+ *     refused;
+ *   - a parsed value out of range passes parse and fails
+ *     het_config_validate, naming the key (the editors' order).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "het_config.h"
+#include "tap.h"
+
+#define K_SHARDS	"optimization.cmc.sharding.num_shards"
+#define K_CHAINS	"optimization.cmc.per_shard_mcmc.num_chains"
+#define K_STRAT		"optimization.cmc.sharding.sharding_strategy"
+#define K_DENSE		"optimization.cmc.per_shard_mcmc.dense_mass"
+#define K_TARGET	"optimization.cmc.per_shard_mcmc.target_accept_prob"
+
+static const char *
+fmt(const struct het_config *c, const char *key)
+{
+	static char buf[1200];
+	struct het_error err;
+
+	if (het_config_setting_format(c, key, buf, sizeof(buf), &err) !=
+	    HET_OK)
+		snprintf(buf, sizeof(buf), "ERROR %s", err.msg);
+	return buf;
+}
+
+static void
+refused(struct het_config *c, const char *key, const char *text,
+    const char *needle, const char *what)
+{
+	struct het_error err;
+	char before[1200];
+
+	snprintf(before, sizeof(before), "%s", fmt(c, key));
+	is_int(het_config_setting_parse(c, key, text, &err), HET_EINVAL,
+	    "%s: refused", what);
+	like(err.msg, needle, "... the message: %s", err.msg);
+	is_str(fmt(c, key), before, "... the setting unchanged");
+}
+
+int
+main(void)
+{
+	struct het_config *c;
+	struct het_error err;
+	char buf[64];
+
+	plan_lazy();
+	if ((c = het_config_default(HET_MODE_TWO_COMPONENT, &err)) == NULL) {
+		diag("defaults: %s", err.msg);
+		return 1;
+	}
+	is_str(fmt(c, K_CHAINS), "4", "format: num_chains 4");
+	is_str(fmt(c, K_SHARDS), "auto", "format: num_shards auto");
+	is_str(fmt(c, K_STRAT), "random", "format: the strategy's word");
+	is_str(fmt(c, K_DENSE), "false", "format: dense_mass false");
+	is_str(fmt(c, K_TARGET), "0.95", "format: target_accept_prob 0.95");
+	is_str(fmt(c, "optimization.cmc.per_shard_mcmc.seed"), "42",
+	    "format: the seed");
+	is_str(fmt(c, "optimization.nlsq.x_scale"), "jac", "format: x_scale "
+	    "jac");
+
+	is_int(het_config_setting_parse(c, K_CHAINS, " 8 ", &err), HET_OK,
+	    "parse ' 8 ' for num_chains");
+	ok(c->cmc.num_chains == 8, "... the field is 8");
+	is_int(het_config_setting_parse(c, K_SHARDS, "3", &err), HET_OK,
+	    "parse 3 shards");
+	ok(c->cmc.num_shards == 3, "... the field is 3");
+	is_int(het_config_setting_parse(c, K_SHARDS, "auto", &err), HET_OK,
+	    "parse auto shards");
+	ok(c->cmc.num_shards == 0, "... the field is 0 (auto)");
+	is_int(het_config_setting_parse(c, K_STRAT, "stratified", &err),
+	    HET_OK, "parse the synonym stratified");
+	is_str(fmt(c, K_STRAT), "angle_balanced", "... read as angle_balanced");
+	is_int(het_config_setting_parse(c, K_DENSE, "yes", &err), HET_OK,
+	    "parse yes for dense_mass");
+	is_str(fmt(c, K_DENSE), "true", "... true");
+	is_int(het_config_setting_parse(c, K_TARGET, "0.9", &err), HET_OK,
+	    "parse 0.9 for the target");
+	is_str(fmt(c, K_TARGET), "0.9", "... 0.9");
+	is_int(het_config_setting_parse(c, "optimization.cmc.worker_command",
+	    "ssh node7 hetui-worker", &err), HET_OK, "parse a worker command");
+	is_str(c->cmc.worker_command, "ssh node7 hetui-worker", "... stored");
+	is_int(het_config_validate(c, &err), HET_OK, "the edited "
+	    "configuration validates");
+
+	refused(c, K_CHAINS, "0x10", "num_chains: '0x10' is not a decimal",
+	    "hex for num_chains");
+	refused(c, K_CHAINS, "two", "num_chains: 'two' is not an integer",
+	    "a word for num_chains");
+	refused(c, K_CHAINS, "auto", "num_chains: 'auto' is not an integer",
+	    "auto for num_chains (it has none)");
+	refused(c, K_STRAT, "spiral", "allowed: random, angle_balanced, "
+	    "contiguous, stratified", "an unknown strategy");
+	refused(c, "optimization.cmc.per_shard_mcmc.seed", "-1", "seed: -1 "
+	    "is outside", "a negative seed");
+	refused(c, K_DENSE, "maybe", "dense_mass: expected true or false",
+	    "maybe for dense_mass");
+	refused(c, "optimization.nlsq.x_scale_map", "1", "a mapping; edit it "
+	    "in the file", "x_scale_map");
+	refused(c, "optimization.cmc.num_chainz", "4", "num_chainz: not a "
+	    "setting hetui edits", "an unknown key");
+	is_int(het_config_setting_format(c, "nope", buf, sizeof(buf), &err),
+	    HET_EINVAL, "format of an unknown key: HET_EINVAL");
+
+	het_config_setting_parse(c, K_STRAT, "random", &err);
+	het_config_setting_next(c, K_STRAT, &err);
+	is_str(fmt(c, K_STRAT), "angle_balanced", "next: random -> "
+	    "angle_balanced");
+	het_config_setting_next(c, K_STRAT, &err);
+	is_str(fmt(c, K_STRAT), "contiguous", "next: -> contiguous (not the "
+	    "synonym stratified)");
+	het_config_setting_next(c, K_STRAT, &err);
+	is_str(fmt(c, K_STRAT), "random", "next: -> random again");
+	het_config_setting_next(c, K_DENSE, &err);
+	is_str(fmt(c, K_DENSE), "false", "next: a boolean flips");
+	is_int(het_config_setting_next(c, K_CHAINS, &err), HET_EINVAL,
+	    "next of a count: HET_EINVAL");
+	like(err.msg, "num_chains: not a choice of words", "... says so");
+
+	is_int(het_config_setting_parse(c, K_CHAINS, "0", &err), HET_OK,
+	    "0 chains parses");
+	is_int(het_config_validate(c, &err), HET_EINVAL, "... and fails "
+	    "validation");
+	like(err.msg, "per_shard_mcmc.num_chains: 0 must be >= 1", "... "
+	    "naming the key: %s", err.msg);
+	het_config_free(c);
+	done_testing();
+	return exit_status();
+}
