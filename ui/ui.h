@@ -164,19 +164,17 @@ struct ui_ring {
 	size_t		 nbins;
 };
 
-struct ui {
-	struct ui_options opts;
+/* The terminal: its size and the windows the layout cut it into. */
+struct ui_screen {
 	struct ui_term	 term;
 	int		 lines, cols;	/* current terminal size */
 	int		 too_small;	/* below 80x24: only a message */
 	WINDOW		*w_head, *w_tabs, *w_body, *w_status, *w_foot;
-	int		 dirty;		/* UI_DIRTY_* */
-	int		 quit;		/* leave the loop */
-	int		 exit_status;
+};
 
-	const struct ui_panel_ops *panels[UI_MAX_PANELS];
-	void		*pstate[UI_MAX_PANELS];
-	size_t		 npanels;
+/* What the screen shows: the panel, overlays, the prompt and status. */
+struct ui_view {
+	int		 dirty;		/* UI_DIRTY_* */
 	size_t		 cur;		/* active panel */
 	int		 help;		/* the help overlay is shown */
 	int		 help_scroll;
@@ -195,7 +193,11 @@ struct ui {
 	char		 status[512];
 	enum ui_level	 status_level;
 	double		 status_until;	/* monotonic seconds; 0: sticky */
+};
 
+/* The session: the engine, the open file, the configuration, the work
+   run and the log. */
+struct ui_session {
 	/* Session log (ring buffer of UI_LOG_MAX lines). */
 	struct ui_log_line log[UI_LOG_MAX];
 	size_t		 log_head, log_len;
@@ -240,6 +242,24 @@ struct ui {
 	struct het_sample *sample;
 };
 
+/*
+ * The workstation: the panels and the three parts above (the terminal,
+ * the view, the session).  Loop thread only.
+ */
+struct ui {
+	struct ui_options opts;
+	int		 quit;		/* leave the loop */
+	int		 exit_status;
+
+	const struct ui_panel_ops *panels[UI_MAX_PANELS];
+	void		*pstate[UI_MAX_PANELS];
+	size_t		 npanels;
+
+	struct ui_screen scr;
+	struct ui_view	 view;
+	struct ui_session ses;
+};
+
 /* ui_main.c */
 double	ui_now(void);
 void	ui_dirty(struct ui *, int bits);
@@ -271,7 +291,7 @@ int	ui_model_nyquist(const struct ui *, struct het_nyquist *out);
 void	ui_fit_history_free(struct ui *);
 /*
  * ui_history_append: a new, zeroed record at the end of the session's run
- * history (ui->fit_hist; the oldest is dropped beyond UI_FIT_HISTORY_MAX)
+ * history (ui->ses.fit_hist; the oldest is dropped beyond UI_FIT_HISTORY_MAX)
  * with `when` set to now; the caller fills it.  Loop thread.
  */
 struct ui_fit_record *ui_history_append(struct ui *);

@@ -46,7 +46,7 @@ dir_of(const char *path)
 static char *
 current_dir(struct ui *ui)
 {
-	const char *p = ui->meta != NULL ? ui->meta->path : ui->data_path;
+	const char *p = ui->ses.meta != NULL ? ui->ses.meta->path : ui->ses.data_path;
 
 	return p != NULL ? dir_of(p) : ui_xstrdup(".");
 }
@@ -106,7 +106,7 @@ ui_browse_init(struct ui *ui, struct het_error *err)
 	const char *env = getenv("HETUI_FOLLOW_SECONDS");
 	struct het_error e;
 
-	ui->browse = b;
+	ui->ses.browse = b;
 	b->interval = HET_FOLLOW_INTERVAL;
 	if (env != NULL && *env != '\0') {
 		het_error_clear(&e);
@@ -118,7 +118,7 @@ ui_browse_init(struct ui *ui, struct het_error *err)
 			    "checks every %g s", env, b->interval);
 		}
 	}
-	if ((b->scan = het_scan_alloc(ui->evq, err)) == NULL)
+	if ((b->scan = het_scan_alloc(ui->ses.evq, err)) == NULL)
 		return -1;
 	if (het_scan_start(b->scan, err) != HET_OK)
 		return -1;
@@ -128,7 +128,7 @@ ui_browse_init(struct ui *ui, struct het_error *err)
 void
 ui_browse_free(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 
 	if (b == NULL)
 		return;
@@ -140,7 +140,7 @@ ui_browse_free(struct ui *ui)
 	free(b->follow_dir);
 	free(b->open_abs);
 	free(b);
-	ui->browse = NULL;
+	ui->ses.browse = NULL;
 }
 
 size_t
@@ -154,7 +154,7 @@ ui_browse_rows(const struct ui_browse *b)
 static void
 request(struct ui *ui, const char *path, const char *want)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_error err;
 	char *w;
 
@@ -179,7 +179,7 @@ request(struct ui *ui, const char *path, const char *want)
 void
 ui_browse_open(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	char *dir;
 
 	if (b == NULL)
@@ -200,7 +200,7 @@ ui_browse_open(struct ui *ui)
 static void
 browse_close(struct ui *ui)
 {
-	ui->browse->on = 0;
+	ui->ses.browse->on = 0;
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
@@ -257,7 +257,7 @@ open_file(struct ui *ui, const char *dir, const struct het_scan_entry *e)
 static void
 on_list(struct ui *ui, struct het_event *ev)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_scan_list *l = ev->data;
 	char *name = NULL;
 	int same, on_parent;
@@ -311,7 +311,7 @@ on_list(struct ui *ui, struct het_event *ev)
 static void
 on_error(struct ui *ui, struct het_event *ev)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_scan_failure *f = ev->data;
 
 	if (f->kind == HET_SCAN_REQ_LIST) {
@@ -344,7 +344,7 @@ on_error(struct ui *ui, struct het_event *ev)
 static void
 on_following(struct ui *ui, struct het_event *ev)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_scan_found *fd = ev->data;
 	const char *base;
 
@@ -369,7 +369,7 @@ on_following(struct ui *ui, struct het_event *ev)
 static void
 on_found(struct ui *ui, struct het_event *ev)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_scan_found *fd = ev->data;
 	const char *base = strrchr(fd->path, '/') + 1;
 
@@ -390,7 +390,7 @@ on_found(struct ui *ui, struct het_event *ev)
 void
 ui_browse_event(struct ui *ui, struct het_event *ev)
 {
-	if (ui->browse == NULL || ev->data == NULL)
+	if (ui->ses.browse == NULL || ev->data == NULL)
 		return;
 	switch (ev->type) {
 	case HET_SCAN_EV_LIST:
@@ -411,7 +411,7 @@ ui_browse_event(struct ui *ui, struct het_event *ev)
 static void
 follow_start(struct ui *ui, const char *dir)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	struct het_error err;
 
 	het_error_clear(&err);
@@ -431,7 +431,7 @@ follow_start(struct ui *ui, const char *dir)
 static void
 follow_stop(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 
 	het_scan_unfollow(b->scan);
 	b->follow = 0;
@@ -446,9 +446,9 @@ ui_browse_follow_toggle(struct ui *ui)
 {
 	char *dir;
 
-	if (ui->browse == NULL)
+	if (ui->ses.browse == NULL)
 		return;
-	if (ui->browse->follow) {
+	if (ui->ses.browse->follow) {
 		follow_stop(ui);
 		return;
 	}
@@ -460,7 +460,7 @@ ui_browse_follow_toggle(struct ui *ui)
 static void
 path_done(struct ui *ui, const char *text)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	const char *home = getenv("HOME");
 	char *path;
 
@@ -483,7 +483,7 @@ path_done(struct ui *ui, const char *text)
 static void
 go_up(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	const char *dir = b->list != NULL ? b->list->dir : b->dir;
 	const char *slash;
 	char *parent;
@@ -504,7 +504,7 @@ go_up(struct ui *ui)
 static void
 activate(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	const struct het_scan_list *l = b->list;
 	char *path;
 
@@ -526,7 +526,7 @@ activate(struct ui *ui)
 static void
 browse_move(struct ui *ui, long delta)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	long n = (long)ui_browse_rows(b), c = (long)b->cur + delta;
 
 	if (n == 0)
@@ -542,7 +542,7 @@ browse_move(struct ui *ui, long delta)
 int
 ui_browse_key(struct ui *ui, int key)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	long page;
 	char init[1100];
 

@@ -80,7 +80,7 @@ name_width(const struct ui_browse *b, int iw)
 static void
 draw_row(struct ui *ui, WINDOW *w, int y, int iw, size_t row, int cur)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	const struct het_scan_list *l = b->list;
 	const struct het_scan_entry *e = NULL;
 	const char *open = b->open_abs;
@@ -110,7 +110,7 @@ draw_row(struct ui *ui, WINDOW *w, int y, int iw, size_t row, int cur)
 	}
 	if (isopen)
 		ui_put(w, y, x, 2, cur ? a : ui_color_attr(UI_C_MARK),
-		    ui->term.g->mark_on);
+		    ui->scr.term.g->mark_on);
 	snprintf(name, sizeof(name), "%s%s", e->name, dir ? "/" : "");
 	ui_put_trunc(w, y, x + 2, nw, dir ? a | A_BOLD : a, name);
 	x += 2 + nw + 1;
@@ -145,10 +145,10 @@ draw_row(struct ui *ui, WINDOW *w, int y, int iw, size_t row, int cur)
 static void
 draw_overlay(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	const struct het_scan_list *l = b->list;
-	const struct ui_glyphs *g = ui->term.g;
-	int bl = getmaxy(ui->w_body), wd, h, iw, y, nw, x;
+	const struct ui_glyphs *g = ui->scr.term.g;
+	int bl = getmaxy(ui->scr.w_body), wd, h, iw, y, nw, x;
 	attr_t a = ui_color_attr(UI_C_OVERLAY), lab = ui_color_attr(UI_C_LABEL);
 	size_t n = ui_browse_rows(b), i;
 	char buf[1200], path[1100];
@@ -167,13 +167,13 @@ draw_overlay(struct ui *ui)
 	wbkgdset(w, ' ' | a);
 	werase(w);
 	wattrset(w, a);
-	if (ui->term.utf8)
+	if (ui->scr.term.utf8)
 		box(w, 0, 0);
 	else
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	ui_put(w, 0, 2, wd - 4, a | A_BOLD, " Open a result file ");
 	free(b->open_abs);
-	b->open_abs = ui->meta != NULL ? ui_browse_abs(ui->meta->path) : NULL;
+	b->open_abs = ui->ses.meta != NULL ? ui_browse_abs(ui->ses.meta->path) : NULL;
 	snprintf(buf, sizeof(buf), "%zu result file%s", l != NULL ? l->nfiles :
 	    0, l != NULL && l->nfiles == 1 ? "" : "s");
 	if (l == NULL || b->loading)
@@ -231,20 +231,20 @@ draw_overlay(struct ui *ui)
 static void
 draw_follow(struct ui *ui)
 {
-	struct ui_browse *b = ui->browse;
-	const struct ui_glyphs *g = ui->term.g;
-	WINDOW *w = ui->w_status;
+	struct ui_browse *b = ui->ses.browse;
+	const struct ui_glyphs *g = ui->scr.term.g;
+	WINDOW *w = ui->scr.w_status;
 	int left, room;
 	char path[1100], buf[1200];
 
-	if (ui->prompt_on || ui->confirm_quit)
+	if (ui->view.prompt_on || ui->view.confirm_quit)
 		return;
-	if (ui->status[0] != '\0')
-		left = ui_strwidth(ui->status) + 1;
-	else if (ui->opening)
-		left = ui_strwidth(ui->data_path) + 12;
+	if (ui->view.status[0] != '\0')
+		left = ui_strwidth(ui->view.status) + 1;
+	else if (ui->ses.opening)
+		left = ui_strwidth(ui->ses.data_path) + 12;
 	else
-		left = ui->meta != NULL ? 7 : 67;
+		left = ui->ses.meta != NULL ? 7 : 67;
 	room = COLS - left - 3 - 8;
 	if (room < 8)
 		return;
@@ -258,12 +258,12 @@ draw_follow(struct ui *ui)
 void
 ui_browse_render(struct ui *ui, int dirty)
 {
-	struct ui_browse *b = ui->browse;
+	struct ui_browse *b = ui->ses.browse;
 	int drawn = 0;
 
-	if (b == NULL || ui->too_small || dirty == 0)
+	if (b == NULL || ui->scr.too_small || dirty == 0)
 		return;
-	if (b->on && !ui->help && (dirty & UI_DIRTY_BODY)) {
+	if (b->on && !ui->view.help && (dirty & UI_DIRTY_BODY)) {
 		draw_overlay(ui);
 		drawn = 1;
 	}

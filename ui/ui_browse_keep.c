@@ -38,20 +38,20 @@ ui_keep_take(struct ui *ui, struct ui_keep *k)
 	if (r == NULL || r->nbins == 0)
 		return;
 	k->have = 1;
-	base = strrchr(ui->meta->path, '/');
-	k->from = ui_xstrdup(base != NULL ? base + 1 : ui->meta->path);
-	k->ring = ui->sel.ring;
+	base = strrchr(ui->ses.meta->path, '/');
+	k->from = ui_xstrdup(base != NULL ? base + 1 : ui->ses.meta->path);
+	k->ring = ui->ses.sel.ring;
 	k->q = r->q;
 	k->nring = r->nbins;
 	k->phi = ui_xcalloc(r->nbins, sizeof(double));
 	for (i = 0; i < r->nbins; i++)
-		if (ui->sel.bin_on[r->bins[i]])
-			k->phi[k->nphi++] = ui->meta->bins[r->bins[i]].phi;
-	k->cursor_phi = ui->meta->bins[ui->sel.cursor].phi;
-	k->first = ui->sel.first;
-	k->last = ui->sel.last;
-	k->all_frames = ui->sel.first == 1 &&
-	    ui->sel.last == (long)ui->meta->frames;
+		if (ui->ses.sel.bin_on[r->bins[i]])
+			k->phi[k->nphi++] = ui->ses.meta->bins[r->bins[i]].phi;
+	k->cursor_phi = ui->ses.meta->bins[ui->ses.sel.cursor].phi;
+	k->first = ui->ses.sel.first;
+	k->last = ui->ses.sel.last;
+	k->all_frames = ui->ses.sel.first == 1 &&
+	    ui->ses.sel.last == (long)ui->ses.meta->frames;
 }
 
 /* Index in ring r of the bin nearest to phi; its distance in *d. */
@@ -63,7 +63,7 @@ nearest(const struct ui *ui, const struct ui_ring *r, double phi, double *d)
 
 	*d = INFINITY;
 	for (i = 0; i < r->nbins; i++) {
-		x = ui_phi_dist(ui->meta->bins[r->bins[i]].phi, phi);
+		x = ui_phi_dist(ui->ses.meta->bins[r->bins[i]].phi, phi);
 		if (x < *d) {
 			*d = x;
 			best = i;
@@ -75,7 +75,7 @@ nearest(const struct ui *ui, const struct ui_ring *r, double phi, double *d)
 static size_t
 keep_angles(struct ui *ui, const struct ui_keep *k, const struct ui_ring *r)
 {
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	unsigned char *pick;
 	size_t i, j, nmis = 0;
 	double d;
@@ -90,7 +90,7 @@ keep_angles(struct ui *ui, const struct ui_keep *k, const struct ui_ring *r)
 			    "%s %.6g%s in this file; bin #%zu at %.6g%s "
 			    "(%.3g%s away) is selected instead", g->phi,
 			    k->phi[i], g->deg, r->bins[j] + 1,
-			    ui->meta->bins[r->bins[j]].phi, g->deg, d, g->deg);
+			    ui->ses.meta->bins[r->bins[j]].phi, g->deg, d, g->deg);
 			nmis++;
 		} else if (pick[j]) {
 			ui_log(ui, UI_LOG_WARN, "kept selection: %s %.6g%s "
@@ -101,7 +101,7 @@ keep_angles(struct ui *ui, const struct ui_keep *k, const struct ui_ring *r)
 		pick[j] = 1;
 	}
 	for (i = 0; i < r->nbins; i++)
-		ui->sel.bin_on[r->bins[i]] = pick[i];
+		ui->ses.sel.bin_on[r->bins[i]] = pick[i];
 	free(pick);
 	return nmis;
 }
@@ -110,20 +110,20 @@ void
 ui_keep_apply(struct ui *ui, struct ui_keep *k)
 {
 	const struct ui_ring *r;
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	size_t i, best = 0, nmis = 0;
 	long frames;
 	double d;
 
-	if (!k->have || ui->meta == NULL || ui->nrings == 0)
+	if (!k->have || ui->ses.meta == NULL || ui->ses.nrings == 0)
 		goto out;
-	for (i = 1; i < ui->nrings; i++)
-		if (fabs(ui->rings[i].q - k->q) <
-		    fabs(ui->rings[best].q - k->q))
+	for (i = 1; i < ui->ses.nrings; i++)
+		if (fabs(ui->ses.rings[i].q - k->q) <
+		    fabs(ui->ses.rings[best].q - k->q))
 			best = i;
-	d = fabs(ui->rings[best].q - k->q) / k->q;
-	ui->sel.ring = best;
-	r = &ui->rings[best];
+	d = fabs(ui->ses.rings[best].q - k->q) / k->q;
+	ui->ses.sel.ring = best;
+	r = &ui->ses.rings[best];
 	if (d > KEEP_Q_RTOL) {
 		ui_log(ui, UI_LOG_WARN, "kept selection: no ring at q %.6g "
 		    "(ring %zu of %s) in this file; the nearest, ring %zu at "
@@ -132,14 +132,14 @@ ui_keep_apply(struct ui *ui, struct ui_keep *k)
 		nmis++;
 	}
 	nmis += keep_angles(ui, k, r);
-	ui->sel.cursor = r->bins[nearest(ui, r, k->cursor_phi, &d)];
-	frames = (long)ui->meta->frames;
+	ui->ses.sel.cursor = r->bins[nearest(ui, r, k->cursor_phi, &d)];
+	frames = (long)ui->ses.meta->frames;
 	if (k->all_frames) {
-		ui->sel.first = 1;
-		ui->sel.last = frames;
+		ui->ses.sel.first = 1;
+		ui->ses.sel.last = frames;
 	} else if (k->last <= frames) {
-		ui->sel.first = k->first;
-		ui->sel.last = k->last;
+		ui->ses.sel.first = k->first;
+		ui->ses.sel.last = k->last;
 	} else {
 		ui_log(ui, UI_LOG_WARN, "kept selection: the frame window "
 		    "%ld,%ld does not fit (this file has %ld frames); every "
@@ -148,9 +148,9 @@ ui_keep_apply(struct ui *ui, struct ui_keep *k)
 	}
 	ui_log(ui, UI_LOG_INFO, "kept from %s: ring %zu (q %.6g), %zu of %zu "
 	    "angles, frames %ld%s%ld; the model and its bounds are "
-	    "unchanged", k->from, ui->sel.ring + 1, r->q,
-	    ui_model_ring_selected(ui, ui->sel.ring), r->nbins,
-	    ui->sel.first, g->dash, ui->sel.last);
+	    "unchanged", k->from, ui->ses.sel.ring + 1, r->q,
+	    ui_model_ring_selected(ui, ui->ses.sel.ring), r->nbins,
+	    ui->ses.sel.first, g->dash, ui->ses.sel.last);
 	if (nmis > 0)
 		ui_msg(ui, UI_LOG_WARN, "%zu part%s of the selection could not "
 		    "be kept as it was (see the Log)", nmis, nmis == 1 ? "" :

@@ -4,11 +4,11 @@
  *
  * Design: configuration files are a few kilobytes, so they are read and
  * written on the loop thread (het_config_load, het_config_write_yaml,
- * which writes atomically).  ui->cfg is never NULL once the loop runs: a
+ * which writes atomically).  ui->ses.cfg is never NULL once the loop runs: a
  * file that cannot be read leaves the defaults of two_component (at
  * start-up) or the current configuration (later) in place, and says why
  * in the status line and the Log.  Every warning of the reader goes to the
- * Log as "config FILE:LINE: ...".  ui->cfg_saved is a copy of what is on
+ * Log as "config FILE:LINE: ...".  ui->ses.cfg_saved is a copy of what is on
  * disk, so the dirty flag is an honest comparison (het_config_equal), and
  * undoing back to the saved state clears it.  When a dataset is open, a
  * loaded configuration's q, angles and frame window are applied to the
@@ -25,8 +25,8 @@
 static void
 ui_config_changed(struct ui *ui)
 {
-	ui->cfg_dirty = ui->cfg_saved == NULL ||
-	    !het_config_equal(ui->cfg, ui->cfg_saved, NULL, 0);
+	ui->ses.cfg_dirty = ui->ses.cfg_saved == NULL ||
+	    !het_config_equal(ui->ses.cfg, ui->ses.cfg_saved, NULL, 0);
 	ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
 }
 
@@ -35,9 +35,9 @@ ui_config_snapshot(struct ui *ui)
 {
 	struct het_error err;
 
-	het_config_free(ui->cfg_saved);
+	het_config_free(ui->ses.cfg_saved);
 	het_error_clear(&err);
-	if ((ui->cfg_saved = het_config_dup(ui->cfg, &err)) == NULL)
+	if ((ui->ses.cfg_saved = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	ui_config_changed(ui);
 }
@@ -46,11 +46,11 @@ ui_config_snapshot(struct ui *ui)
 static void
 ui_config_install(struct ui *ui, struct het_config *cfg, const char *path)
 {
-	het_config_free(ui->cfg);
-	ui->cfg = cfg;
-	free(ui->cfg_path);
-	ui->cfg_path = path != NULL ? ui_xstrdup(path) : NULL;
-	ui->cfg_serial++;
+	het_config_free(ui->ses.cfg);
+	ui->ses.cfg = cfg;
+	free(ui->ses.cfg_path);
+	ui->ses.cfg_path = path != NULL ? ui_xstrdup(path) : NULL;
+	ui->ses.cfg_serial++;
 	ui_config_snapshot(ui);
 }
 
@@ -60,10 +60,10 @@ ui_config_open_data(struct ui *ui)
 	struct het_error err;
 	char *p;
 
-	if (ui->cfg->data_file == NULL)
+	if (ui->ses.cfg->data_file == NULL)
 		return;
 	het_error_clear(&err);
-	if ((p = het_config_resolve_path(ui->cfg, ui->cfg->data_file,
+	if ((p = het_config_resolve_path(ui->ses.cfg, ui->ses.cfg->data_file,
 	    &err)) == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
 		return;
@@ -105,10 +105,10 @@ ui_config_load(struct ui *ui, const char *path, int open_data)
 		    "parameters", path, het_mode_name(cfg->mode), cfg->nphys);
 	if (cfg->mode_note != NULL)
 		ui_log(ui, UI_LOG_INFO, "config: %s", cfg->mode_note);
-	if (ui->meta != NULL) {
+	if (ui->ses.meta != NULL) {
 		ui_model_apply_config(ui, cfg);
 		ui_data_refresh(ui);
-	} else if (open_data && !ui->opening)
+	} else if (open_data && !ui->ses.opening)
 		ui_config_open_data(ui);
 	return 0;
 }
@@ -159,17 +159,17 @@ ui_config_save(struct ui *ui, const char *path)
 	int		 comments = ui_config_has_comments(path);
 
 	het_error_clear(&err);
-	if (het_config_write_yaml(ui->cfg, path, &err) != HET_OK) {
+	if (het_config_write_yaml(ui->ses.cfg, path, &err) != HET_OK) {
 		ui_msg(ui, UI_LOG_ERROR, "config not saved: %s", err.msg);
 		return -1;
 	}
-	if (ui->cfg_path == NULL || strcmp(ui->cfg_path, path) != 0) {
-		free(ui->cfg_path);
-		ui->cfg_path = ui_xstrdup(path);
+	if (ui->ses.cfg_path == NULL || strcmp(ui->ses.cfg_path, path) != 0) {
+		free(ui->ses.cfg_path);
+		ui->ses.cfg_path = ui_xstrdup(path);
 	}
 	ui_config_snapshot(ui);
 	ui_msg(ui, UI_LOG_INFO, "config saved to %s (%s)%s", path,
-	    het_mode_name(ui->cfg->mode), comments ? "; its comments were "
+	    het_mode_name(ui->ses.cfg->mode), comments ? "; its comments were "
 	    "not kept (hetui writes the whole file anew)" : "");
 	return 0;
 }
@@ -177,9 +177,9 @@ ui_config_save(struct ui *ui, const char *path)
 struct het_config *
 ui_config_replace(struct ui *ui, struct het_config *cfg)
 {
-	struct het_config *old = ui->cfg;
+	struct het_config *old = ui->ses.cfg;
 
-	ui->cfg = cfg;
+	ui->ses.cfg = cfg;
 	ui_config_changed(ui);
 	return old;
 }
@@ -187,11 +187,11 @@ ui_config_replace(struct ui *ui, struct het_config *cfg)
 void
 ui_config_free(struct ui *ui)
 {
-	het_config_free(ui->cfg);
-	het_config_free(ui->cfg_saved);
-	free(ui->cfg_path);
-	ui->cfg = ui->cfg_saved = NULL;
-	ui->cfg_path = NULL;
+	het_config_free(ui->ses.cfg);
+	het_config_free(ui->ses.cfg_saved);
+	free(ui->ses.cfg_path);
+	ui->ses.cfg = ui->ses.cfg_saved = NULL;
+	ui->ses.cfg_path = NULL;
 }
 
 /* ---- the configuration of a run on the selection ------------------------ */
@@ -246,25 +246,25 @@ ui_config_for_selection(struct ui *ui, const char *run)
 	double *phi, *oldphi;
 	size_t i, n = 0, nold;
 
-	if (ui->meta == NULL) {
+	if (ui->ses.meta == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "no file is open: start hetui with a "
 		    "result file (hetui FILE) to %s it", strcmp(run, "fit") ==
 		    0 ? "fit" : "sample");
 		return NULL;
 	}
-	if (r == NULL || ui_model_ring_selected(ui, ui->sel.ring) == 0) {
+	if (r == NULL || ui_model_ring_selected(ui, ui->ses.sel.ring) == 0) {
 		ui_msg(ui, UI_LOG_ERROR, "no angle of ring %zu is selected: "
 		    "select angles in the Data panel (1; Space, a)",
-		    ui->sel.ring + 1);
+		    ui->ses.sel.ring + 1);
 		return NULL;
 	}
 	het_error_clear(&err);
-	if ((cfg = het_config_dup(ui->cfg, &err)) == NULL)
+	if ((cfg = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	phi = ui_xcalloc(r->nbins, sizeof(double));
 	for (i = 0; i < r->nbins; i++)
-		if (ui->sel.bin_on[r->bins[i]])
-			phi[n++] = ui->meta->bins[r->bins[i]].phi;
+		if (ui->ses.sel.bin_on[r->bins[i]])
+			phi[n++] = ui->ses.meta->bins[r->bins[i]].phi;
 	oldphi = cfg->phi_angles;
 	nold = cfg->nphi_angles;
 	ui_config_map_init(ui, run, &cfg->scaling.init_contrast,
@@ -277,8 +277,8 @@ ui_config_for_selection(struct ui *ui, const char *run)
 	cfg->phi_filter = 0;
 	cfg->q_set = 1;
 	cfg->wavevector_q = r->q;
-	cfg->start_frame = ui->sel.first;
-	cfg->end_frame = ui->sel.last;
+	cfg->start_frame = ui->ses.sel.first;
+	cfg->end_frame = ui->ses.sel.last;
 	if (het_config_validate(cfg, &err) != HET_OK) {
 		ui_msg(ui, UI_LOG_ERROR, "%s not started: %s", run, err.msg);
 		het_config_free(cfg);

@@ -303,27 +303,27 @@ ui_layout(struct ui *ui)
 	size_t i;
 	int body;
 
-	ui->lines = LINES;
-	ui->cols = COLS;
-	win_free(&ui->w_head);
-	win_free(&ui->w_tabs);
-	win_free(&ui->w_body);
-	win_free(&ui->w_status);
-	win_free(&ui->w_foot);
+	ui->scr.lines = LINES;
+	ui->scr.cols = COLS;
+	win_free(&ui->scr.w_head);
+	win_free(&ui->scr.w_tabs);
+	win_free(&ui->scr.w_body);
+	win_free(&ui->scr.w_status);
+	win_free(&ui->scr.w_foot);
 	werase(stdscr);
 	wnoutrefresh(stdscr);
-	ui->too_small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
+	ui->scr.too_small = COLS < UI_MIN_COLS || LINES < UI_MIN_LINES;
 	ui_dirty(ui, UI_DIRTY_ALL);
-	if (ui->too_small)
+	if (ui->scr.too_small)
 		return;
 	body = LINES - 4;
-	ui->w_head = newwin(1, COLS, 0, 0);
-	ui->w_tabs = newwin(1, COLS, 1, 0);
-	ui->w_body = newwin(body, COLS, 2, 0);
-	ui->w_status = newwin(1, COLS, LINES - 2, 0);
-	ui->w_foot = newwin(1, COLS, LINES - 1, 0);
-	if (ui->w_head == NULL || ui->w_tabs == NULL || ui->w_body == NULL ||
-	    ui->w_status == NULL || ui->w_foot == NULL)
+	ui->scr.w_head = newwin(1, COLS, 0, 0);
+	ui->scr.w_tabs = newwin(1, COLS, 1, 0);
+	ui->scr.w_body = newwin(body, COLS, 2, 0);
+	ui->scr.w_status = newwin(1, COLS, LINES - 2, 0);
+	ui->scr.w_foot = newwin(1, COLS, LINES - 1, 0);
+	if (ui->scr.w_head == NULL || ui->scr.w_tabs == NULL || ui->scr.w_body == NULL ||
+	    ui->scr.w_status == NULL || ui->scr.w_foot == NULL)
 		ui_fatal("cannot create the screen windows (%dx%d)", COLS,
 		    LINES);
 	for (i = 0; i < ui->npanels; i++)
@@ -335,9 +335,9 @@ ui_layout(struct ui *ui)
 static void
 draw_head(struct ui *ui)
 {
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	const struct ui_ring *ring = ui_model_ring(ui);
-	WINDOW *w = ui->w_head;
+	WINDOW *w = ui->scr.w_head;
 	attr_t bg = ui_color_attr(UI_C_HEADER);
 	attr_t lab = ui_color_attr(UI_C_HEADER_KEY);
 	attr_t val = ui_color_attr(UI_C_HEADER_VAL);
@@ -349,7 +349,7 @@ draw_head(struct ui *ui)
 
 	ui_fill(w, 0, 0, COLS, bg);
 	snprintf(size, sizeof(size), "%dx%d", COLS, LINES);
-	base = ui->meta != NULL ? ui->meta->path : ui->data_path;
+	base = ui->ses.meta != NULL ? ui->ses.meta->path : ui->ses.data_path;
 	if (base != NULL && strrchr(base, '/') != NULL)
 		base = strrchr(base, '/') + 1;
 	/*
@@ -361,18 +361,18 @@ draw_head(struct ui *ui)
 	 */
 	for (level = 0;; level++) {
 		modified = level >= 3 ? UI_MODIFIED_SHORT : UI_MODIFIED;
-		mw = ui->cfg_dirty ? (int)strlen(modified) + 2 : 0;
+		mw = ui->ses.cfg_dirty ? (int)strlen(modified) + 2 : 0;
 		x = 1 + ui_strwidth(PACKAGE_NAME) + 1;
 		if (level < 4)
 			x += ui_strwidth(PACKAGE_VERSION) + 3;
 		else
 			x += 2;
 		n = 0;
-		if (ui->meta != NULL && ring != NULL) {
+		if (ui->ses.meta != NULL && ring != NULL) {
 			if (level == 0) {
 				l[n] = "";
 				snprintf(v[n++], sizeof(v[0]), "%s",
-				    het_layout_name(ui->meta->layout));
+				    het_layout_name(ui->ses.meta->layout));
 			}
 			l[n] = level >= 2 ? "" : "ring ";
 			if (level >= 2)
@@ -380,14 +380,14 @@ draw_head(struct ui *ui)
 				    ring->q);
 			else
 				snprintf(v[n++], sizeof(v[0]), "%zu/%zu q=%.4g",
-				    ui->sel.ring + 1, ui->nrings, ring->q);
+				    ui->ses.sel.ring + 1, ui->ses.nrings, ring->q);
 			l[n] = "sel ";
 			snprintf(v[n++], sizeof(v[0]), "%zu/%zu %s",
-			    ui_model_ring_selected(ui, ui->sel.ring),
+			    ui_model_ring_selected(ui, ui->ses.sel.ring),
 			    ring->nbins, g->phi);
 			l[n] = "frames ";
 			snprintf(v[n++], sizeof(v[0]), "%ld%s%ld",
-			    ui->sel.first, g->dash, ui->sel.last);
+			    ui->ses.sel.first, g->dash, ui->ses.sel.last);
 		}
 		/* The file name wants 16 columns, less when it is short. */
 		fw = base != NULL ? ui_strwidth(base) + 2 : 0;
@@ -418,8 +418,8 @@ draw_head(struct ui *ui)
 			snprintf(file, sizeof(file), "%s%s", g->ellipsis, base);
 		} else
 			snprintf(file, sizeof(file), "%s", base);
-		x += ui_put(w, 0, x, room, ui->data_error != NULL &&
-		    ui->meta == NULL ? ui_color_attr(UI_C_ERROR) : val, file);
+		x += ui_put(w, 0, x, room, ui->ses.data_error != NULL &&
+		    ui->ses.meta == NULL ? ui_color_attr(UI_C_ERROR) : val, file);
 		x += 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -436,21 +436,21 @@ draw_head(struct ui *ui)
 static void
 draw_tabs(struct ui *ui)
 {
-	WINDOW *w = ui->w_tabs;
+	WINDOW *w = ui->scr.w_tabs;
 	char t[64];
 	size_t i;
 	int x = 1;
 
 	for (i = 0; i < ui->npanels; i++) {
 		snprintf(t, sizeof(t), " %zu %s ", i + 1, ui->panels[i]->name);
-		x += ui_put(w, 0, x, COLS - x, i == ui->cur ?
+		x += ui_put(w, 0, x, COLS - x, i == ui->view.cur ?
 		    ui_color_attr(UI_C_TAB_ACTIVE) : ui_color_attr(UI_C_TAB),
 		    t) + 1;
 	}
-	if (ui->io != NULL && het_io_busy(ui->io))
+	if (ui->ses.io != NULL && het_io_busy(ui->ses.io))
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  reading  ");
-	else if (ui->fit_running)
+	else if (ui->ses.fit_running)
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  fitting  ");
 	else if (ui_sample_running(ui))
@@ -461,29 +461,29 @@ draw_tabs(struct ui *ui)
 static void
 draw_status(struct ui *ui)
 {
-	WINDOW *w = ui->w_status;
+	WINDOW *w = ui->scr.w_status;
 	static const enum ui_color lc[] = { UI_C_DIM, UI_C_INFO, UI_C_WARN,
 	    UI_C_ERROR, UI_C_WARN };
 	const char *text;
 	int x, room;
 
-	if (ui->prompt_on) {
+	if (ui->view.prompt_on) {
 		x = ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_PROMPT),
-		    ui->prompt_label);
+		    ui->view.prompt_label);
 		/* A long text shows its end, where the typing happens. */
 		room = COLS - x - 6;
-		text = ui->prompt_buf;
+		text = ui->view.prompt_buf;
 		while (ui_strwidth(text) > room && *text != '\0')
 			text++;
-		x += 1 + ui_put(w, 0, x + 2, room, ui->prompt_sel ? A_REVERSE :
+		x += 1 + ui_put(w, 0, x + 2, room, ui->view.prompt_sel ? A_REVERSE :
 		    A_NORMAL, text);
 		ui_put(w, 0, x + 2, 1, A_REVERSE, " ");
 		ui_put(w, 0, x + 4, COLS - x - 5, ui_color_attr(UI_C_DIM),
-		    ui->prompt_sel ? "Enter accepts, typing replaces, Esc "
+		    ui->view.prompt_sel ? "Enter accepts, typing replaces, Esc "
 		    "cancels" : "Enter accepts, Esc cancels");
 		return;
 	}
-	if (ui->confirm_quit) {
+	if (ui->view.confirm_quit) {
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_WARN),
 		    ui_sample_running(ui) ? "Sampling is running. Quit, "
 		    "stop it and write the finished shards? (y/n)" :
@@ -492,18 +492,18 @@ draw_status(struct ui *ui)
 		    "unsaved edits (S saves them). Quit anyway? (y/n)");
 		return;
 	}
-	if (ui->status[0] != '\0') {
-		ui_put(w, 0, 1, COLS - 2, ui_color_attr(lc[ui->status_level]),
-		    ui->status);
+	if (ui->view.status[0] != '\0') {
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(lc[ui->view.status_level]),
+		    ui->view.status);
 		return;
 	}
-	if (ui->opening)
+	if (ui->ses.opening)
 		ui_putf(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
-		    "opening %s ...", ui->data_path);
-	else if (ui->meta == NULL && ui->data_error == NULL)
+		    "opening %s ...", ui->ses.data_path);
+	else if (ui->ses.meta == NULL && ui->ses.data_error == NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
 		    "No file open. Press o to browse for a result file.");
-	else if (ui->meta != NULL)
+	else if (ui->ses.meta != NULL)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM), "Ready.");
 }
 
@@ -529,9 +529,9 @@ draw_hint(WINDOW *w, int x, const struct ui_hint *h, int ascii)
 static void
 draw_foot(struct ui *ui)
 {
-	const struct ui_hint *ph = ui->panels[ui->cur]->hints;
-	WINDOW *w = ui->w_foot;
-	int ascii = !ui->term.utf8, x = 0, room, i;
+	const struct ui_hint *ph = ui->panels[ui->view.cur]->hints;
+	WINDOW *w = ui->scr.w_foot;
+	int ascii = !ui->scr.term.utf8, x = 0, room, i;
 
 	room = COLS - hint_width(&global_tail, ascii);
 	for (i = 0; global_head[i].key != NULL; i++)
@@ -588,8 +588,8 @@ help_block(WINDOW *w, int y, int top, int bottom, int width,
 static void
 draw_help(struct ui *ui)
 {
-	const struct ui_panel_ops *p = ui->panels[ui->cur];
-	int h, wd, total, y, bl = getmaxy(ui->w_body);
+	const struct ui_panel_ops *p = ui->panels[ui->view.cur];
+	int h, wd, total, y, bl = getmaxy(ui->scr.w_body);
 	attr_t a = ui_color_attr(UI_C_OVERLAY);
 	WINDOW *w;
 	char title[64];
@@ -600,18 +600,18 @@ draw_help(struct ui *ui)
 	w = newwin(h, wd, 2 + (bl - h) / 2, (COLS - wd) / 2);
 	if (w == NULL)
 		return;
-	if (ui->help_scroll > total - (h - 2))
-		ui->help_scroll = total - (h - 2) > 0 ? total - (h - 2) : 0;
+	if (ui->view.help_scroll > total - (h - 2))
+		ui->view.help_scroll = total - (h - 2) > 0 ? total - (h - 2) : 0;
 	wbkgdset(w, ' ' | a);
 	werase(w);
 	wattrset(w, a);
-	if (ui->term.utf8)
+	if (ui->scr.term.utf8)
 		box(w, 0, 0);
 	else
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	snprintf(title, sizeof(title), " Help: %s ", p->name);
 	ui_put(w, 0, 2, wd - 4, a | A_BOLD, title);
-	y = 1 - ui->help_scroll;
+	y = 1 - ui->view.help_scroll;
 	y = help_block(w, y, 1, h - 1, wd, p->help);
 	y++;
 	if (y >= 1 && y < h - 1)
@@ -648,43 +648,43 @@ ui_render(struct ui *ui)
 {
 	const struct ui_panel_ops *p;
 
-	if (ui->dirty == 0)
+	if (ui->view.dirty == 0)
 		return;
-	if (ui->too_small) {
+	if (ui->scr.too_small) {
 		draw_too_small(ui);
-		ui->dirty = 0;
+		ui->view.dirty = 0;
 		doupdate();
 		return;
 	}
-	if (ui->dirty & UI_DIRTY_HEAD) {
-		werase(ui->w_head);
+	if (ui->view.dirty & UI_DIRTY_HEAD) {
+		werase(ui->scr.w_head);
 		draw_head(ui);
-		wnoutrefresh(ui->w_head);
+		wnoutrefresh(ui->scr.w_head);
 	}
-	if (ui->dirty & UI_DIRTY_TABS) {
-		werase(ui->w_tabs);
+	if (ui->view.dirty & UI_DIRTY_TABS) {
+		werase(ui->scr.w_tabs);
 		draw_tabs(ui);
-		wnoutrefresh(ui->w_tabs);
+		wnoutrefresh(ui->scr.w_tabs);
 	}
-	if (ui->dirty & UI_DIRTY_BODY) {
-		p = ui->panels[ui->cur];
-		werase(ui->w_body);
-		p->draw(ui, ui->pstate[ui->cur], ui->w_body);
-		wnoutrefresh(ui->w_body);
-		if (ui->help)
+	if (ui->view.dirty & UI_DIRTY_BODY) {
+		p = ui->panels[ui->view.cur];
+		werase(ui->scr.w_body);
+		p->draw(ui, ui->pstate[ui->view.cur], ui->scr.w_body);
+		wnoutrefresh(ui->scr.w_body);
+		if (ui->view.help)
 			draw_help(ui);
 	}
-	if (ui->dirty & UI_DIRTY_STATUS) {
-		werase(ui->w_status);
+	if (ui->view.dirty & UI_DIRTY_STATUS) {
+		werase(ui->scr.w_status);
 		draw_status(ui);
-		wnoutrefresh(ui->w_status);
+		wnoutrefresh(ui->scr.w_status);
 	}
-	if (ui->dirty & UI_DIRTY_FOOT) {
-		werase(ui->w_foot);
+	if (ui->view.dirty & UI_DIRTY_FOOT) {
+		werase(ui->scr.w_foot);
 		draw_foot(ui);
-		wnoutrefresh(ui->w_foot);
+		wnoutrefresh(ui->scr.w_foot);
 	}
-	ui->dirty = 0;
+	ui->view.dirty = 0;
 	doupdate();
 }
 
@@ -692,13 +692,13 @@ void
 ui_prompt_open(struct ui *ui, const char *label, const char *init,
     void (*done)(struct ui *, const char *))
 {
-	snprintf(ui->prompt_label, sizeof(ui->prompt_label), "%s", label);
-	snprintf(ui->prompt_buf, sizeof(ui->prompt_buf), "%s",
+	snprintf(ui->view.prompt_label, sizeof(ui->view.prompt_label), "%s", label);
+	snprintf(ui->view.prompt_buf, sizeof(ui->view.prompt_buf), "%s",
 	    init != NULL ? init : "");
-	ui->prompt_len = strlen(ui->prompt_buf);
-	ui->prompt_done = done;
-	ui->prompt_on = 1;
-	ui->prompt_sel = 0;
+	ui->view.prompt_len = strlen(ui->view.prompt_buf);
+	ui->view.prompt_done = done;
+	ui->view.prompt_on = 1;
+	ui->view.prompt_sel = 0;
 	ui_dirty(ui, UI_DIRTY_STATUS);
 }
 
@@ -708,57 +708,57 @@ ui_prompt_open_sel(struct ui *ui, const char *label, const char *init,
     void (*done)(struct ui *, const char *))
 {
 	ui_prompt_open(ui, label, init, done);
-	ui->prompt_sel = ui->prompt_len > 0;
+	ui->view.prompt_sel = ui->view.prompt_len > 0;
 }
 
 int
 ui_prompt_key(struct ui *ui, int key)
 {
 	void (*done)(struct ui *, const char *);
-	char text[sizeof(ui->prompt_buf)];
+	char text[sizeof(ui->view.prompt_buf)];
 
-	if (!ui->prompt_on)
+	if (!ui->view.prompt_on)
 		return 0;
 	ui_dirty(ui, UI_DIRTY_STATUS);
-	if (ui->prompt_sel) {
+	if (ui->view.prompt_sel) {
 		/* The selected text goes on a character or on erasing. */
-		ui->prompt_sel = 0;
+		ui->view.prompt_sel = 0;
 		if ((key >= 0x20 && key < 0x7f) || key == UI_K_BACKSPACE ||
 		    key == 0x7f || key == 0x08) {
-			ui->prompt_len = 0;
-			ui->prompt_buf[0] = '\0';
+			ui->view.prompt_len = 0;
+			ui->view.prompt_buf[0] = '\0';
 			if (key < 0x20 || key >= 0x7f)
 				return 1;
 		}
 	}
 	switch (key) {
 	case UI_K_ESC:
-		ui->prompt_on = 0;
-		ui_msg(ui, UI_LOG_INFO, "%s cancelled", ui->prompt_label);
+		ui->view.prompt_on = 0;
+		ui_msg(ui, UI_LOG_INFO, "%s cancelled", ui->view.prompt_label);
 		return 1;
 	case '\r':
 	case '\n':
 	case UI_K_ENTER:
-		ui->prompt_on = 0;
-		snprintf(text, sizeof(text), "%s", ui->prompt_buf);
-		done = ui->prompt_done;
+		ui->view.prompt_on = 0;
+		snprintf(text, sizeof(text), "%s", ui->view.prompt_buf);
+		done = ui->view.prompt_done;
 		done(ui, text);
 		return 1;
 	case UI_K_BACKSPACE:
 	case 0x7f:
 	case 0x08:
-		if (ui->prompt_len > 0)
-			ui->prompt_buf[--ui->prompt_len] = '\0';
+		if (ui->view.prompt_len > 0)
+			ui->view.prompt_buf[--ui->view.prompt_len] = '\0';
 		return 1;
 	case 0x15:	/* Ctrl-U */
-		ui->prompt_len = 0;
-		ui->prompt_buf[0] = '\0';
+		ui->view.prompt_len = 0;
+		ui->view.prompt_buf[0] = '\0';
 		return 1;
 	}
 	if (key >= 0x20 && key < 0x7f &&
-	    ui->prompt_len + 1 < sizeof(ui->prompt_buf)) {
-		ui->prompt_buf[ui->prompt_len++] = (char)key;
-		ui->prompt_buf[ui->prompt_len] = '\0';
+	    ui->view.prompt_len + 1 < sizeof(ui->view.prompt_buf)) {
+		ui->view.prompt_buf[ui->view.prompt_len++] = (char)key;
+		ui->view.prompt_buf[ui->view.prompt_len] = '\0';
 	}
 	return 1;
 }

@@ -30,27 +30,27 @@ ui_log_append(struct ui *ui, enum ui_level level, const char *text)
 	char stamp[32];
 	size_t slot;
 
-	if (ui->log_len == UI_LOG_MAX) {
-		l = &ui->log[ui->log_head];
+	if (ui->ses.log_len == UI_LOG_MAX) {
+		l = &ui->ses.log[ui->ses.log_head];
 		free(l->text);
-		ui->log_head = (ui->log_head + 1) % UI_LOG_MAX;
-		ui->log_len--;
+		ui->ses.log_head = (ui->ses.log_head + 1) % UI_LOG_MAX;
+		ui->ses.log_len--;
 	}
-	slot = (ui->log_head + ui->log_len) % UI_LOG_MAX;
-	l = &ui->log[slot];
+	slot = (ui->ses.log_head + ui->ses.log_len) % UI_LOG_MAX;
+	l = &ui->ses.log[slot];
 	l->when = time(NULL);
 	l->level = level;
 	l->text = ui_xstrdup(text);
-	ui->log_len++;
-	ui->log_serial++;
-	if (ui->log_file != NULL) {
+	ui->ses.log_len++;
+	ui->ses.log_serial++;
+	if (ui->ses.log_file != NULL) {
 		localtime_r(&l->when, &tm);
 		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
-		fprintf(ui->log_file, "%s %-6s %s\n", stamp, lvname[level],
+		fprintf(ui->ses.log_file, "%s %-6s %s\n", stamp, lvname[level],
 		    text);
-		fflush(ui->log_file);
+		fflush(ui->ses.log_file);
 	}
-	if (ui->panels[ui->cur] == &ui_panel_log)
+	if (ui->panels[ui->view.cur] == &ui_panel_log)
 		ui_dirty(ui, UI_DIRTY_BODY);
 }
 
@@ -77,14 +77,14 @@ ui_msg(struct ui *ui, enum ui_level level, const char *fmt, ...)
 	va_end(ap);
 	ui_log_append(ui, level, buf);
 	/* A warning or error stays until a key: news does not hide it. */
-	if (level < UI_LOG_WARN && ui->status[0] != '\0' &&
-	    ui->status_until == 0)
+	if (level < UI_LOG_WARN && ui->view.status[0] != '\0' &&
+	    ui->view.status_until == 0)
 		return;
 	/* The status line shows the start; the log keeps the whole line. */
-	buf[sizeof(ui->status) - 1] = '\0';
-	memcpy(ui->status, buf, sizeof(ui->status));
-	ui->status_level = level;
-	ui->status_until = level >= UI_LOG_WARN ? 0 :
+	buf[sizeof(ui->view.status) - 1] = '\0';
+	memcpy(ui->view.status, buf, sizeof(ui->view.status));
+	ui->view.status_level = level;
+	ui->view.status_until = level >= UI_LOG_WARN ? 0 :
 	    ui_now() + UI_STATUS_SECONDS;
 	ui_dirty(ui, UI_DIRTY_STATUS);
 }
@@ -92,9 +92,9 @@ ui_msg(struct ui *ui, enum ui_level level, const char *fmt, ...)
 const struct ui_log_line *
 ui_log_get(const struct ui *ui, size_t i)
 {
-	if (i >= ui->log_len)
+	if (i >= ui->ses.log_len)
 		return NULL;
-	return &ui->log[(ui->log_head + i) % UI_LOG_MAX];
+	return &ui->ses.log[(ui->ses.log_head + i) % UI_LOG_MAX];
 }
 
 void
@@ -102,8 +102,8 @@ ui_log_free(struct ui *ui)
 {
 	size_t i;
 
-	for (i = 0; i < ui->log_len; i++)
-		free(ui->log[(ui->log_head + i) % UI_LOG_MAX].text);
-	ui->log_len = 0;
-	ui->log_head = 0;
+	for (i = 0; i < ui->ses.log_len; i++)
+		free(ui->ses.log[(ui->ses.log_head + i) % UI_LOG_MAX].text);
+	ui->ses.log_len = 0;
+	ui->ses.log_head = 0;
 }

@@ -61,7 +61,7 @@ ui_now(void)
 void
 ui_dirty(struct ui *ui, int bits)
 {
-	ui->dirty |= bits;
+	ui->view.dirty |= bits;
 }
 
 void
@@ -69,16 +69,16 @@ ui_open_file(struct ui *ui, const char *path)
 {
 	struct het_error err;
 
-	free(ui->data_path);
-	free(ui->data_error);
-	ui->data_error = NULL;
-	ui->data_path = ui_xstrdup(path);
+	free(ui->ses.data_path);
+	free(ui->ses.data_error);
+	ui->ses.data_error = NULL;
+	ui->ses.data_path = ui_xstrdup(path);
 	het_error_clear(&err);
-	if (het_io_open(ui->io, path, &ui->open_gen, &err) != HET_OK) {
+	if (het_io_open(ui->ses.io, path, &ui->ses.open_gen, &err) != HET_OK) {
 		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
 		return;
 	}
-	ui->opening = 1;
+	ui->ses.opening = 1;
 	ui_log(ui, UI_LOG_INFO, "opening %s", path);
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
@@ -86,8 +86,8 @@ ui_open_file(struct ui *ui, const char *path)
 static void
 ui_request_quit(struct ui *ui)
 {
-	if (ui_work_running(ui) || ui->cfg_dirty) {
-		ui->confirm_quit = 1;
+	if (ui_work_running(ui) || ui->ses.cfg_dirty) {
+		ui->view.confirm_quit = 1;
 		ui_dirty(ui, UI_DIRTY_STATUS);
 		return;
 	}
@@ -97,10 +97,10 @@ ui_request_quit(struct ui *ui)
 static void
 ui_switch(struct ui *ui, size_t to)
 {
-	if (to >= ui->npanels || to == ui->cur)
+	if (to >= ui->npanels || to == ui->view.cur)
 		return;
-	ui->cur = to;
-	ui->help = 0;
+	ui->view.cur = to;
+	ui->view.help = 0;
 	ui_dirty(ui, UI_DIRTY_TABS | UI_DIRTY_BODY | UI_DIRTY_FOOT);
 }
 
@@ -111,12 +111,12 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 	struct ui_keep keep;
 	char dt[64];
 
-	if (m->gen != ui->open_gen) {
+	if (m->gen != ui->ses.open_gen) {
 		ui_log(ui, UI_LOG_DEBUG, "discarded a stale open result");
 		return;
 	}
 	ev->data = NULL;
-	ui->opening = 0;
+	ui->ses.opening = 0;
 	ui_keep_take(ui, &keep);	/* a refit keeps the selection */
 	ui_model_set_meta(ui, m);
 	if (m->dt == m->dt)
@@ -125,12 +125,12 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 		snprintf(dt, sizeof(dt), "dt unknown");
 	ui_msg(ui, UI_LOG_INFO, "opened %s: %s, %zu bin%s in %zu ring%s, "
 	    "%zu frames, %s", m->path, het_layout_name(m->layout), m->nbins,
-	    m->nbins == 1 ? "" : "s", ui->nrings, ui->nrings == 1 ? "" : "s",
+	    m->nbins == 1 ? "" : "s", ui->ses.nrings, ui->ses.nrings == 1 ? "" : "s",
 	    m->frames, dt);
 	if (keep.have)
 		ui_keep_apply(ui, &keep);
 	else
-		ui_model_apply_config(ui, ui->cfg);
+		ui_model_apply_config(ui, ui->ses.cfg);
 }
 
 static void
@@ -140,11 +140,11 @@ ui_on_error(struct ui *ui, struct het_event *ev)
 
 	if (f->kind != HET_IO_REQ_OPEN)
 		return;		/* views belong to the Data panel */
-	if (f->gen != ui->open_gen)
+	if (f->gen != ui->ses.open_gen)
 		return;
-	ui->opening = 0;
-	free(ui->data_error);
-	ui->data_error = ui_xstrdup(f->err.msg);
+	ui->ses.opening = 0;
+	free(ui->ses.data_error);
+	ui->ses.data_error = ui_xstrdup(f->err.msg);
 	ui_msg(ui, UI_LOG_ERROR, "%s", f->err.msg);
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
@@ -155,7 +155,7 @@ ui_drain_events(struct ui *ui)
 	struct het_event evs[32];
 	size_t n, i, p;
 
-	while ((n = het_evq_drain(ui->evq, evs, 32)) > 0) {
+	while ((n = het_evq_drain(ui->ses.evq, evs, 32)) > 0) {
 		for (i = 0; i < n; i++) {
 			if (evs[i].type == HET_IO_EV_OPENED)
 				ui_on_opened(ui, &evs[i]);
@@ -228,11 +228,11 @@ ui_drain_signals(struct ui *ui, int fd)
 static void
 ui_key(struct ui *ui, int key)
 {
-	const struct ui_panel_ops *p = ui->panels[ui->cur];
+	const struct ui_panel_ops *p = ui->panels[ui->view.cur];
 
 	if (key == UI_KEYFN(KEY_RESIZE))
 		return;
-	if (ui->too_small) {
+	if (ui->scr.too_small) {
 		if (key == 'q' || key == UI_K_F(10))
 			ui_request_quit(ui);
 		return;
@@ -242,20 +242,20 @@ ui_key(struct ui *ui, int key)
 		ui_dirty(ui, UI_DIRTY_ALL);
 		return;
 	}
-	if (ui->help) {
+	if (ui->view.help) {
 		if (key == UI_K_DOWN || key == 'j' || key == UI_K_PGDN)
-			ui->help_scroll += key == UI_K_PGDN ? 10 : 1;
+			ui->view.help_scroll += key == UI_K_PGDN ? 10 : 1;
 		else if (key == UI_K_UP || key == 'k' || key == UI_K_PGUP) {
-			ui->help_scroll -= key == UI_K_PGUP ? 10 : 1;
-			if (ui->help_scroll < 0)
-				ui->help_scroll = 0;
+			ui->view.help_scroll -= key == UI_K_PGUP ? 10 : 1;
+			if (ui->view.help_scroll < 0)
+				ui->view.help_scroll = 0;
 		} else
-			ui->help = 0;
+			ui->view.help = 0;
 		ui_dirty(ui, UI_DIRTY_BODY);
 		return;
 	}
-	if (ui->confirm_quit) {
-		ui->confirm_quit = 0;
+	if (ui->view.confirm_quit) {
+		ui->view.confirm_quit = 0;
 		if (key == 'y' || key == 'Y')
 			ui->quit = 1;
 		else
@@ -265,25 +265,25 @@ ui_key(struct ui *ui, int key)
 	}
 	if (ui_prompt_key(ui, key))
 		return;
-	if (ui->status[0] != '\0' && ui->status_until == 0) {
-		ui->status[0] = '\0';	/* a key acknowledges an error */
+	if (ui->view.status[0] != '\0' && ui->view.status_until == 0) {
+		ui->view.status[0] = '\0';	/* a key acknowledges an error */
 		ui_dirty(ui, UI_DIRTY_STATUS);
 	}
 	if (ui_browse_key(ui, key))	/* the browser overlay is open */
 		return;
-	if (p->key != NULL && p->key(ui, ui->pstate[ui->cur], key))
+	if (p->key != NULL && p->key(ui, ui->pstate[ui->view.cur], key))
 		return;
 	switch (key) {
 	case '\t':
-		ui_switch(ui, (ui->cur + 1) % ui->npanels);
+		ui_switch(ui, (ui->view.cur + 1) % ui->npanels);
 		break;
 	case UI_K_BTAB:
-		ui_switch(ui, (ui->cur + ui->npanels - 1) % ui->npanels);
+		ui_switch(ui, (ui->view.cur + ui->npanels - 1) % ui->npanels);
 		break;
 	case '?':
 	case UI_K_F(1):
-		ui->help = 1;
-		ui->help_scroll = 0;
+		ui->view.help = 1;
+		ui->view.help_scroll = 0;
 		ui_dirty(ui, UI_DIRTY_BODY);
 		break;
 	case 'q':
@@ -330,7 +330,7 @@ static size_t
 core_fds(void *obj, struct pollfd *fds, size_t cap)
 {
 	struct ui_core *c = obj;
-	const int fd[4] = { STDIN_FILENO, c->sigfd, het_evq_fd(c->ui->evq),
+	const int fd[4] = { STDIN_FILENO, c->sigfd, het_evq_fd(c->ui->ses.evq),
 	    c->errfd };
 	size_t k;
 
@@ -350,11 +350,11 @@ core_deadline(void *obj)
 	struct ui *ui = c->ui;
 	double dl = -1.0;
 
-	if (ui->dirty)
+	if (ui->view.dirty)
 		dl = c->last + UI_FRAME_SECONDS;
-	if (ui->status[0] != '\0' && ui->status_until > 0)
-		dl = het_loop_earlier(dl, ui->status_until);
-	if (het_io_busy(ui->io))
+	if (ui->view.status[0] != '\0' && ui->view.status_until > 0)
+		dl = het_loop_earlier(dl, ui->view.status_until);
+	if (het_io_busy(ui->ses.io))
 		dl = het_loop_earlier(dl, ui_now() + 0.1);
 	return dl;
 }
@@ -366,7 +366,7 @@ core_handle(void *obj, const struct pollfd *fds, size_t n, double now)
 	struct ui *ui = c->ui;
 
 	(void)now;
-	if (het_io_busy(ui->io))
+	if (het_io_busy(ui->ses.io))
 		ui_dirty(ui, UI_DIRTY_TABS);
 	if (n < 4)
 		return;
@@ -453,13 +453,13 @@ ui_loop(struct ui *ui, int sigfd, int errfd)
 		ui_fatal("%s", err.msg);
 	while (!ui->quit && !core.fatal) {
 		now = ui_now();
-		if (ui->status[0] != '\0' && ui->status_until > 0 &&
-		    now >= ui->status_until) {
-			ui->status[0] = '\0';
+		if (ui->view.status[0] != '\0' && ui->view.status_until > 0 &&
+		    now >= ui->view.status_until) {
+			ui->view.status[0] = '\0';
 			ui_dirty(ui, UI_DIRTY_STATUS);
 		}
-		if (ui->dirty && now - core.last >= UI_FRAME_SECONDS) {
-			drawn = ui->dirty;
+		if (ui->view.dirty && now - core.last >= UI_FRAME_SECONDS) {
+			drawn = ui->view.dirty;
 			ui_render(ui);
 			ui_browse_render(ui, drawn);
 			core.last = now;
@@ -509,22 +509,22 @@ ui_teardown(struct ui *ui)
 {
 	size_t i;
 
-	het_io_free(ui->io);
-	ui->io = NULL;
+	het_io_free(ui->ses.io);
+	ui->ses.io = NULL;
 	ui_browse_free(ui);
 	for (i = 0; i < ui->npanels; i++)
 		if (ui->panels[i]->free != NULL)
 			ui->panels[i]->free(ui->pstate[i]);
 	ui_term_fini();
-	het_evq_free(ui->evq);
+	het_evq_free(ui->ses.evq);
 	ui_model_clear(ui);
 	ui_config_free(ui);
 	ui_log_free(ui);
 	ui_fit_history_free(ui);
-	if (ui->log_file != NULL)
-		fclose(ui->log_file);
-	free(ui->data_path);
-	free(ui->data_error);
+	if (ui->ses.log_file != NULL)
+		fclose(ui->ses.log_file);
+	free(ui->ses.data_path);
+	free(ui->ses.data_error);
 	free(ui);
 }
 
@@ -544,7 +544,7 @@ ui_main(const struct ui_options *opts)
 	nc = getenv("NO_COLOR");
 	logp = getenv("HETUI_LOG");
 	if (logp != NULL && *logp != '\0' &&
-	    (ui->log_file = fopen(logp, "a")) == NULL) {
+	    (ui->ses.log_file = fopen(logp, "a")) == NULL) {
 		fprintf(stderr, "hetui: cannot append to HETUI_LOG file "
 		    "'%s': %s\n", logp, strerror(errno));
 		free(ui);
@@ -561,15 +561,15 @@ ui_main(const struct ui_options *opts)
 	/* Fits run BLAS on several pool threads at once. */
 	het_pool_blas_single_threaded();
 	het_error_clear(&err);
-	if ((ui->evq = het_evq_alloc(&err)) == NULL ||
-	    (ui->io = het_io_alloc(ui->evq, &err)) == NULL ||
-	    het_io_start(ui->io, &err) != HET_OK ||
+	if ((ui->ses.evq = het_evq_alloc(&err)) == NULL ||
+	    (ui->ses.io = het_io_alloc(ui->ses.evq, &err)) == NULL ||
+	    het_io_start(ui->ses.io, &err) != HET_OK ||
 	    ui_browse_init(ui, &err) != 0) {
 		fprintf(stderr, "hetui: %s\n", err.msg);
 		ui_teardown(ui);
 		return 1;
 	}
-	if (ui_term_init(&ui->term, !opts->ascii, !opts->no_color &&
+	if (ui_term_init(&ui->scr.term, !opts->ascii, !opts->no_color &&
 	    (nc == NULL || *nc == '\0'), &errfd, msg, sizeof(msg)) != 0) {
 		ui_teardown(ui);
 		fprintf(stderr, "hetui: %s\n", msg);
@@ -585,8 +585,8 @@ ui_main(const struct ui_options *opts)
 	ui_layout(ui);
 	ui_log(ui, UI_LOG_INFO, "%s %s started on a %dx%d terminal (%s, %s)",
 	    PACKAGE_NAME, PACKAGE_VERSION, COLS, LINES,
-	    ui->term.utf8 ? "UTF-8" : "ASCII", ui->term.colors256 ?
-	    "256 colours" : ui->term.color ? "8 colours" : "monochrome");
+	    ui->scr.term.utf8 ? "UTF-8" : "ASCII", ui->scr.term.colors256 ?
+	    "256 colours" : ui->scr.term.color ? "8 colours" : "monochrome");
 	ui_config_start(ui);
 	if (opts->data_path != NULL)
 		ui_open_file(ui, opts->data_path);

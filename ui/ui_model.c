@@ -2,7 +2,7 @@
  * ui_model.c: the dataset snapshot and the selection.
  *
  * Design: when the I/O thread reports an opened file, its metadata
- * snapshot becomes ui->meta (owned by the UI from then on) and the bins
+ * snapshot becomes ui->ses.meta (owned by the UI from then on) and the bins
  * are grouped into q rings (bins sharing q_idx, ordered by phi).  The
  * selection starts as "first ring, every angle, every frame"; the Data
  * panel edits it and later panels read it.  Frame windows are validated
@@ -39,15 +39,15 @@ ui_model_clear(struct ui *ui)
 {
 	size_t i;
 
-	for (i = 0; i < ui->nrings; i++)
-		free(ui->rings[i].bins);
-	free(ui->rings);
-	ui->rings = NULL;
-	ui->nrings = 0;
-	free(ui->sel.bin_on);
-	memset(&ui->sel, 0, sizeof(ui->sel));
-	het_io_meta_free(ui->meta);
-	ui->meta = NULL;
+	for (i = 0; i < ui->ses.nrings; i++)
+		free(ui->ses.rings[i].bins);
+	free(ui->ses.rings);
+	ui->ses.rings = NULL;
+	ui->ses.nrings = 0;
+	free(ui->ses.sel.bin_on);
+	memset(&ui->ses.sel, 0, sizeof(ui->ses.sel));
+	het_io_meta_free(ui->ses.meta);
+	ui->ses.meta = NULL;
 }
 
 void
@@ -56,45 +56,45 @@ ui_model_set_meta(struct ui *ui, struct het_io_meta *m)
 	size_t i, k, nq = 0, *qslot, r;
 
 	ui_model_clear(ui);
-	ui->meta = m;
+	ui->ses.meta = m;
 	/* Rings in q_idx order; q_idx < n_q by the data layer's contract. */
 	qslot = ui_xcalloc(m->n_q + 1, sizeof(*qslot));
 	for (k = 0; k < m->nbins; k++)
 		if (m->bins[k].q_idx < m->n_q && qslot[m->bins[k].q_idx]++ == 0)
 			nq++;
-	ui->rings = ui_xcalloc(nq + 1, sizeof(*ui->rings));
+	ui->ses.rings = ui_xcalloc(nq + 1, sizeof(*ui->ses.rings));
 	for (i = 0, r = 0; i < m->n_q; i++) {
 		if (qslot[i] == 0)
 			continue;
-		ui->rings[r].q_idx = i;
-		ui->rings[r].q = m->q_list[i];
-		ui->rings[r].bins = ui_xcalloc(qslot[i], sizeof(size_t));
+		ui->ses.rings[r].q_idx = i;
+		ui->ses.rings[r].q = m->q_list[i];
+		ui->ses.rings[r].bins = ui_xcalloc(qslot[i], sizeof(size_t));
 		for (k = 0; k < m->nbins; k++)
 			if (m->bins[k].q_idx == i)
-				ui->rings[r].bins[ui->rings[r].nbins++] = k;
+				ui->ses.rings[r].bins[ui->ses.rings[r].nbins++] = k;
 		sort_meta = m;
-		qsort(ui->rings[r].bins, ui->rings[r].nbins, sizeof(size_t),
+		qsort(ui->ses.rings[r].bins, ui->ses.rings[r].nbins, sizeof(size_t),
 		    cmp_phi);
 		r++;
 	}
-	ui->nrings = r;
+	ui->ses.nrings = r;
 	free(qslot);
-	ui->sel.bin_on = ui_xcalloc(m->nbins + 1, 1);
+	ui->ses.sel.bin_on = ui_xcalloc(m->nbins + 1, 1);
 	for (k = 0; k < m->nbins; k++)
-		ui->sel.bin_on[k] = 1;
-	ui->sel.ring = 0;
-	ui->sel.cursor = ui->nrings > 0 ? ui->rings[0].bins[0] : 0;
-	ui->sel.first = 1;
-	ui->sel.last = (long)m->frames;
+		ui->ses.sel.bin_on[k] = 1;
+	ui->ses.sel.ring = 0;
+	ui->ses.sel.cursor = ui->ses.nrings > 0 ? ui->ses.rings[0].bins[0] : 0;
+	ui->ses.sel.first = 1;
+	ui->ses.sel.last = (long)m->frames;
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
 const struct ui_ring *
 ui_model_ring(const struct ui *ui)
 {
-	if (ui->meta == NULL || ui->sel.ring >= ui->nrings)
+	if (ui->ses.meta == NULL || ui->ses.sel.ring >= ui->ses.nrings)
 		return NULL;
-	return &ui->rings[ui->sel.ring];
+	return &ui->ses.rings[ui->ses.sel.ring];
 }
 
 size_t
@@ -102,10 +102,10 @@ ui_model_ring_selected(const struct ui *ui, size_t ring)
 {
 	size_t i, n = 0;
 
-	if (ui->meta == NULL || ring >= ui->nrings)
+	if (ui->ses.meta == NULL || ring >= ui->ses.nrings)
 		return 0;
-	for (i = 0; i < ui->rings[ring].nbins; i++)
-		n += ui->sel.bin_on[ui->rings[ring].bins[i]] != 0;
+	for (i = 0; i < ui->ses.rings[ring].nbins; i++)
+		n += ui->ses.sel.bin_on[ui->ses.rings[ring].bins[i]] != 0;
 	return n;
 }
 
@@ -135,16 +135,16 @@ ui_model_set_window(struct ui *ui, const char *text, char *why,
 	const char *p = text;
 	long first, last, frames;
 
-	if (ui->meta == NULL) {
+	if (ui->ses.meta == NULL) {
 		snprintf(why, whylen, "frame window: no file is open");
 		return -1;
 	}
-	frames = (long)ui->meta->frames;
+	frames = (long)ui->ses.meta->frames;
 	while (isspace((unsigned char)*p))
 		p++;
 	if (strcmp(p, "all") == 0) {
-		ui->sel.first = 1;
-		ui->sel.last = frames;
+		ui->ses.sel.first = 1;
+		ui->ses.sel.last = frames;
 		ui_dirty(ui, UI_DIRTY_ALL);
 		return 0;
 	}
@@ -173,8 +173,8 @@ ui_model_set_window(struct ui *ui, const char *text, char *why,
 		    first, last);
 		return -1;
 	}
-	ui->sel.first = first;
-	ui->sel.last = last;
+	ui->ses.sel.first = first;
+	ui->ses.sel.last = last;
 	ui_dirty(ui, UI_DIRTY_ALL);
 	return 0;
 }
@@ -206,39 +206,39 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 	char text[64], why[256];
 	unsigned char *pick;
 
-	if (ui->meta == NULL || ui->nrings == 0)
+	if (ui->ses.meta == NULL || ui->ses.nrings == 0)
 		return;
 	if (cfg->q_set) {
 		best = 0;
-		for (i = 1; i < ui->nrings; i++)
-			if (fabs(ui->rings[i].q - cfg->wavevector_q) <
-			    fabs(ui->rings[best].q - cfg->wavevector_q))
+		for (i = 1; i < ui->ses.nrings; i++)
+			if (fabs(ui->ses.rings[i].q - cfg->wavevector_q) <
+			    fabs(ui->ses.rings[best].q - cfg->wavevector_q))
 				best = i;
-		d = fabs(ui->rings[best].q - cfg->wavevector_q) /
+		d = fabs(ui->ses.rings[best].q - cfg->wavevector_q) /
 		    cfg->wavevector_q;
 		if (d <= CFG_Q_RTOL) {
-			ui->sel.ring = best;
-			ui->sel.cursor = ui->rings[best].bins[0];
+			ui->ses.sel.ring = best;
+			ui->ses.sel.cursor = ui->ses.rings[best].bins[0];
 			ui_log(ui, UI_LOG_INFO, "config q %.6g: ring %zu "
 			    "(q %.6g) selected", cfg->wavevector_q, best + 1,
-			    ui->rings[best].q);
+			    ui->ses.rings[best].q);
 		} else {
 			ui_msg(ui, UI_LOG_WARN, "config q %.6g matches no "
 			    "ring of %s (nearest: ring %zu, q %.6g, %.0f%% "
 			    "away); keeping ring %zu", cfg->wavevector_q,
-			    ui->meta->path, best + 1, ui->rings[best].q,
-			    d * 100, ui->sel.ring + 1);
+			    ui->ses.meta->path, best + 1, ui->ses.rings[best].q,
+			    d * 100, ui->ses.sel.ring + 1);
 			nmis++;
 		}
 	}
-	r = &ui->rings[ui->sel.ring];
+	r = &ui->ses.rings[ui->ses.sel.ring];
 	if (cfg->phi_angles != NULL && cfg->nphi_angles > 0) {
 		pick = ui_xcalloc(r->nbins + 1, 1);
 		for (k = 0; k < cfg->nphi_angles; k++) {
 			best = 0;
 			bd = INFINITY;
 			for (i = 0; i < r->nbins; i++) {
-				d = ui_phi_dist(ui->meta->bins[r->bins[i]].phi,
+				d = ui_phi_dist(ui->ses.meta->bins[r->bins[i]].phi,
 				    cfg->phi_angles[k]);
 				if (d < bd) {
 					bd = d;
@@ -250,9 +250,9 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 				    "no bin of ring %zu at that angle; the "
 				    "nearest, bin #%zu at %.6g, is %.3g "
 				    "degrees away and is selected instead",
-				    cfg->phi_angles[k], ui->sel.ring + 1,
+				    cfg->phi_angles[k], ui->ses.sel.ring + 1,
 				    r->bins[best] + 1,
-				    ui->meta->bins[r->bins[best]].phi, bd);
+				    ui->ses.meta->bins[r->bins[best]].phi, bd);
 				nmis++;
 			}
 			if (pick[best])
@@ -262,30 +262,30 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 			pick[best] = 1;
 		}
 		for (i = 0; i < r->nbins; i++)
-			ui->sel.bin_on[r->bins[i]] = pick[i];
+			ui->ses.sel.bin_on[r->bins[i]] = pick[i];
 		free(pick);
 		ui_log(ui, UI_LOG_INFO, "config angles: %zu of %zu bins of "
 		    "ring %zu selected", ui_model_ring_selected(ui,
-		    ui->sel.ring), r->nbins, ui->sel.ring + 1);
+		    ui->ses.sel.ring), r->nbins, ui->ses.sel.ring + 1);
 	}
-	last = cfg->end_frame < 0 ? (long)ui->meta->frames : cfg->end_frame;
-	if (cfg->start_frame == 1 && last == (long)ui->meta->frames) {
-		ui->sel.first = 1;	/* every frame */
-		ui->sel.last = last;
+	last = cfg->end_frame < 0 ? (long)ui->ses.meta->frames : cfg->end_frame;
+	if (cfg->start_frame == 1 && last == (long)ui->ses.meta->frames) {
+		ui->ses.sel.first = 1;	/* every frame */
+		ui->ses.sel.last = last;
 	} else {
 		snprintf(text, sizeof(text), "%ld,%ld", cfg->start_frame, last);
 		if (ui_model_set_window(ui, text, why, sizeof(why)) != 0) {
 			ui_msg(ui, UI_LOG_WARN, "config %s; keeping frames "
-			    "%ld,%ld", why, ui->sel.first, ui->sel.last);
+			    "%ld,%ld", why, ui->ses.sel.first, ui->ses.sel.last);
 			nmis++;
 		} else
 			ui_log(ui, UI_LOG_INFO, "config frame window %ld,%ld",
-			    ui->sel.first, ui->sel.last);
+			    ui->ses.sel.first, ui->ses.sel.last);
 	}
 	if (nmis > 0)
 		ui_msg(ui, UI_LOG_WARN, "the configuration's selection does "
 		    "not fully match %s: %zu mismatch%s in the Log",
-		    ui->meta->path, nmis, nmis == 1 ? "" : "es");
+		    ui->ses.meta->path, nmis, nmis == 1 ? "" : "es");
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
@@ -300,27 +300,27 @@ int
 ui_model_nyquist(const struct ui *ui, struct het_nyquist *out)
 {
 	const struct ui_ring *r = ui_model_ring(ui);
-	const struct het_config *cfg = ui->cfg;
+	const struct het_config *cfg = ui->ses.cfg;
 	struct het_model_spec sp = { 0 };
 	struct het_error err = { 0 };
 	double theta[HET_MAX_PHYS], *phi;
 	size_t i, k;
 	int rc;
 
-	if (r == NULL || cfg == NULL || ui->sel.last <= ui->sel.first)
+	if (r == NULL || cfg == NULL || ui->ses.sel.last <= ui->ses.sel.first)
 		return 0;
-	sp.dt = cfg->dt_set ? cfg->dt : ui->meta->dt;
+	sp.dt = cfg->dt_set ? cfg->dt : ui->ses.meta->dt;
 	if (!(sp.dt > 0.0) || (phi = calloc(r->nbins, sizeof(*phi))) == NULL)
 		return 0;
 	for (i = 0; i < r->nbins; i++)
-		if (ui->sel.bin_on[r->bins[i]])
-			phi[sp.n_angles++] = ui->meta->bins[r->bins[i]].phi;
+		if (ui->ses.sel.bin_on[r->bins[i]])
+			phi[sp.n_angles++] = ui->ses.meta->bins[r->bins[i]].phi;
 	for (k = 0; k < cfg->nphys; k++)
 		theta[k] = cfg->phys[k].value;
 	sp.mode = cfg->mode;
 	sp.q = r->q;
-	sp.start_frame = ui->sel.first;
-	sp.n_frames = (size_t)(ui->sel.last - ui->sel.first + 1);
+	sp.start_frame = ui->ses.sel.first;
+	sp.n_frames = (size_t)(ui->ses.sel.last - ui->ses.sel.first + 1);
 	sp.phi = phi;
 	sp.gap = cfg->stator_rotor_gap;
 	rc = sp.n_angles > 0 && het_nyquist_check(&sp, theta, out, &err) ==

@@ -109,7 +109,7 @@ static void
 data_resize(struct ui *ui, void *state, int lines, int cols)
 {
 	struct data_state *s = state;
-	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->scr.term);
 	int rw, avail;
 
 	s->rows = lines;
@@ -148,7 +148,7 @@ block_of(size_t i, size_t p, size_t n)
 static void
 data_levels(struct ui *ui, struct data_state *s)
 {
-	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->scr.term);
 	size_t n;
 
 	if (s->view == NULL)
@@ -156,7 +156,7 @@ data_levels(struct ui *ui, struct data_state *s)
 	n = s->view->rows * s->view->cols;
 	free(s->lvl);
 	s->lvl = ui_xcalloc(n, 1);
-	s->sc.nlev = mode == UI_HEAT_HALF ? ui->term.ramp_n :
+	s->sc.nlev = mode == UI_HEAT_HALF ? ui->scr.term.ramp_n :
 	    ui_heat_shade_levels();
 	s->sc.logscale = s->logscale;
 	s->sc.offset = s->view->baseline;
@@ -169,11 +169,11 @@ data_request(struct ui *ui, struct data_state *s)
 	struct het_io_view_req rq;
 	struct het_error err;
 
-	if (ui->meta == NULL || ui->io == NULL || s->want_rows == 0)
+	if (ui->ses.meta == NULL || ui->ses.io == NULL || s->want_rows == 0)
 		return;
-	rq.bin = ui->sel.cursor;
-	rq.first = ui->sel.first;
-	rq.last = ui->sel.last;
+	rq.bin = ui->ses.sel.cursor;
+	rq.first = ui->ses.sel.first;
+	rq.last = ui->ses.sel.last;
 	rq.rows = s->want_rows;
 	rq.cols = s->want_cols;
 	if (s->requested && rq.bin == s->req_bin && rq.first ==
@@ -181,7 +181,7 @@ data_request(struct ui *ui, struct data_state *s)
 	    s->req_rows && rq.cols == s->req_cols)
 		return;
 	het_error_clear(&err);
-	if (het_io_view(ui->io, &rq, &s->gen, &err) != HET_OK) {
+	if (het_io_view(ui->ses.io, &rq, &s->gen, &err) != HET_OK) {
 		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
 		return;
 	}
@@ -204,7 +204,7 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 
 	switch (ev->type) {
 	case HET_IO_EV_OPENED:
-		if (ev->data != NULL || ui->meta == NULL)
+		if (ev->data != NULL || ui->ses.meta == NULL)
 			return;	/* not taken by the model: stale */
 		het_io_view_free(s->view);
 		s->view = NULL;
@@ -255,7 +255,7 @@ ring_pos(const struct ui *ui)
 	size_t i;
 
 	for (i = 0; r != NULL && i < r->nbins; i++)
-		if (r->bins[i] == ui->sel.cursor)
+		if (r->bins[i] == ui->ses.sel.cursor)
 			return i;
 	return 0;
 }
@@ -302,8 +302,8 @@ draw_nyquist(struct ui *ui, WINDOW *w, int y, int x, int right)
 static void
 draw_summary(struct ui *ui, struct data_state *s, WINDOW *w)
 {
-	const struct het_io_meta *m = ui->meta;
-	const struct ui_glyphs *g = ui->term.g;
+	const struct het_io_meta *m = ui->ses.meta;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	attr_t v = ui_color_attr(UI_C_VALUE), d = ui_color_attr(UI_C_DIM);
 	const char *base = strrchr(m->path, '/');
 	int wd = s->left - 2, x;
@@ -348,7 +348,7 @@ static void
 draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 {
 	const struct ui_ring *r = ui_model_ring(ui);
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	const struct het_io_bin *b;
 	int y0 = SUMMARY_ROWS + 3, nrows = s->rows - y0, y;
 	size_t pos = ring_pos(ui), i, k;
@@ -356,17 +356,17 @@ draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 	char buf[128], head[128];
 
 	snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  q %.5g %s  %zu/%zu "
-	    "selected", ui->sel.ring + 1, ui->nrings, r->q, g->inv_angstrom,
-	    ui_model_ring_selected(ui, ui->sel.ring), r->nbins);
+	    "selected", ui->ses.sel.ring + 1, ui->ses.nrings, r->q, g->inv_angstrom,
+	    ui_model_ring_selected(ui, ui->ses.sel.ring), r->nbins);
 	if (ui_strwidth(buf) > s->left - 2)	/* the header has q */
 		snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  %zu/%zu "
-		    "selected", ui->sel.ring + 1, ui->nrings,
-		    ui_model_ring_selected(ui, ui->sel.ring), r->nbins);
+		    "selected", ui->ses.sel.ring + 1, ui->ses.nrings,
+		    ui_model_ring_selected(ui, ui->ses.sel.ring), r->nbins);
 	ui_fill(w, SUMMARY_ROWS + 1, 0, s->left, ui_color_attr(UI_C_TITLE));
 	ui_put(w, SUMMARY_ROWS + 1, 1, s->left - 1,
 	    ui_color_attr(UI_C_TITLE), buf);
 	snprintf(head, sizeof(head), "%-2s%4s %5s %8s %7s%s %6s", "", "#",
-	    "label", "q", g->phi, ui->term.utf8 ? " " : "", "frames");
+	    "label", "q", g->phi, ui->scr.term.utf8 ? " " : "", "frames");
 	ui_put(w, SUMMARY_ROWS + 2, 1, s->left - 1,
 	    ui_color_attr(UI_C_LABEL) | A_BOLD, head);
 	if (nrows < 1)
@@ -379,16 +379,16 @@ draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 	for (y = 0; y < nrows && s->top + (size_t)y < r->nbins; y++) {
 		i = s->top + (size_t)y;
 		k = r->bins[i];
-		b = &ui->meta->bins[k];
+		b = &ui->ses.meta->bins[k];
 		a = i == pos ? cur : A_NORMAL;
 		if (i == pos)
 			ui_fill(w, y0 + y, 0, s->left, cur);
 		ui_put(w, y0 + y, 1, 2, i == pos ? cur :
-		    ui->sel.bin_on[k] ? ui_color_attr(UI_C_MARK) :
-		    ui_color_attr(UI_C_DIM), ui->sel.bin_on[k] ? g->mark_on :
+		    ui->ses.sel.bin_on[k] ? ui_color_attr(UI_C_MARK) :
+		    ui_color_attr(UI_C_DIM), ui->ses.sel.bin_on[k] ? g->mark_on :
 		    g->mark_off);
 		snprintf(buf, sizeof(buf), "%4zu %5ld %8.5f %7.2f %6zu",
-		    k + 1, b->label, b->q, b->phi, ui->meta->frames);
+		    k + 1, b->label, b->q, b->phi, ui->ses.meta->frames);
 		ui_put(w, y0 + y, 3, s->left - 3, a, buf);
 	}
 	if (r->nbins > (size_t)nrows) {
@@ -404,11 +404,11 @@ draw_readout(struct ui *ui, struct data_state *s, WINDOW *w, int y, int x,
     int wd)
 {
 	const struct het_io_view *v = s->view;
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	size_t r = block_of(s->ci, v->rows, v->n);
 	size_t c = block_of(s->cj, v->cols, v->n);
 	size_t rlo, rhi, clo, chi, lag;
-	double val = v->grid[r * v->cols + c], dt = ui->meta->dt;
+	double val = v->grid[r * v->cols + c], dt = ui->ses.meta->dt;
 	char buf[256], t1[48], t2[48], num[32];
 	int used;
 
@@ -448,8 +448,8 @@ static void
 draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
 {
 	const struct het_io_view *v = s->view;
-	const struct ui_glyphs *g = ui->term.g;
-	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	const struct ui_glyphs *g = ui->scr.term.g;
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->scr.term);
 	int x0 = s->left + 1, rw = s->cols - x0, lx, ly, sy;
 	attr_t ta = ui_color_attr(UI_C_TITLE);
 	char buf[256], lo[32], hi[32];
@@ -458,14 +458,14 @@ draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
 	if (s->heat)	/* the focus shows in the title bar's colour */
 		ta = ui_color_attr(UI_C_CURSOR);
 	ui_fill(w, 0, x0, rw, ta);
-	b = &ui->meta->bins[ui->sel.cursor];
+	b = &ui->ses.meta->bins[ui->ses.sel.cursor];
 	snprintf(buf, sizeof(buf), "c2 #%zu  q %.4g  %s %.1f%s  %s",
-	    ui->sel.cursor + 1, b->q, g->phi, b->phi, g->deg,
+	    ui->ses.sel.cursor + 1, b->q, g->phi, b->phi, g->deg,
 	    s->logscale ? "log" : "lin");
 	if (s->heat && ui_strwidth(buf) + 8 < rw - 1)
 		strncat(buf, "  cursor", sizeof(buf) - strlen(buf) - 1);
 	ui_put(w, 0, x0 + 1, rw - 1, ta, buf);
-	if (s->error != NULL && (v == NULL || v->bin != ui->sel.cursor)) {
+	if (s->error != NULL && (v == NULL || v->bin != ui->ses.sel.cursor)) {
 		ui_put(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_ERROR),
 		    "Cannot show this bin:");
 		ui_put_wrapped(w, 3, s->hx, rw - 3, s->rows - 4, A_NORMAL,
@@ -474,7 +474,7 @@ draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
 	}
 	if (v == NULL) {
 		ui_putf(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_DIM),
-		    "reading c2 of bin #%zu ...", ui->sel.cursor + 1);
+		    "reading c2 of bin #%zu ...", ui->ses.sel.cursor + 1);
 		return;
 	}
 	ui_heat_draw(w, s->hy, s->hx, s->hh, s->hw, mode, s->lvl, v->rows,
@@ -500,10 +500,10 @@ draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
 		ui_put(w, s->hy + s->hh / 2 + 1, lx + LEGEND_COLS + 1,
 		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), lo);
 	}
-	if (v->bin != ui->sel.cursor || v->first != ui->sel.first ||
-	    v->last != ui->sel.last)
+	if (v->bin != ui->ses.sel.cursor || v->first != ui->ses.sel.first ||
+	    v->last != ui->ses.sel.last)
 		ui_putf(w, s->hy + s->hh, s->hx, rw - 3, ui_color_attr(
-		    UI_C_WARN), "reading bin #%zu ...", ui->sel.cursor + 1);
+		    UI_C_WARN), "reading bin #%zu ...", ui->ses.sel.cursor + 1);
 	else
 		draw_readout(ui, s, w, s->hy + s->hh, s->hx, s->cols - s->hx -
 		    1);
@@ -541,16 +541,16 @@ draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
 
 	ui_fill(w, 0, 0, s->cols, ui_color_attr(UI_C_TITLE));
 	ui_put(w, 0, 1, s->cols - 1, ui_color_attr(UI_C_TITLE), "Data");
-	if (ui->opening) {
+	if (ui->ses.opening) {
 		ui_putf(w, y, x, wd, A_NORMAL, "Opening %s ...",
-		    ui->data_path);
+		    ui->ses.data_path);
 		return;
 	}
-	if (ui->data_error != NULL) {
+	if (ui->ses.data_error != NULL) {
 		ui_putf(w, y++, x, wd, ui_color_attr(UI_C_ERROR),
-		    " Cannot open %s ", ui->data_path);
+		    " Cannot open %s ", ui->ses.data_path);
 		y++;
-		y += ui_put_wrapped(w, y, x, wd, 6, A_NORMAL, ui->data_error);
+		y += ui_put_wrapped(w, y, x, wd, 6, A_NORMAL, ui->ses.data_error);
 		y++;
 	} else
 		ui_put(w, y++, x, wd, ui_color_attr(UI_C_VALUE),
@@ -573,7 +573,7 @@ data_draw(struct ui *ui, void *state, WINDOW *w)
 	struct data_state *s = state;
 	int y;
 
-	if (ui->meta == NULL) {
+	if (ui->ses.meta == NULL) {
 		draw_empty(ui, s, w);
 		return;
 	}
@@ -582,7 +582,7 @@ data_draw(struct ui *ui, void *state, WINDOW *w)
 	wattrset(w, ui_color_attr(UI_C_DIM));
 	for (y = 1; y < s->rows; y++)
 		ui_put(w, y, s->left, 1, ui_color_attr(UI_C_DIM),
-		    ui->term.g->vline);
+		    ui->scr.term.g->vline);
 	draw_heat(ui, s, w);
 }
 
@@ -596,7 +596,7 @@ move_bin(struct ui *ui, struct data_state *s, long delta)
 		pos = 0;
 	if (pos >= (long)r->nbins)
 		pos = (long)r->nbins - 1;
-	ui->sel.cursor = r->bins[pos];
+	ui->ses.sel.cursor = r->bins[pos];
 	data_request(ui, s);
 	ui_dirty(ui, UI_DIRTY_BODY);
 }
@@ -607,14 +607,14 @@ change_ring(struct ui *ui, struct data_state *s, int delta)
 	size_t pos = ring_pos(ui);
 	const struct ui_ring *r;
 
-	if (ui->nrings < 2) {
+	if (ui->ses.nrings < 2) {
 		ui_msg(ui, UI_LOG_INFO, "this file has a single q ring");
 		return;
 	}
-	ui->sel.ring = (ui->sel.ring + (delta > 0 ? 1 : ui->nrings - 1)) %
-	    ui->nrings;
+	ui->ses.sel.ring = (ui->ses.sel.ring + (delta > 0 ? 1 : ui->ses.nrings - 1)) %
+	    ui->ses.nrings;
 	r = ui_model_ring(ui);
-	ui->sel.cursor = r->bins[pos < r->nbins ? pos : r->nbins - 1];
+	ui->ses.sel.cursor = r->bins[pos < r->nbins ? pos : r->nbins - 1];
 	s->top = 0;
 	data_request(ui, s);
 	ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
@@ -641,7 +641,7 @@ window_done(struct ui *ui, const char *text)
 		return;
 	}
 	ui_msg(ui, UI_LOG_INFO, "frame window set to %ld,%ld (%ld frames)",
-	    ui->sel.first, ui->sel.last, ui->sel.last - ui->sel.first + 1);
+	    ui->ses.sel.first, ui->ses.sel.last, ui->ses.sel.last - ui->ses.sel.first + 1);
 	ui_data_refresh(ui);
 }
 
@@ -694,7 +694,7 @@ data_key(struct ui *ui, void *state, int key)
 	char init[64];
 	size_t i, on;
 
-	if (ui->meta == NULL || r == NULL)
+	if (ui->ses.meta == NULL || r == NULL)
 		return 0;
 	if (s->heat) {
 		if (key == '\r' || key == '\n' || key == ' ' ||
@@ -728,20 +728,20 @@ data_key(struct ui *ui, void *state, int key)
 		move_bin(ui, s, (long)r->nbins);
 		return 1;
 	case ' ':
-		ui->sel.bin_on[ui->sel.cursor] ^= 1;
+		ui->ses.sel.bin_on[ui->ses.sel.cursor] ^= 1;
 		ui_log(ui, UI_LOG_INFO, "bin #%zu (%s %.2f) %s",
-		    ui->sel.cursor + 1, ui->term.g->phi,
-		    ui->meta->bins[ui->sel.cursor].phi,
-		    ui->sel.bin_on[ui->sel.cursor] ? "selected" :
+		    ui->ses.sel.cursor + 1, ui->scr.term.g->phi,
+		    ui->ses.meta->bins[ui->ses.sel.cursor].phi,
+		    ui->ses.sel.bin_on[ui->ses.sel.cursor] ? "selected" :
 		    "deselected");
 		ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
 		return 1;
 	case 'a':
-		on = ui_model_ring_selected(ui, ui->sel.ring) < r->nbins;
+		on = ui_model_ring_selected(ui, ui->ses.sel.ring) < r->nbins;
 		for (i = 0; i < r->nbins; i++)
-			ui->sel.bin_on[r->bins[i]] = (unsigned char)on;
+			ui->ses.sel.bin_on[r->bins[i]] = (unsigned char)on;
 		ui_msg(ui, UI_LOG_INFO, "%s angles of ring %zu selected",
-		    on ? "all" : "no", ui->sel.ring + 1);
+		    on ? "all" : "no", ui->ses.sel.ring + 1);
 		ui_dirty(ui, UI_DIRTY_HEAD | UI_DIRTY_BODY);
 		return 1;
 	case '[':
@@ -764,8 +764,8 @@ data_key(struct ui *ui, void *state, int key)
 		ui_dirty(ui, UI_DIRTY_BODY);
 		return 1;
 	case 'w':
-		snprintf(init, sizeof(init), "%ld,%ld", ui->sel.first,
-		    ui->sel.last);
+		snprintf(init, sizeof(init), "%ld,%ld", ui->ses.sel.first,
+		    ui->ses.sel.last);
 		ui_prompt_open_sel(ui, "Frame window (first,last):", init,
 		    window_done);
 		return 1;

@@ -16,7 +16,7 @@
  * count.  `c` sets the job's cancel flag; the DONE that follows holds
  * the partial result.  Quitting while a fit runs is confirmed by the
  * loop; the panel's free hook then cancels and joins the job.
- * Every finished fit is appended to ui->fit_hist (file, time, chi2, the
+ * Every finished fit is appended to ui->ses.fit_hist (file, time, chi2, the
  * physics parameters and the run's own results folder), which the
  * Results panel lists; the Sampling panel appends its runs there too.
  */
@@ -88,11 +88,11 @@ ui_fit_history_free(struct ui *ui)
 {
 	size_t i;
 
-	for (i = 0; i < ui->nfit_hist; i++)
-		rec_free(&ui->fit_hist[i]);
-	free(ui->fit_hist);
-	ui->fit_hist = NULL;
-	ui->nfit_hist = 0;
+	for (i = 0; i < ui->ses.nfit_hist; i++)
+		rec_free(&ui->ses.fit_hist[i]);
+	free(ui->ses.fit_hist);
+	ui->ses.fit_hist = NULL;
+	ui->ses.nfit_hist = 0;
 }
 
 struct ui_fit_record *
@@ -100,16 +100,16 @@ ui_history_append(struct ui *ui)
 {
 	struct ui_fit_record *r;
 
-	if (ui->nfit_hist == UI_FIT_HISTORY_MAX) {
-		rec_free(&ui->fit_hist[0]);
-		memmove(ui->fit_hist, ui->fit_hist + 1,
-		    (ui->nfit_hist - 1) * sizeof(*ui->fit_hist));
-		ui->nfit_hist--;
+	if (ui->ses.nfit_hist == UI_FIT_HISTORY_MAX) {
+		rec_free(&ui->ses.fit_hist[0]);
+		memmove(ui->ses.fit_hist, ui->ses.fit_hist + 1,
+		    (ui->ses.nfit_hist - 1) * sizeof(*ui->ses.fit_hist));
+		ui->ses.nfit_hist--;
 	}
-	if (ui->fit_hist == NULL)
-		ui->fit_hist = ui_xcalloc(UI_FIT_HISTORY_MAX,
-		    sizeof(*ui->fit_hist));
-	r = &ui->fit_hist[ui->nfit_hist++];
+	if (ui->ses.fit_hist == NULL)
+		ui->ses.fit_hist = ui_xcalloc(UI_FIT_HISTORY_MAX,
+		    sizeof(*ui->ses.fit_hist));
+	r = &ui->ses.fit_hist[ui->ses.nfit_hist++];
 	memset(r, 0, sizeof(*r));
 	r->when = time(NULL);
 	return r;
@@ -176,14 +176,14 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 		return;
 	memset(&spec, 0, sizeof(spec));
 	spec.cfg = cfg;
-	spec.data_path = ui->meta->path;
+	spec.data_path = ui->ses.meta->path;
 	if (prev != NULL) {
 		spec.start_names = (const char *const *)prev->names;
 		spec.start_x = prev->x;
 		spec.nstart = prev->p;
 	}
 	het_error_clear(&err);
-	s->job = het_fitjob_start(ui->evq, ++s->job_id, &spec, &err);
+	s->job = het_fitjob_start(ui->ses.evq, ++s->job_id, &spec, &err);
 	het_config_free(cfg);
 	if (s->job == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "fit not started: %s", err.msg);
@@ -192,24 +192,24 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	s->warm = warm;
 	s->cancelling = 0;
 	s->t_start = ui_now();
-	s->job_first = ui->sel.first;
-	s->job_last = ui->sel.last;
+	s->job_first = ui->ses.sel.first;
+	s->job_last = ui->ses.sel.last;
 	s->prefit_iter = -1;
 	free(s->job_file);
-	s->job_file = ui_xstrdup(ui->meta->path);
+	s->job_file = ui_xstrdup(ui->ses.meta->path);
 	het_fitjob_snap_free(s->snap);
 	s->snap = NULL;
 	s->ncost = 0;
 	free(s->error);
 	s->error = NULL;
-	ui->fit_running = 1;
+	ui->ses.fit_running = 1;
 	r = ui_model_ring(ui);
 	ui_msg(ui, UI_LOG_INFO, "fit started%s: %s, %s, ring %zu (q %.4g), "
 	    "%zu angle%s, frames %ld-%ld", warm ? " from the last result" :
-	    "", het_mode_name(ui->cfg->mode), ui->meta->path,
-	    ui->sel.ring + 1, r->q, ui_model_ring_selected(ui, ui->sel.ring),
-	    ui_model_ring_selected(ui, ui->sel.ring) == 1 ? "" : "s",
-	    ui->sel.first, ui->sel.last);
+	    "", het_mode_name(ui->ses.cfg->mode), ui->ses.meta->path,
+	    ui->ses.sel.ring + 1, r->q, ui_model_ring_selected(ui, ui->ses.sel.ring),
+	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
+	    ui->ses.sel.first, ui->ses.sel.last);
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
@@ -248,7 +248,7 @@ job_over(struct ui *ui, struct fit_state *s)
 {
 	het_fitjob_free(s->job);	/* the thread has posted its last */
 	s->job = NULL;
-	ui->fit_running = 0;
+	ui->ses.fit_running = 0;
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
@@ -482,7 +482,7 @@ static double
 fit_deadline(struct ui *ui, void *state)
 {
 	(void)state;
-	return ui->fit_running ? ui_now() + 0.5 : -1.0;
+	return ui->ses.fit_running ? ui_now() + 0.5 : -1.0;
 }
 
 static void
@@ -491,7 +491,7 @@ fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
 	(void)state;
 	(void)fds;
 	(void)n;
-	if (ui->fit_running)
+	if (ui->ses.fit_running)
 		ui_dirty(ui, UI_DIRTY_BODY);
 }
 
@@ -499,7 +499,7 @@ static int
 fit_busy(const struct ui *ui, const void *state)
 {
 	(void)state;
-	return ui->fit_running;
+	return ui->ses.fit_running;
 }
 
 const struct ui_panel_ops ui_panel_fit = {

@@ -78,8 +78,8 @@ fp_levels(struct ui *ui, struct fit_state *s)
 	n = g->side * g->side;
 	s->side = g->side;
 	s->lvl_angle = s->angle;
-	s->nlev = ui_heat_mode_for(&ui->term) == UI_HEAT_HALF ?
-	    ui->term.ramp_n : ui_heat_shade_levels();
+	s->nlev = ui_heat_mode_for(&ui->scr.term) == UI_HEAT_HALF ?
+	    ui->scr.term.ramp_n : ui_heat_shade_levels();
 	/* Data and model on one scale: level both at once. */
 	buf = ui_xcalloc(2 * n + 2, sizeof(double));
 	lv = ui_xcalloc(2 * n + 2, 1);
@@ -135,7 +135,7 @@ static void
 chart(struct ui *ui, WINDOW *w, int y, int x, int h, int wd,
     const double *v, size_t n, double *plo, double *phi)
 {
-	int utf8 = ui->term.utf8, dx = utf8 ? 2 : 1, dy = utf8 ? 4 : 1;
+	int utf8 = ui->scr.term.utf8, dx = utf8 ? 2 : 1, dy = utf8 ? 4 : 1;
 	int W = wd * dx, H = h * dy, c, r, pc = -1, pr = -1, t, steps, cc, rr;
 	static const unsigned bit[2][4] = { { 0x01, 0x02, 0x04, 0x40 },
 	    { 0x08, 0x10, 0x20, 0x80 } };
@@ -259,13 +259,13 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 	fmt_g(v, sizeof(v), fr != NULL ? fr->cost : pr->cost, 5);
 	field(w, 2, 1, half, "cost", v);
 	fmt_g(v, sizeof(v), fr != NULL ? fr->chi2_red : pr->chi2_red, 5);
-	field(w, 2, 1 + half, L - half, ui->term.utf8 ?
+	field(w, 2, 1 + half, L - half, ui->scr.term.utf8 ?
 	    "\xcf\x87\xc2\xb2_red" : "chi2_red", v);
 	if (pr != NULL) {
 		fmt_g(v, sizeof(v), pr->radius, 3);
 		field(w, 3, 1, half, "radius", v);
 		fmt_g(v, sizeof(v), pr->lambda, 3);
-		field(w, 3, 1 + half, L - half, ui->term.utf8 ?
+		field(w, 3, 1 + half, L - half, ui->scr.term.utf8 ?
 		    "\xce\xbb" : "lambda", v);
 		fmt_g(v, sizeof(v), pr->step_norm, 3);
 		field(w, 4, 1, half, "step", v);
@@ -348,7 +348,7 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 		return;
 	snprintf(buf, sizeof(buf), "%-*s %10s %10s %s", nw, "name", "value",
 	    sn != NULL ? "start" : "\xc2\xb1 1\xcf\x83", "flags");
-	if (!ui->term.utf8)
+	if (!ui->scr.term.utf8)
 		snprintf(buf, sizeof(buf), "%-*s %10s %10s %s", nw, "name",
 		    "value", sn != NULL ? "start" : "+- 1sigma", "flags");
 	ui_put(w, TABLE_Y + 1, 1, L - 1, ui_color_attr(UI_C_LABEL) | A_BOLD,
@@ -373,7 +373,7 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 				fmt_fit(unc, sizeof(unc), fr->unc[k], 3, 10);
 			else
 				snprintf(unc, sizeof(unc), "%9s%s", "",
-				    ui->term.utf8 ? "\xe2\x80\x94" : "-");
+				    ui->scr.term.utf8 ? "\xe2\x80\x94" : "-");
 			flag = short_flag(het_fitjob_flag(fr, k));
 		}
 		ui_put_trunc(w, TABLE_Y + 2 + y, 1, nw, A_NORMAL,
@@ -393,8 +393,8 @@ draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 static int
 draw_heat(struct ui *ui, struct fit_state *s, WINDOW *w)
 {
-	const struct ui_glyphs *g = ui->term.g;
-	enum ui_heat_mode mode = ui_heat_mode_for(&ui->term);
+	const struct ui_glyphs *g = ui->scr.term.g;
+	enum ui_heat_mode mode = ui_heat_mode_for(&ui->scr.term);
 	int x0 = s->left + 1, R = s->cols - x0, tw, th, i, x, y = 1;
 	static const char *const title[3] = { "data", "model",
 	    "residual" };
@@ -422,7 +422,7 @@ draw_heat(struct ui *ui, struct fit_state *s, WINDOW *w)
 	ui_put(w, y + 1 + th, x0 + 1, 2 * tw + 1, ui_color_attr(UI_C_DIM),
 	    buf);
 	fmt_g(a, sizeof(a), s->rmax, 2);
-	snprintf(buf, sizeof(buf), "%s%s", ui->term.utf8 ? "\xc2\xb1" :
+	snprintf(buf, sizeof(buf), "%s%s", ui->scr.term.utf8 ? "\xc2\xb1" :
 	    "+-", a);
 	ui_put(w, y + 1 + th, x0 + 1 + 2 * (tw + 1), tw,
 	    ui_color_attr(UI_C_DIM), buf);
@@ -434,7 +434,7 @@ draw_right(struct ui *ui, struct fit_state *s, WINDOW *w)
 {
 	const struct het_fitjob_result *res = s->job == NULL ? s->res : NULL;
 	const struct het_fit_result *fr = res != NULL ? res->fits[0] : NULL;
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	int x0 = s->left + 1, R = s->cols - x0, y, k, left;
 	attr_t ta = ui_color_attr(UI_C_TITLE), wa = ui_color_attr(UI_C_WARN);
 	size_t i;
@@ -514,19 +514,19 @@ draw_idle(struct ui *ui, struct fit_state *s, WINDOW *w)
 		y += ui_put_wrapped(w, y, x, wd, 5, A_NORMAL, s->error);
 		y++;
 	}
-	if (ui->meta == NULL) {
+	if (ui->ses.meta == NULL) {
 		ui_put_wrapped(w, y, x, wd, 4, A_NORMAL, "No file is open. "
 		    "Start hetui with a result file (and -c CONFIG) to fit "
 		    "it.");
 		return;
 	}
 	snprintf(buf, sizeof(buf), "r fits %s (%s) to ring %zu, q %.4g, %zu "
-	    "selected angle%s, frames %ld-%ld.", het_mode_name(ui->cfg->mode),
-	    ui->cfg_path != NULL ? "the edited configuration" :
-	    "default parameters", ui->sel.ring + 1, r != NULL ? r->q : 0,
-	    ui_model_ring_selected(ui, ui->sel.ring),
-	    ui_model_ring_selected(ui, ui->sel.ring) == 1 ? "" : "s",
-	    ui->sel.first, ui->sel.last);
+	    "selected angle%s, frames %ld-%ld.", het_mode_name(ui->ses.cfg->mode),
+	    ui->ses.cfg_path != NULL ? "the edited configuration" :
+	    "default parameters", ui->ses.sel.ring + 1, r != NULL ? r->q : 0,
+	    ui_model_ring_selected(ui, ui->ses.sel.ring),
+	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
+	    ui->ses.sel.first, ui->ses.sel.last);
 	y += ui_put_wrapped(w, y, x, wd, 4, A_NORMAL, buf) + 1;
 	ui_put_wrapped(w, y, x, wd, 5, ui_color_attr(UI_C_DIM), "Results go "
 	    "to the configuration's output_dir when it is set, else to "
@@ -547,18 +547,18 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
 	if (base != NULL && s->job == NULL && s->res != NULL)
 		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld  "
-		    "%zu %s", base, s->res->pb->first_frame, ui->term.g->dash,
+		    "%zu %s", base, s->res->pb->first_frame, ui->scr.term.g->dash,
 		    s->res->pb->last_frame, s->res->pb->nangles,
-		    ui->term.g->phi);
+		    ui->scr.term.g->phi);
 	else if (base != NULL)
 		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s%s  frames %ld%s%ld",
 		    s->job != NULL && s->warm ? "from last result  " : "",
-		    base, s->job_first, ui->term.g->dash, s->job_last);
+		    base, s->job_first, ui->scr.term.g->dash, s->job_last);
 	else
 		ui_put(w, 0, 1, s->left - 2, ta, "Fit");
 	for (y = 1; y < s->rows - 1; y++)
 		ui_put(w, y, s->left, 1, ui_color_attr(UI_C_DIM),
-		    ui->term.g->vline);
+		    ui->scr.term.g->vline);
 	draw_state(ui, s, w);
 	if (s->job == NULL && s->res == NULL)
 		draw_idle(ui, s, w);

@@ -79,7 +79,7 @@ entry_rows(const struct ui_log_line *l, int width)
 static size_t
 follow_top(struct ui *ui, int rows, int width)
 {
-	size_t i = ui->log_len;
+	size_t i = ui->ses.log_len;
 	int used = 0, h;
 
 	while (i > 0) {
@@ -107,17 +107,17 @@ log_draw(struct ui *ui, void *state, WINDOW *w)
 	char stamp[16], title[128];
 	size_t i;
 
-	if (s->follow || s->top >= ui->log_len)
+	if (s->follow || s->top >= ui->ses.log_len)
 		s->top = follow_top(ui, rows, width);
-	snprintf(title, sizeof(title), " Session log: %zu line%s%s", ui->log_len,
-	    ui->log_len == 1 ? "" : "s", s->follow ? ", following new "
+	snprintf(title, sizeof(title), " Session log: %zu line%s%s", ui->ses.log_len,
+	    ui->ses.log_len == 1 ? "" : "s", s->follow ? ", following new "
 	    "lines" : ", scrolled (End follows)");
 	ui_fill(w, 0, 0, cols, ui_color_attr(UI_C_TITLE));
 	ui_put(w, 0, 0, cols, ui_color_attr(UI_C_TITLE), title);
-	if (ui->log_len == 0)
+	if (ui->ses.log_len == 0)
 		ui_put(w, 2, 2, cols - 4, ui_color_attr(UI_C_DIM),
 		    "Nothing logged yet.");
-	for (i = s->top; i < ui->log_len && y <= rows; i++) {
+	for (i = s->top; i < ui->ses.log_len && y <= rows; i++) {
 		l = ui_log_get(ui, i);
 		localtime_r(&l->when, &tm);
 		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);

@@ -2,7 +2,7 @@
  * ui_p_model.c: the Model panel: analysis mode, the parameter table
  * (value, bounds, vary flag, prior, unit) and the per-angle scaling.
  *
- * Design: the panel edits ui->cfg, never in place: every change is made
+ * Design: the panel edits ui->ses.cfg, never in place: every change is made
  * on a copy (het_config_dup), checked with het_config_validate, and only
  * a valid copy replaces the configuration; the replaced one goes on a
  * small undo stack.  A refused edit leaves the configuration untouched
@@ -67,7 +67,7 @@ model_init(struct ui *ui)
 {
 	struct model_state *s = ui_xcalloc(1, sizeof(*s));
 
-	s->serial = ui->cfg_serial;
+	s->serial = ui->ses.cfg_serial;
 	return s;
 }
 
@@ -280,10 +280,10 @@ parse_prior(const char *text, struct het_prior *pr, char *why, size_t len)
 void
 mp_sync(struct ui *ui, struct model_state *s)
 {
-	if (s->serial == ui->cfg_serial)
+	if (s->serial == ui->ses.cfg_serial)
 		return;
 	undo_clear(s);
-	s->serial = ui->cfg_serial;
+	s->serial = ui->ses.cfg_serial;
 	s->err_on = 0;
 	s->row = 0;
 	s->top = 0;
@@ -296,7 +296,7 @@ model_copy(struct ui *ui)
 	struct het_error err;
 
 	het_error_clear(&err);
-	if ((c = het_config_dup(ui->cfg, &err)) == NULL)
+	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	return c;
 }
@@ -350,11 +350,11 @@ edit_done(struct ui *ui, const char *text)
 	double v = 0, was = 0, *slot = NULL;
 	int same;
 
-	if (s == NULL || s->serial != ui->cfg_serial ||
-	    s->edit_row >= mp_nrows(ui->cfg))
+	if (s == NULL || s->serial != ui->ses.cfg_serial ||
+	    s->edit_row >= mp_nrows(ui->ses.cfg))
 		return;
 	ui_dirty(ui, UI_DIRTY_BODY);	/* the prompt is not the panel */
-	name = mp_row_def(ui->cfg, s->edit_row)->name;
+	name = mp_row_def(ui->ses.cfg, s->edit_row)->name;
 	c = model_copy(ui);
 	p = mp_row_param(c, s->edit_row);
 	if (s->edit_col == MC_PRIOR) {
@@ -408,7 +408,7 @@ edit_done(struct ui *ui, const char *text)
 static void
 edit_cell(struct ui *ui, struct model_state *s)
 {
-	struct het_config_param *p = mp_row_param(ui->cfg, s->row);
+	struct het_config_param *p = mp_row_param(ui->ses.cfg, s->row);
 	char label[64], init[128];
 	double v;
 
@@ -421,7 +421,7 @@ edit_cell(struct ui *ui, struct model_state *s)
 		    p->hi;
 		fmt_exact(init, sizeof(init), v);
 	}
-	snprintf(label, sizeof(label), "%s %s:", mp_row_def(ui->cfg,
+	snprintf(label, sizeof(label), "%s %s:", mp_row_def(ui->ses.cfg,
 	    s->row)->name, col_name[s->col]);
 	s->edit_row = s->row;
 	s->edit_col = s->col;
@@ -494,7 +494,7 @@ set_mode(struct ui *ui, struct model_state *s, enum het_mode m)
 	    HET_FAMILY_HETERODYNE ? "heterodyne" : "homodyne", c->nphys);
 	if (model_commit(ui, s, c, 0, what) == 0) {
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
-		if (s->row >= mp_nrows(ui->cfg))
+		if (s->row >= mp_nrows(ui->ses.cfg))
 			s->row = 0;
 		s->top = 0;
 	}
@@ -505,12 +505,12 @@ choose_mode(struct ui *ui, struct model_state *s, enum het_mode m)
 {
 	s->menu = 0;
 	ui_dirty(ui, UI_DIRTY_BODY);
-	if (m == ui->cfg->mode) {
+	if (m == ui->ses.cfg->mode) {
 		ui_msg(ui, UI_LOG_INFO, "the mode is already %s",
 		    het_mode_name(m));
 		return;
 	}
-	if (het_mode_family(m) == ui->cfg->family) {
+	if (het_mode_family(m) == ui->ses.cfg->family) {
 		set_mode(ui, s, m);
 		return;
 	}
@@ -519,7 +519,7 @@ choose_mode(struct ui *ui, struct model_state *s, enum het_mode m)
 	ui_msg(ui, UI_LOG_WARN, "Switch to %s (%s)? All %zu parameters are "
 	    "reset to its defaults (u undoes). y/n", het_mode_name(m),
 	    het_mode_family(m) == HET_FAMILY_HETERODYNE ? "heterodyne" :
-	    "homodyne", ui->cfg->nphys);
+	    "homodyne", ui->ses.cfg->nphys);
 }
 
 static void
@@ -536,7 +536,7 @@ save_done(struct ui *ui, const char *text)
 static void
 open_done(struct ui *ui, const char *text)
 {
-	int dirty = ui->cfg_dirty;
+	int dirty = ui->ses.cfg_dirty;
 
 	if (*text == '\0') {
 		ui_msg(ui, UI_LOG_ERROR, "config not loaded: no file name "
@@ -561,7 +561,7 @@ undo(struct ui *ui, struct model_state *s)
 	het_config_free(ui_config_replace(ui, u->cfg));
 	u->cfg = NULL;
 	s->err_on = 0;
-	if (s->row >= mp_nrows(ui->cfg))
+	if (s->row >= mp_nrows(ui->ses.cfg))
 		s->row = 0;
 	ui_msg(ui, UI_LOG_INFO, "undone: %s (%zu more)", u->what, s->nundo);
 }
@@ -607,7 +607,7 @@ model_key(struct ui *ui, void *state, int key)
 	size_t n;
 
 	mp_sync(ui, s);
-	n = mp_nrows(ui->cfg);
+	n = mp_nrows(ui->ses.cfg);
 	if (s->confirm) {
 		s->confirm = 0;
 		if (key == 'y' || key == 'Y')
@@ -663,17 +663,17 @@ model_key(struct ui *ui, void *state, int key)
 		break;
 	case 'm':
 		s->menu = 1;
-		s->menu_pos = (int)ui->cfg->mode;
+		s->menu_pos = (int)ui->ses.cfg->mode;
 		break;
 	case 's':
 		cycle_scaling(ui, s);
 		break;
 	case 'S':
-		ui_prompt_open_sel(ui, "Save config to:", ui->cfg_path, save_done);
+		ui_prompt_open_sel(ui, "Save config to:", ui->ses.cfg_path, save_done);
 		break;
 	case 'O':
 		/* say so before unsaved edits are lost (Esc keeps them) */
-		ui_prompt_open(ui, ui->cfg_dirty ? "Open config (unsaved edits "
+		ui_prompt_open(ui, ui->ses.cfg_dirty ? "Open config (unsaved edits "
 		    "are discarded; Esc keeps them):" : "Open config:", "",
 		    open_done);
 		break;

@@ -30,7 +30,7 @@ struct model_state {
 					   contrast and offset) */
 	int		 col;		/* enum mcol */
 	size_t		 top;		/* first scrolling line shown */
-	unsigned long	 serial;	/* ui->cfg_serial of the stack */
+	unsigned long	 serial;	/* ui->ses.cfg_serial of the stack */
 	struct model_undo undo[UNDO_MAX];
 	size_t		 nundo;
 	int		 err_on;	/* a refused edit is shown */

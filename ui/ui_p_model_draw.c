@@ -22,7 +22,7 @@ static size_t
 build_lines(const struct ui *ui, const struct model_state *s,
     struct mline_ref *l, size_t max)
 {
-	const struct het_config *c = ui->cfg;
+	const struct het_config *c = ui->ses.cfg;
 	size_t n = 0, i;
 
 #define ADD(k, r) do { if (n < max) { l[n].kind = (k); l[n].row = (r); \
@@ -52,12 +52,12 @@ build_lines(const struct ui *ui, const struct model_state *s,
 static void
 mp_columns(struct ui *ui, struct model_state *s)
 {
-	size_t i, n = mp_nrows(ui->cfg);
+	size_t i, n = mp_nrows(ui->ses.cfg);
 	int len, fixed, avail;
 
 	s->wn = 9;	/* "parameter" */
 	for (i = 0; i < n; i++) {
-		len = (int)strlen(mp_row_def(ui->cfg, i)->name);
+		len = (int)strlen(mp_row_def(ui->ses.cfg, i)->name);
 		if (len > s->wn)
 			s->wn = len;
 	}
@@ -93,9 +93,9 @@ static void
 draw_row(struct ui *ui, struct model_state *s, WINDOW *w, int y,
     size_t row)
 {
-	struct het_config_param *p = mp_row_param(ui->cfg, row);
-	const struct het_param_def *d = mp_row_def(ui->cfg, row);
-	const struct ui_glyphs *g = ui->term.g;
+	struct het_config_param *p = mp_row_param(ui->ses.cfg, row);
+	const struct het_param_def *d = mp_row_def(ui->ses.cfg, row);
+	const struct ui_glyphs *g = ui->scr.term.g;
 	int cur = row == s->row && !s->menu, wd[MC_COUNT], i, x;
 	attr_t ra, a;
 	char cell[MC_COUNT][96];
@@ -127,7 +127,7 @@ draw_row(struct ui *ui, struct model_state *s, WINDOW *w, int y,
 			put_cell(w, y, x, wd[i], a, cell[i], i <= MC_MAX);
 		x += wd[i] + 1;
 	}
-	ui_put_trunc(w, y, x, s->cols - x - 1, ra, ui->term.utf8 ? d->unit :
+	ui_put_trunc(w, y, x, s->cols - x - 1, ra, ui->scr.term.utf8 ? d->unit :
 	    d->ascii_unit);
 }
 
@@ -135,7 +135,7 @@ static void
 draw_angles(struct ui *ui, struct model_state *s, WINDOW *w, int y,
     size_t which)
 {
-	const struct het_config_scaling *sc = &ui->cfg->scaling;
+	const struct het_config_scaling *sc = &ui->ses.cfg->scaling;
 	const double *v = which == 0 ? sc->init_contrast : sc->init_offset;
 	size_t n = which == 0 ? sc->ninit_contrast : sc->ninit_offset, i;
 	char buf[1024], num[32];
@@ -155,7 +155,7 @@ draw_angles(struct ui *ui, struct model_state *s, WINDOW *w, int y,
 static void
 draw_smode(struct ui *ui, struct model_state *s, WINDOW *w, int y)
 {
-	const struct het_config_scaling *sc = &ui->cfg->scaling;
+	const struct het_config_scaling *sc = &ui->ses.cfg->scaling;
 	const struct ui_ring *r = ui_model_ring(ui);
 	char buf[256];
 	size_t na;
@@ -166,10 +166,10 @@ draw_smode(struct ui *ui, struct model_state *s, WINDOW *w, int y)
 	    het_config_scaling_name(sc->nlsq_mode));
 	x += ui_put(w, y, x, s->cols - x, ui_color_attr(UI_C_VALUE), buf);
 	if (sc->nlsq_mode == HET_SCALING_AUTO && r != NULL) {
-		na = ui_model_ring_selected(ui, ui->sel.ring);
+		na = ui_model_ring_selected(ui, ui->ses.sel.ring);
 		snprintf(buf, sizeof(buf), " (%s with %zu angle%s)",
 		    het_config_scaling_name(het_config_scaling_resolve(
-		    ui->cfg, na, 0)), na, na == 1 ? "" : "s");
+		    ui->ses.cfg, na, 0)), na, na == 1 ? "" : "s");
 		x += ui_put(w, y, x, s->cols - x, ui_color_attr(UI_C_DIM),
 		    buf);
 	}
@@ -182,7 +182,7 @@ draw_smode(struct ui *ui, struct model_state *s, WINDOW *w, int y)
 static void
 draw_menu(struct ui *ui, struct model_state *s, WINDOW *w)
 {
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	int i, y0 = 2, x0 = 8, wd = 56;
 	attr_t a;
 	size_t k, nv;
@@ -199,7 +199,7 @@ draw_menu(struct ui *ui, struct model_state *s, WINDOW *w)
 		for (k = 0; k < het_mode_nphys((enum het_mode)i); k++)
 			nv += het_mode_default_vary((enum het_mode)i, k) != 0;
 		snprintf(buf, sizeof(buf), "%s %d %-14s %-10s %2zu parameters, "
-		    "%2zu vary", i == (int)ui->cfg->mode ? g->mark_on : " ",
+		    "%2zu vary", i == (int)ui->ses.cfg->mode ? g->mark_on : " ",
 		    i + 1, het_mode_name((enum het_mode)i),
 		    het_mode_family((enum het_mode)i) == HET_FAMILY_HETERODYNE ?
 		    "heterodyne" : "homodyne", het_mode_nphys((enum het_mode)i),
@@ -215,7 +215,7 @@ void
 mp_draw(struct ui *ui, void *state, WINDOW *w)
 {
 	struct model_state *s = state;
-	const struct het_config *c = ui->cfg;
+	const struct het_config *c = ui->ses.cfg;
 	struct mline_ref l[HET_MAX_PHYS + 16];
 	const struct het_param_def *d;
 	size_t n, i, cl = 0, ce;
@@ -227,10 +227,10 @@ mp_draw(struct ui *ui, void *state, WINDOW *w)
 	if (s->row >= mp_nrows(c))
 		s->row = 0;
 	ui_fill(w, 0, 0, s->cols, ui_color_attr(UI_C_TITLE));
-	base = ui->cfg_path != NULL && strrchr(ui->cfg_path, '/') != NULL ?
-	    strrchr(ui->cfg_path, '/') + 1 : ui->cfg_path;
+	base = ui->ses.cfg_path != NULL && strrchr(ui->ses.cfg_path, '/') != NULL ?
+	    strrchr(ui->ses.cfg_path, '/') + 1 : ui->ses.cfg_path;
 	snprintf(buf, sizeof(buf), "Model  config %s%s", base != NULL ? base :
-	    "(defaults, not saved)", ui->cfg_dirty ? "  modified" : "");
+	    "(defaults, not saved)", ui->ses.cfg_dirty ? "  modified" : "");
 	ui_put(w, 0, 1, s->cols - 2, ui_color_attr(UI_C_TITLE), buf);
 	for (i = 0; i < c->nphys; i++)
 		nv += c->phys[i].vary != 0;
@@ -274,7 +274,7 @@ mp_draw(struct ui *ui, void *state, WINDOW *w)
 			draw_row(ui, s, w, FIXED_TOP + y, l[i].row);
 			break;
 		case ML_ERROR:
-			snprintf(eb, sizeof(eb), "%s %s", ui->term.utf8 ?
+			snprintf(eb, sizeof(eb), "%s %s", ui->scr.term.utf8 ?
 			    "\xe2\x94\x94" : "`-", s->err);
 			ui_put_trunc(w, FIXED_TOP + y, 3, s->cols - 4,
 			    ui_color_attr(UI_C_ERROR), eb);

@@ -3,7 +3,7 @@
  * sampling run and the session's run history.
  *
  * Design: pure view of two things other panels own: the sampling run
- * (ui->sample, the Sampling panel's) and the run history (ui->fit_hist,
+ * (ui->ses.sample, the Sampling panel's) and the run history (ui->ses.fit_hist,
  * filled by the Fit and Sampling panels).  The top part shows, once the run has combined its
  * shards, the gates in words, the posterior table (mean, sd, 5/50/95 %,
  * R-hat, ESS, the NLSQ value beside them and the contraction against the
@@ -109,7 +109,7 @@ draw_gates(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	char buf[2048];
 	int maxl = s->rows / 6 > 1 ? s->rows / 6 : 1;
 
-	het_sample_view_gates(ui->sample, &g);
+	het_sample_view_gates(ui->ses.sample, &g);
 	if (sm->gates_pass)
 		snprintf(buf, sizeof(buf), "gates passed: every shard passed "
 		    "(max R-hat %.4g < %.3g, min ESS %.0f > %.4g, min BFMI "
@@ -149,7 +149,7 @@ draw_table(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 
 	if (cw > 11)
 		cw = 11;
-	het_sample_view_gates(ui->sample, &g);
+	het_sample_view_gates(ui->ses.sample, &g);
 	if (s->sel >= sm->p)
 		s->sel = 0;
 	if (s->sel < s->top)
@@ -208,7 +208,7 @@ draw_plots(struct ui *ui, struct results_state *s, WINDOW *w, int y, int h,
 	int hw = (s->cols - 3) / 2, tx = hw + 2, col;
 	char a[32], b[32], buf[256];
 
-	d = het_sample_view_draws(ui->sample, &nd, &p);
+	d = het_sample_view_draws(ui->ses.sample, &nd, &p);
 	if (d == NULL || nd == 0 || p != sm->p || h < 2)
 		return;
 	for (k = 0; k < nd; k++) {
@@ -249,7 +249,7 @@ draw_plots(struct ui *ui, struct results_state *s, WINDOW *w, int y, int h,
 static void
 draw_written(struct ui *ui, struct results_state *s, WINDOW *w, int y)
 {
-	const char *const *f = het_sample_files(ui->sample);
+	const char *const *f = het_sample_files(ui->ses.sample);
 	char buf[2048];
 	size_t k, used;
 
@@ -259,7 +259,7 @@ draw_written(struct ui *ui, struct results_state *s, WINDOW *w, int y)
 		return;
 	}
 	used = (size_t)snprintf(buf, sizeof(buf), "written: %s/ (",
-	    het_sample_out_dir(ui->sample));
+	    het_sample_out_dir(ui->ses.sample));
 	for (k = 0; f[k] != NULL && used + 4 < sizeof(buf); k++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
 		    "%s%s", k > 0 ? ", " : "", f[k]);
@@ -275,21 +275,21 @@ draw_none(struct ui *ui, struct results_state *s, WINDOW *w, int y)
 	char buf[HET_ERROR_MSG_MAX + 128];
 	attr_t a = ui_color_attr(UI_C_DIM);
 
-	if (ui->sample == NULL)
+	if (ui->ses.sample == NULL)
 		snprintf(buf, sizeof(buf), "No sampling results yet: the "
 		    "Sampling panel (4) runs NLSQ then Consensus Monte Carlo "
 		    "(r); its posterior appears here.");
-	else if (!het_sample_finished(ui->sample))
+	else if (!het_sample_finished(ui->ses.sample))
 		snprintf(buf, sizeof(buf), "Sampling is running (%s); the "
 		    "posterior appears here when the shards are combined.",
-		    het_sample_phase_name(het_sample_phase(ui->sample)));
+		    het_sample_phase_name(het_sample_phase(ui->ses.sample)));
 	else {
 		a = ui_color_attr(UI_C_ERROR);
 		snprintf(buf, sizeof(buf), "The last sampling run has no "
 		    "posterior (%s): %s", het_sample_verdict_name(
-		    het_sample_verdict(ui->sample)),
-		    het_sample_error(ui->sample)->msg[0] != '\0' ?
-		    het_sample_error(ui->sample)->msg : "nothing finished");
+		    het_sample_verdict(ui->ses.sample)),
+		    het_sample_error(ui->ses.sample)->msg[0] != '\0' ?
+		    het_sample_error(ui->ses.sample)->msg : "nothing finished");
 	}
 	return y + ui_put_wrapped(w, y, 1, s->cols - 2, 3, a, buf);
 }
@@ -322,12 +322,12 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	if (fw > 40)
 		fw = 40;
 	ui_fill(w, y, 0, s->cols, ta);
-	if (s->hsel >= ui->nfit_hist)
-		s->hsel = ui->nfit_hist > 0 ? ui->nfit_hist - 1 : 0;
-	r = ui->nfit_hist > 0 ? &ui->fit_hist[ui->nfit_hist - 1 - s->hsel] :
+	if (s->hsel >= ui->ses.nfit_hist)
+		s->hsel = ui->ses.nfit_hist > 0 ? ui->ses.nfit_hist - 1 : 0;
+	r = ui->ses.nfit_hist > 0 ? &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel] :
 	    NULL;
 	ui_putf(w, y, 1, s->cols - 2, ta, "Run history  %zu run%s%s%s%s",
-	    ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s", r != NULL ?
+	    ui->ses.nfit_hist, ui->ses.nfit_hist == 1 ? "" : "s", r != NULL ?
 	    "   picked: " : "", r == NULL ? "" : r->outdir != NULL ?
 	    r->outdir : "(nothing written)", r != NULL && r->outdir != NULL ?
 	    "/  Enter loads it" : "");
@@ -336,36 +336,36 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	s->hrows = rows - 1;
 	if (rows < 1)
 		return;
-	if (ui->nfit_hist == 0) {
+	if (ui->ses.nfit_hist == 0) {
 		ui_put_trunc(w, y, 1, s->cols - 2, ui_color_attr(UI_C_DIM),
 		    "No run yet: the Fit panel (3) fits with r; each fit and "
 		    "sampling run is listed here, newest first.");
 		return;
 	}
-	last = &ui->fit_hist[ui->nfit_hist - 1];
+	last = &ui->ses.fit_hist[ui->ses.nfit_hist - 1];
 	x = 1 + 8 + 1 + fw + 1 + 6 + 1 + 9 + 1 + 9;
 	np = (s->cols - x - 1) / (cw + 1);
 	if (np > (int)last->np)
 		np = (int)last->np;
 	ui_putf(w, y, 1, x, ui_color_attr(UI_C_LABEL) | A_BOLD,
 	    "%-8s %-*s %-6s %-9s %9s", "time", fw, "file", "run", "status",
-	    ui->term.utf8 ? "\xcf\x87\xc2\xb2_red" : "chi2_red");
+	    ui->scr.term.utf8 ? "\xcf\x87\xc2\xb2_red" : "chi2_red");
 	for (k = 0; k < np; k++)
 		ui_putf(w, y, x + k * (cw + 1), cw + 1, ui_color_attr(
 		    UI_C_LABEL) | A_BOLD, " %*.*s", cw, cw, last->names[k]);
 	y++;
 	rows--;
-	if (s->htop + (size_t)rows > ui->nfit_hist)
-		s->htop = ui->nfit_hist > (size_t)rows ? ui->nfit_hist -
+	if (s->htop + (size_t)rows > ui->ses.nfit_hist)
+		s->htop = ui->ses.nfit_hist > (size_t)rows ? ui->ses.nfit_hist -
 		    (size_t)rows : 0;
 	/* Keep the picked row in view. */
 	if (s->hsel < s->htop)
 		s->htop = s->hsel;
 	else if (rows > 0 && s->hsel >= s->htop + (size_t)rows)
 		s->htop = s->hsel - (size_t)rows + 1;
-	for (i = 0; i < rows && s->htop + (size_t)i < ui->nfit_hist; i++) {
-		idx = ui->nfit_hist - 1 - (s->htop + (size_t)i);
-		r = &ui->fit_hist[idx];
+	for (i = 0; i < rows && s->htop + (size_t)i < ui->ses.nfit_hist; i++) {
+		idx = ui->ses.nfit_hist - 1 - (s->htop + (size_t)i);
+		r = &ui->ses.fit_hist[idx];
 		strftime(tm, sizeof(tm), "%H:%M:%S", localtime(&r->when));
 		base = strrchr(r->file, '/') != NULL ? strrchr(r->file, '/') +
 		    1 : r->file;
@@ -386,31 +386,31 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 			    " %*s", cw, v);
 		}
 	}
-	if (ui->nfit_hist > (size_t)rows)
+	if (ui->ses.nfit_hist > (size_t)rows)
 		ui_putf(w, y - 2, s->cols - 12, 11, ta, "%zu-%zu/%zu",
-		    s->htop + 1, s->htop + (size_t)i, ui->nfit_hist);
+		    s->htop + 1, s->htop + (size_t)i, ui->ses.nfit_hist);
 }
 
 static void
 results_draw(struct ui *ui, void *state, WINDOW *w)
 {
 	struct results_state *s = state;
-	const struct het_sample_summary *sm = ui->sample != NULL ?
-	    het_sample_summary(ui->sample) : NULL;
+	const struct het_sample_summary *sm = ui->ses.sample != NULL ?
+	    het_sample_summary(ui->ses.sample) : NULL;
 	attr_t ta = ui_color_attr(UI_C_TITLE);
 	int y = 1, avail, hist, t, ph;
 	const char *f = NULL;
 
 	ui_fill(w, 0, 0, s->cols, ta);
-	if (ui->sample != NULL && het_sample_problem(ui->sample) != NULL)
-		f = het_sample_problem(ui->sample)->data_path;
+	if (ui->ses.sample != NULL && het_sample_problem(ui->ses.sample) != NULL)
+		f = het_sample_problem(ui->ses.sample)->data_path;
 	ui_putf(w, 0, 1, s->cols - 2, ta, "Results  %s%s%s",
 	    sm != NULL ? "posterior" : "", sm != NULL && f != NULL ? " of " :
 	    "", sm != NULL && f != NULL ? (strrchr(f, '/') != NULL ?
 	    strrchr(f, '/') + 1 : f) : "");
 	if (ui_results_run_active(&s->run)) {
 		y = ui_results_run_draw(ui, &s->run, w, y, s->rows - y - 2 -
-		    (ui->nfit_hist < 5 ? (int)ui->nfit_hist : 5), s->cols) + 1;
+		    (ui->ses.nfit_hist < 5 ? (int)ui->ses.nfit_hist : 5), s->cols) + 1;
 		s->trows = 0;
 		draw_history(ui, s, w, y, s->rows - y);
 		return;
@@ -424,8 +424,8 @@ results_draw(struct ui *ui, void *state, WINDOW *w)
 	y = draw_gates(ui, s, w, y, sm);
 	/* Rows: table, plots, written line, history (2 + up to 5 fits). */
 	avail = s->rows - y - 1 - 1;
-	hist = 2 + (ui->nfit_hist < 5 ? (int)(ui->nfit_hist > 0 ?
-	    ui->nfit_hist : 1) : 5);
+	hist = 2 + (ui->ses.nfit_hist < 5 ? (int)(ui->ses.nfit_hist > 0 ?
+	    ui->ses.nfit_hist : 1) : 5);
 	t = avail - hist - 5;
 	if (t > (int)sm->p)
 		t = (int)sm->p;
@@ -480,9 +480,9 @@ csv_num(FILE *fp, double v)
 static const char *
 csv_dir(struct ui *ui)
 {
-	if (ui->cfg != NULL && ui->cfg->output_dir != NULL &&
-	    ui->cfg->output_dir[0] != '\0')
-		return ui->cfg->output_dir;
+	if (ui->ses.cfg != NULL && ui->ses.cfg->output_dir != NULL &&
+	    ui->ses.cfg->output_dir[0] != '\0')
+		return ui->ses.cfg->output_dir;
 	return ".";
 }
 
@@ -497,7 +497,7 @@ csv_save(struct ui *ui)
 	FILE *fp;
 	int bad;
 
-	if (ui->nfit_hist == 0) {
+	if (ui->ses.nfit_hist == 0) {
 		ui_msg(ui, UI_LOG_INFO, "no run in this session yet: nothing "
 		    "to save (the Fit panel, 3, fits with r)");
 		return;
@@ -515,18 +515,18 @@ csv_save(struct ui *ui)
 	}
 	/* Columns: every parameter name of any fit, first seen first. */
 	names = ui_xcalloc(1, sizeof(*names));
-	for (i = 0; i < ui->nfit_hist; i++)
-		for (k = 0; k < ui->fit_hist[i].np; k++) {
+	for (i = 0; i < ui->ses.nfit_hist; i++)
+		for (k = 0; k < ui->ses.fit_hist[i].np; k++) {
 			for (j = 0; j < nn; j++)
 				if (strcmp(names[j],
-				    ui->fit_hist[i].names[k]) == 0)
+				    ui->ses.fit_hist[i].names[k]) == 0)
 					break;
 			if (j < nn)
 				continue;
 			names = realloc(names, (nn + 1) * sizeof(*names));
 			if (names == NULL)
 				ui_fatal("out of memory for the history");
-			names[nn++] = ui->fit_hist[i].names[k];
+			names[nn++] = ui->ses.fit_hist[i].names[k];
 		}
 	if ((fp = fopen(tmp, "w")) == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "history not saved: cannot create %s: "
@@ -544,8 +544,8 @@ csv_save(struct ui *ui)
 		fprintf(fp, "%s_sd", names[j]);
 	}
 	fputc('\n', fp);
-	for (i = 0; i < ui->nfit_hist; i++) {
-		r = &ui->fit_hist[i];
+	for (i = 0; i < ui->ses.nfit_hist; i++) {
+		r = &ui->ses.fit_hist[i];
 		strftime(tm, sizeof(tm), "%Y-%m-%dT%H:%M:%S%z",
 		    localtime(&r->when));
 		fputs(tm, fp);
@@ -589,7 +589,7 @@ csv_save(struct ui *ui)
 		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
 	else
 		ui_msg(ui, UI_LOG_INFO, "run history (%zu run%s) saved to %s",
-		    ui->nfit_hist, ui->nfit_hist == 1 ? "" : "s", path);
+		    ui->ses.nfit_hist, ui->ses.nfit_hist == 1 ? "" : "s", path);
 	free(tmp);
 	free(names);
 }
@@ -602,13 +602,13 @@ results_pick(struct ui *ui, struct results_state *s)
 {
 	const struct ui_fit_record *r;
 
-	if (ui->nfit_hist == 0) {
+	if (ui->ses.nfit_hist == 0) {
 		ui_msg(ui, UI_LOG_INFO, "no run in this session yet");
 		return;
 	}
-	if (s->hsel >= ui->nfit_hist)
-		s->hsel = ui->nfit_hist - 1;
-	r = &ui->fit_hist[ui->nfit_hist - 1 - s->hsel];
+	if (s->hsel >= ui->ses.nfit_hist)
+		s->hsel = ui->ses.nfit_hist - 1;
+	r = &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel];
 	if (r->outdir == NULL) {
 		ui_msg(ui, UI_LOG_WARN, "that run wrote no results: nothing "
 		    "to load");
@@ -621,8 +621,8 @@ static int
 results_key(struct ui *ui, void *state, int key)
 {
 	struct results_state *s = state;
-	const struct het_sample_summary *sm = ui->sample != NULL ?
-	    het_sample_summary(ui->sample) : NULL;
+	const struct het_sample_summary *sm = ui->ses.sample != NULL ?
+	    het_sample_summary(ui->ses.sample) : NULL;
 	size_t p = sm != NULL ? sm->p : 0;
 	long step = s->hrows > 1 ? s->hrows : 1;
 
@@ -651,7 +651,7 @@ results_key(struct ui *ui, void *state, int key)
 			s->hsel--;
 		break;
 	case ']':
-		if (s->hsel + 1 < ui->nfit_hist)
+		if (s->hsel + 1 < ui->ses.nfit_hist)
 			s->hsel++;
 		break;
 	case '\r':

@@ -45,7 +45,7 @@ ui_results_run_pick(struct ui *ui, struct results_run *r, const char *dir)
 	ui_results_run_clear(r);
 	r->want = ui_xstrdup(dir);
 	het_error_clear(&err);
-	if ((r->load = het_runload_start(ui->evq, ++r->job, dir, &err)) ==
+	if ((r->load = het_runload_start(ui->ses.evq, ++r->job, dir, &err)) ==
 	    NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "run not loaded: %s", err.msg);
 		free(r->want);
@@ -137,7 +137,7 @@ ui_results_run_draw(struct ui *ui, const struct results_run *r, WINDOW *w,
 		if (isfinite(n->unc[k]))
 			snprintf(u, sizeof(u), "%12.4g", n->unc[k]);
 		else
-			snprintf(u, sizeof(u), "%11s%s", "", ui->term.utf8 ?
+			snprintf(u, sizeof(u), "%11s%s", "", ui->scr.term.utf8 ?
 			    "\xe2\x80\x94" : "-");
 		if (post && post_of(res, n->names[k], &m, &sd))
 			ui_putf(w, y++, 1, cols - 2, A_NORMAL, "%-22.22s "

@@ -19,7 +19,7 @@
  * finished shards' R-hat and ESS are read from their result records
  * without decoding draws (het_sample_view_shard_diag); the draws of the
  * selected shard are decoded only when its detail is shown.
- * Settings edits change ui->cfg the way the Model panel does: a copy is
+ * Settings edits change ui->ses.cfg the way the Model panel does: a copy is
  * edited and validated, and only a valid copy replaces the configuration;
  * a refused edit shows the validator's sentence under its row.  The
  * number of workers is the panel's own (it is not a configuration key).
@@ -116,8 +116,8 @@ dec_clear(struct sample_state *s)
 static void
 run_clear(struct ui *ui, struct sample_state *s)
 {
-	het_sample_free(ui->sample);	/* kills and reaps any worker */
-	ui->sample = NULL;
+	het_sample_free(ui->ses.sample);	/* kills and reaps any worker */
+	ui->ses.sample = NULL;
 	dec_clear(s);
 	free(s->seen);
 	s->seen = NULL;
@@ -172,8 +172,8 @@ sample_resize(struct ui *ui, void *state, int lines, int cols)
 int
 ui_sample_running(const struct ui *ui)
 {
-	return ui->sample != NULL && het_sample_phase(ui->sample) !=
-	    HET_SAMPLE_IDLE && !het_sample_finished(ui->sample);
+	return ui->ses.sample != NULL && het_sample_phase(ui->ses.sample) !=
+	    HET_SAMPLE_IDLE && !het_sample_finished(ui->ses.sample);
 }
 
 static size_t
@@ -182,14 +182,14 @@ sample_pollfds(struct ui *ui, void *state, struct pollfd *fds, size_t cap)
 	(void)state;
 	if (!ui_sample_running(ui))
 		return 0;
-	if (het_sample_pollfds_max(ui->sample) > cap) {
+	if (het_sample_pollfds_max(ui->ses.sample) > cap) {
 		/* Cannot happen: workers are capped (SAMPLE_MAX_WORKERS). */
 		ui_log(ui, UI_LOG_ERROR, "sampling: the poll set is too "
 		    "small for %zu descriptors",
-		    het_sample_pollfds_max(ui->sample));
+		    het_sample_pollfds_max(ui->ses.sample));
 		return 0;
 	}
-	return het_sample_loop_fds(ui->sample, fds, cap);
+	return het_sample_loop_fds(ui->ses.sample, fds, cap);
 }
 
 static double
@@ -197,7 +197,7 @@ sample_deadline(struct ui *ui, void *state)
 {
 	(void)state;
 	return ui_sample_running(ui) ?
-	    het_sample_loop_deadline(ui->sample) : -1.0;
+	    het_sample_loop_deadline(ui->ses.sample) : -1.0;
 }
 
 static int
@@ -212,17 +212,17 @@ static void
 history_add(struct ui *ui, struct sample_state *s,
     const struct het_sample_summary *sm, enum het_sample_verdict v)
 {
-	const struct het_problem *pb = het_sample_problem(ui->sample);
+	const struct het_problem *pb = het_sample_problem(ui->ses.sample);
 	struct ui_fit_record *r = ui_history_append(ui);
 	size_t k, n = sm != NULL ? sm->p : 0;
 
 	r->analysis = "sample";
 	r->file = ui_xstrdup(s->file != NULL ? s->file : pb != NULL ?
 	    pb->data_path : "");
-	r->outdir = ui_xstrdup(het_sample_out_dir(ui->sample));
+	r->outdir = ui_xstrdup(het_sample_out_dir(ui->ses.sample));
 	r->status = ui_xstrdup(het_sample_verdict_name(v));
 	r->mode = ui_xstrdup(het_mode_name(pb != NULL ? pb->spec.mode :
-	    ui->cfg->mode));
+	    ui->ses.cfg->mode));
 	r->chi2_red = NAN;
 	r->iterations = 0;
 	r->seconds = sm != NULL ? sm->wall_time : s->t_end - s->t0;
@@ -241,10 +241,10 @@ history_add(struct ui *ui, struct sample_state *s,
 static void
 run_ended(struct ui *ui, struct sample_state *s)
 {
-	const struct het_sample_summary *sm = het_sample_summary(ui->sample);
-	const struct het_error *e = het_sample_error(ui->sample);
-	const char *const *files = het_sample_files(ui->sample);
-	enum het_sample_verdict v = het_sample_verdict(ui->sample);
+	const struct het_sample_summary *sm = het_sample_summary(ui->ses.sample);
+	const struct het_error *e = het_sample_error(ui->ses.sample);
+	const char *const *files = het_sample_files(ui->ses.sample);
+	enum het_sample_verdict v = het_sample_verdict(ui->ses.sample);
 	char list[512];
 	size_t k, used = 0;
 
@@ -257,7 +257,7 @@ run_ended(struct ui *ui, struct sample_state *s)
 		    "%s%s", k > 0 ? ", " : "", files[k]);
 	if (files[0] != NULL) {
 		ui_log(ui, UI_LOG_INFO, "sampling results written to %s/ (%s)",
-		    het_sample_out_dir(ui->sample), list);
+		    het_sample_out_dir(ui->ses.sample), list);
 		history_add(ui, s, sm, v);
 	}
 	switch (v) {
@@ -295,10 +295,10 @@ log_new_warnings(struct ui *ui, struct sample_state *s)
 {
 	size_t k;
 
-	for (k = s->nwarn_seen; k < het_sample_nwarnings(ui->sample); k++)
+	for (k = s->nwarn_seen; k < het_sample_nwarnings(ui->ses.sample); k++)
 		ui_log(ui, UI_LOG_WARN, "sampling: %s",
-		    het_sample_warning(ui->sample, k));
-	s->nwarn_seen = het_sample_nwarnings(ui->sample);
+		    het_sample_warning(ui->ses.sample, k));
+	s->nwarn_seen = het_sample_nwarnings(ui->ses.sample);
 }
 
 /*
@@ -322,24 +322,24 @@ sample_wind_down(struct ui *ui, void *state, char *msg, size_t len)
 	ui_log(ui, UI_LOG_WARN, "quitting during sampling: stopping the "
 	    "workers; what finished is combined and written");
 	/* A no-op in COMBINING and WRITING: the run then completes. */
-	het_sample_cancel(ui->sample, het_clock_now());
-	(void)het_sample_run(ui->sample);	/* blocks until it ends */
+	het_sample_cancel(ui->ses.sample, het_clock_now());
+	(void)het_sample_run(ui->ses.sample);	/* blocks until it ends */
 	log_new_warnings(ui, s);
 	run_ended(ui, s);
-	files = het_sample_files(ui->sample);
-	v = het_sample_verdict(ui->sample);
+	files = het_sample_files(ui->ses.sample);
+	v = het_sample_verdict(ui->ses.sample);
 	if (v != HET_VERDICT_CANCELLED)
 		snprintf(msg, len, "sampling ended at exit (%s); %s%s%s",
 		    het_sample_verdict_name(v), files[0] != NULL ? "the "
 		    "results were written to " : "nothing was written",
-		    files[0] != NULL ? het_sample_out_dir(ui->sample) : "",
+		    files[0] != NULL ? het_sample_out_dir(ui->ses.sample) : "",
 		    files[0] != NULL ? "/" : "");
 	else
 		snprintf(msg, len, "sampling stopped at exit; %s%s%s",
 		    files[0] != NULL ? "the finished shards were combined "
 		    "and written to " : "no shard had finished, nothing was "
 		    "written", files[0] != NULL ?
-		    het_sample_out_dir(ui->sample) : "",
+		    het_sample_out_dir(ui->ses.sample) : "",
 		    files[0] != NULL ? "/" : "");
 }
 
@@ -352,9 +352,9 @@ sample_handle(struct ui *ui, void *state, const struct pollfd *fds,
 
 	if (!ui_sample_running(ui))
 		return;
-	het_sample_loop_handle(ui->sample, fds, n, het_clock_now());
+	het_sample_loop_handle(ui->ses.sample, fds, n, het_clock_now());
 	log_new_warnings(ui, s);
-	if (het_sample_finished(ui->sample) && !s->ended) {
+	if (het_sample_finished(ui->ses.sample) && !s->ended) {
 		run_ended(ui, s);
 		return;
 	}
@@ -362,7 +362,7 @@ sample_handle(struct ui *ui, void *state, const struct pollfd *fds,
 	now = ui_now();
 	if (now - s->last_tick >= SAMPLE_TICK) {
 		s->last_tick = now;
-		if (ui->panels[ui->cur] == &ui_panel_sample)
+		if (ui->panels[ui->view.cur] == &ui_panel_sample)
 			ui_dirty(ui, UI_DIRTY_BODY);
 		ui_dirty(ui, UI_DIRTY_TABS);
 	}
@@ -373,10 +373,10 @@ sample_handle(struct ui *ui, void *state, const struct pollfd *fds,
 static void
 on_shard(struct ui *ui, struct sample_state *s, size_t k)
 {
-	const struct het_cmc_shard *sh = het_sample_shard(ui->sample, k);
+	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample, k);
 	struct sample_seen *sn;
 	struct het_error err;
-	size_t n = het_sample_nshards(ui->sample);
+	size_t n = het_sample_nshards(ui->ses.sample);
 
 	if (sh == NULL)
 		return;
@@ -411,7 +411,7 @@ on_shard(struct ui *ui, struct sample_state *s, size_t k)
 			break;
 		case HET_CMC_DONE:
 			het_error_clear(&err);
-			if (het_sample_view_shard_diag(ui->sample, k,
+			if (het_sample_view_shard_diag(ui->ses.sample, k,
 			    &sn->diag, &err) == HET_OK) {
 				sn->have_diag = 1;
 				ui_log(ui, UI_LOG_INFO, "shard %ld done in "
@@ -432,7 +432,7 @@ on_shard(struct ui *ui, struct sample_state *s, size_t k)
 		sn->state = (int)sh->state + 1;
 		sn->attempts = sh->attempts;
 	}
-	if (ui->panels[ui->cur] == &ui_panel_sample)
+	if (ui->panels[ui->view.cur] == &ui_panel_sample)
 		ui_dirty(ui, UI_DIRTY_BODY);
 }
 
@@ -446,7 +446,7 @@ on_change(struct het_sample *hs, enum het_sample_what what, size_t index,
 	const struct het_sample_nlsq *nl;
 	enum het_sample_phase ph = het_sample_phase(hs);
 
-	if (s == NULL || hs != ui->sample)
+	if (s == NULL || hs != ui->ses.sample)
 		return;
 	if (what == HET_SAMPLE_CHANGED_SHARD) {
 		on_shard(ui, s, index);
@@ -518,7 +518,7 @@ run_start(struct ui *ui, struct sample_state *s)
 	run_clear(ui, s);
 	het_error_clear(&err);
 	note[0] = '\0';
-	if ((s->outdir = het_fitjob_default_outdir(cfg, ui->meta->path,
+	if ((s->outdir = het_fitjob_default_outdir(cfg, ui->ses.meta->path,
 	    "sample", &s->outdir_made, note, sizeof(note), &err)) == NULL) {
 		het_config_free(cfg);
 		ui_msg(ui, UI_LOG_ERROR, "sampling not started: %s", err.msg);
@@ -529,7 +529,7 @@ run_start(struct ui *ui, struct sample_state *s)
 	    note[0] != '\0' ? ")" : "");
 	memset(&o, 0, sizeof(o));
 	o.cfg = cfg;
-	o.data_path = ui->meta->path;
+	o.data_path = ui->ses.meta->path;
 	o.out_dir = s->outdir;
 	/* auto: one per core, within the poll set's bound */
 	ncpu = het_pool_ncpu();
@@ -546,27 +546,27 @@ run_start(struct ui *ui, struct sample_state *s)
 	o.arg = ui;
 	s->chains = cfg->cmc.num_chains;
 	s->total = cfg->cmc.num_warmup + cfg->cmc.num_samples;
-	ui->sample = het_sample_alloc(&o, &err);
+	ui->ses.sample = het_sample_alloc(&o, &err);
 	het_config_free(cfg);
-	if (ui->sample == NULL) {
+	if (ui->ses.sample == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "sampling not started: %s", err.msg);
 		return;
 	}
-	s->file = ui_xstrdup(ui->meta->path);
+	s->file = ui_xstrdup(ui->ses.meta->path);
 	s->t0 = ui_now();
 	s->last_tick = s->t0;
 	s->show_settings = 0;
-	if ((rc = het_sample_start(ui->sample, &err)) != HET_OK) {
+	if ((rc = het_sample_start(ui->ses.sample, &err)) != HET_OK) {
 		ui_msg(ui, UI_LOG_ERROR, "sampling not started: %s", err.msg);
 		run_clear(ui, s);
 		return;
 	}
 	ui_msg(ui, UI_LOG_INFO, "sampling started: %s, %s, ring %zu, %zu "
 	    "angle%s, frames %ld-%ld; NLSQ first", het_mode_name(
-	    ui->cfg->mode), ui->meta->path, ui->sel.ring + 1,
-	    ui_model_ring_selected(ui, ui->sel.ring),
-	    ui_model_ring_selected(ui, ui->sel.ring) == 1 ? "" : "s",
-	    ui->sel.first, ui->sel.last);
+	    ui->ses.cfg->mode), ui->ses.meta->path, ui->ses.sel.ring + 1,
+	    ui_model_ring_selected(ui, ui->ses.sel.ring),
+	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
+	    ui->ses.sel.first, ui->ses.sel.last);
 	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
@@ -577,7 +577,7 @@ run_cancel(struct ui *ui, struct sample_state *s)
 		ui_msg(ui, UI_LOG_INFO, "no sampling is running");
 		return;
 	}
-	het_sample_cancel(ui->sample, het_clock_now());
+	het_sample_cancel(ui->ses.sample, het_clock_now());
 	s->cancelling = 1;
 	ui_msg(ui, UI_LOG_WARN, "cancelling the sampling: workers are "
 	    "stopped; what finished is combined and written");
@@ -594,13 +594,13 @@ sample_shard_result(struct ui *ui, struct sample_state *s, size_t k)
 	struct het_error err;
 	long id;
 
-	if (ui->sample == NULL)
+	if (ui->ses.sample == NULL)
 		return NULL;
-	if ((r = het_sample_view_shard(ui->sample, k)) != NULL)
+	if ((r = het_sample_view_shard(ui->ses.sample, k)) != NULL)
 		return r;
 	if (s->dec_index == (long)k)
 		return s->dec_failed ? NULL : &s->dec;
-	sh = het_sample_shard(ui->sample, k);
+	sh = het_sample_shard(ui->ses.sample, k);
 	if (sh == NULL || sh->state != HET_CMC_DONE || sh->result == NULL)
 		return NULL;
 	dec_clear(s);
@@ -622,7 +622,7 @@ sample_shard_result(struct ui *ui, struct sample_state *s, size_t k)
 static int
 settings_shown(const struct ui *ui, const struct sample_state *s)
 {
-	return ui->sample == NULL || s->show_settings;
+	return ui->ses.sample == NULL || s->show_settings;
 }
 
 static int
@@ -672,7 +672,7 @@ shard_move(struct sample_state *s, long delta, size_t n)
 static int
 run_key(struct ui *ui, struct sample_state *s, int key)
 {
-	size_t n = het_sample_nshards(ui->sample);
+	size_t n = het_sample_nshards(ui->ses.sample);
 
 	switch (key) {
 	case UI_K_UP:
@@ -737,7 +737,7 @@ sample_key(struct ui *ui, void *state, int key)
 		run_cancel(ui, s);
 		return 1;
 	case 's':
-		if (ui->sample == NULL) {
+		if (ui->ses.sample == NULL) {
 			ui_msg(ui, UI_LOG_INFO, "the settings are shown: no "
 			    "run yet");
 			return 1;

@@ -38,7 +38,7 @@ struct sample_state {
 	int		 err_row;
 	char		 err[HET_ERROR_MSG_MAX + 16];
 
-	/* The run (ui->sample) and what the panel keeps about it. */
+	/* The run (ui->ses.sample) and what the panel keeps about it. */
 	char		*file;		/* data file sampled */
 	char		*outdir;	/* results directory */
 	int		 outdir_made;	/* made for this run (rmdir if empty) */

@@ -52,7 +52,7 @@ ss_het_floor(const struct het_config_cmc *m)
 static void
 draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 {
-	const struct het_config_cmc *m = &ui->cfg->cmc;
+	const struct het_config_cmc *m = &ui->ses.cfg->cmc;
 	const struct ui_ring *r = ui_model_ring(ui);
 	char val[64], desc[256], buf[640];
 	const char *wp;
@@ -70,7 +70,7 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 			else
 				snprintf(val, sizeof(val), "%ld",
 				    m->num_shards);
-			if (ui->cfg->family == HET_FAMILY_HETERODYNE)
+			if (ui->ses.cfg->family == HET_FAMILY_HETERODYNE)
 				snprintf(desc, sizeof(desc), "auto: one per "
 				    "angle, >= %ld pairs each",
 				    ss_het_floor(m));
@@ -138,17 +138,17 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 	y++;
 	if (y >= s->rows - 1)
 		return;
-	if (ui->meta == NULL)
+	if (ui->ses.meta == NULL)
 		snprintf(buf, sizeof(buf), "No file is open. Start hetui with "
 		    "a result file (and -c CONFIG) to sample it.");
 	else
 		snprintf(buf, sizeof(buf), "r fits %s (NLSQ) to ring %zu, q "
 		    "%.4g, %zu selected angle%s, frames %ld-%ld, then samples "
 		    "its posterior in shards on worker processes.",
-		    het_mode_name(ui->cfg->mode), ui->sel.ring + 1, r != NULL ?
-		    r->q : 0, ui_model_ring_selected(ui, ui->sel.ring),
-		    ui_model_ring_selected(ui, ui->sel.ring) == 1 ? "" : "s",
-		    ui->sel.first, ui->sel.last);
+		    het_mode_name(ui->ses.cfg->mode), ui->ses.sel.ring + 1, r != NULL ?
+		    r->q : 0, ui_model_ring_selected(ui, ui->ses.sel.ring),
+		    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
+		    ui->ses.sel.first, ui->ses.sel.last);
 	y += ui_put_wrapped(w, y, 2, s->cols - 4, s->rows - 1 - y, A_NORMAL,
 	    buf);
 	wp = getenv("HETUI_WORKER");
@@ -171,11 +171,11 @@ static size_t
 build_lines(struct ui *ui, struct sline *l, size_t max)
 {
 	const struct het_cmc_shard *sh;
-	size_t k, n = 0, ns = het_sample_nshards(ui->sample);
+	size_t k, n = 0, ns = het_sample_nshards(ui->ses.sample);
 
 	/* l may be NULL: count only. */
 	for (k = 0; k < ns && n < max; k++) {
-		sh = het_sample_shard(ui->sample, k);
+		sh = het_sample_shard(ui->ses.sample, k);
 		if (l != NULL) {
 			l[n].shard = k;
 			l[n].reason = 0;
@@ -263,15 +263,15 @@ draw_bar(struct ui *ui, WINDOW *w, int y, int x, int wd, double f,
 
 	for (i = 0; i < wd; i++)
 		ui_put(w, y, x + i, 1, i < full ? a : ui_color_attr(UI_C_DIM),
-		    i < full ? BAR_FULL(ui->term.utf8) :
-		    BAR_EMPTY(ui->term.utf8));
+		    i < full ? BAR_FULL(ui->scr.term.utf8) :
+		    BAR_EMPTY(ui->scr.term.utf8));
 }
 
 static void
 draw_shard_row(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
     size_t k, int bw, double max_r_hat)
 {
-	const struct het_cmc_shard *sh = het_sample_shard(ui->sample, k);
+	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample, k);
 	const struct sample_seen *sn = k < s->nseen ? &s->seen[k] : NULL;
 	const struct het_wire_progress *pr = sh->has_progress &&
 	    sh->state != HET_CMC_DONE ? &sh->progress : NULL;
@@ -340,7 +340,7 @@ static void
 draw_reason(struct ui *ui, struct sample_state *s, WINDOW *w, int y,
     size_t k)
 {
-	const struct het_cmc_shard *sh = het_sample_shard(ui->sample, k);
+	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample, k);
 	char buf[HET_ERROR_MSG_MAX + 64];
 
 	snprintf(buf, sizeof(buf), "%s %s", sh->state == HET_CMC_FAILED ?
@@ -358,7 +358,7 @@ draw_eta(struct ui *ui, char *buf, size_t len)
 	size_t	n = strlen(buf);
 	char	t[32];
 
-	if (n < len && het_sample_view_eta(ui->sample, het_clock_now(), &done,
+	if (n < len && het_sample_view_eta(ui->ses.sample, het_clock_now(), &done,
 	    &left))
 		snprintf(buf + n, len - n, "  %.0f%% of the work, about %s "
 		    "left", 100 * done, het_format_duration(left, t,
@@ -370,14 +370,14 @@ static void
 draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 {
 	struct het_sample_progress pg;
-	const struct het_sample_nlsq *nl = het_sample_nlsq(ui->sample);
-	const struct het_problem *pb = het_sample_problem(ui->sample);
-	const struct het_cmc *c = het_sample_coordinator(ui->sample);
-	enum het_sample_phase ph = het_sample_phase(ui->sample);
+	const struct het_sample_nlsq *nl = het_sample_nlsq(ui->ses.sample);
+	const struct het_problem *pb = het_sample_problem(ui->ses.sample);
+	const struct het_cmc *c = het_sample_coordinator(ui->ses.sample);
+	enum het_sample_phase ph = het_sample_phase(ui->ses.sample);
 	char buf[512];
 	attr_t a = ui_color_attr(UI_C_WARN) | A_BOLD;
 
-	het_sample_progress(ui->sample, &pg);
+	het_sample_progress(ui->ses.sample, &pg);
 	switch (ph) {
 	case HET_SAMPLE_READING:
 		snprintf(buf, sizeof(buf), "reading bin %zu/%zu",
@@ -405,8 +405,8 @@ draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 		snprintf(buf, sizeof(buf), "%s  %zu/%zu done  %zu running  "
 		    "%zu queued  %zu retrying  %zu failed",
 		    ph == HET_SAMPLE_SAMPLING && s->cancelling ?
-		    "cancelling" : het_sample_finished(ui->sample) ?
-		    het_sample_verdict_name(het_sample_verdict(ui->sample)) :
+		    "cancelling" : het_sample_finished(ui->ses.sample) ?
+		    het_sample_verdict_name(het_sample_verdict(ui->ses.sample)) :
 		    het_sample_phase_name(ph),
 		    het_cmc_count(c, HET_CMC_DONE), het_cmc_nshards(c),
 		    het_cmc_count(c, HET_CMC_RUNNING),
@@ -418,11 +418,11 @@ draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 	default:
 		snprintf(buf, sizeof(buf), "%s", het_sample_phase_name(ph));
 	}
-	if (het_sample_finished(ui->sample))
-		a = ui_color_attr(het_sample_verdict(ui->sample) ==
+	if (het_sample_finished(ui->ses.sample))
+		a = ui_color_attr(het_sample_verdict(ui->ses.sample) ==
 		    HET_VERDICT_PASSED ? UI_C_INFO : het_sample_verdict(
-		    ui->sample) == HET_VERDICT_GATES_FAILED ||
-		    het_sample_verdict(ui->sample) == HET_VERDICT_CANCELLED ?
+		    ui->ses.sample) == HET_VERDICT_GATES_FAILED ||
+		    het_sample_verdict(ui->ses.sample) == HET_VERDICT_CANCELLED ?
 		    UI_C_WARN : UI_C_ERROR) | A_BOLD;
 	ui_put_trunc(w, 1, 1, s->cols - 2, a, buf);
 	if (nl != NULL)
@@ -445,13 +445,13 @@ draw_table(struct ui *ui, struct sample_state *s, WINDOW *w, int rows)
 {
 	struct het_cons_gates g;
 	struct sline *l;
-	size_t n, i, first = 0, last = 0, ns = het_sample_nshards(ui->sample);
+	size_t n, i, first = 0, last = 0, ns = het_sample_nshards(ui->ses.sample);
 	int bw = 8 + (s->cols - 80) / 3, y;
 	attr_t ta = ui_color_attr(UI_C_TITLE);
 
 	if (bw > 30)
 		bw = 30;
-	het_sample_view_gates(ui->sample, &g);
+	het_sample_view_gates(ui->ses.sample, &g);
 	ui_fill(w, TABLE_Y, 0, s->cols, ta);
 	ui_putf(w, TABLE_Y, 0, s->cols, ta, "  id state      pairs %-*s "
 	    "  step  acc  div  R-hat   ESS   time    pid", bw + 4,
@@ -495,7 +495,7 @@ draw_table(struct ui *ui, struct sample_state *s, WINDOW *w, int rows)
 static void
 draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 {
-	const struct het_cmc_shard *sh = het_sample_shard(ui->sample, s->cur);
+	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample, s->cur);
 	const struct het_shard_result *r;
 	struct het_cons_gates g;
 	attr_t ta = ui_color_attr(UI_C_TITLE), ra;
@@ -508,7 +508,7 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 
 	if (sh == NULL || y0 >= bottom - 1)
 		return;
-	het_sample_view_gates(ui->sample, &g);
+	het_sample_view_gates(ui->ses.sample, &g);
 	r = sample_shard_result(ui, s, s->cur);
 	ui_fill(w, y, 0, s->cols, ta);
 	if (r == NULL) {
@@ -557,7 +557,7 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 	ui_putf(w, y++, 1, s->cols - 2, ta, "Shard %ld  %zu pairs  %zu "
 	    "chain%s %s %zu draws  %ld divergences  min BFMI %.3g  %.1f s",
 	    sh->id, sh->npairs, r->nchain, r->nchain == 1 ? "" : "s",
-	    ui->term.g->times, r->ndraw, div, minbfmi, sh->elapsed);
+	    ui->scr.term.g->times, r->ndraw, div, minbfmi, sh->elapsed);
 	tw = s->cols - 62;
 	npar = r->p;
 	rows = bottom - y - 1;
@@ -617,38 +617,38 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 static void
 draw_where(struct ui *ui, struct sample_state *s, WINDOW *w)
 {
-	const struct het_sample_summary *sm = het_sample_summary(ui->sample);
-	enum het_sample_verdict v = het_sample_verdict(ui->sample);
-	const char *const *files = het_sample_files(ui->sample);
+	const struct het_sample_summary *sm = het_sample_summary(ui->ses.sample);
+	enum het_sample_verdict v = het_sample_verdict(ui->ses.sample);
+	const char *const *files = het_sample_files(ui->ses.sample);
 	char buf[1200];
 	attr_t a = ui_color_attr(UI_C_DIM);
 	int y = s->rows - 1;
 
-	if (!het_sample_finished(ui->sample))
+	if (!het_sample_finished(ui->ses.sample))
 		snprintf(buf, sizeof(buf), "sampling %s; results to %s/",
-		    s->file, het_sample_out_dir(ui->sample));
+		    s->file, het_sample_out_dir(ui->ses.sample));
 	else if (v == HET_VERDICT_PASSED) {
 		a = ui_color_attr(UI_C_INFO);
 		snprintf(buf, sizeof(buf), "gates passed: every shard passed "
 		    "(max R-hat %.3f); results in %s/; Results (5)",
-		    sm->max_rhat, het_sample_out_dir(ui->sample));
+		    sm->max_rhat, het_sample_out_dir(ui->ses.sample));
 	} else if (v == HET_VERDICT_GATES_FAILED) {
 		a = ui_color_attr(UI_C_WARN);
 		snprintf(buf, sizeof(buf), "gates failed for %zu shard%s; "
 		    "results in %s/; Results (5) says which",
 		    sm->gates_nfailed, sm->gates_nfailed == 1 ? "" : "s",
-		    het_sample_out_dir(ui->sample));
+		    het_sample_out_dir(ui->ses.sample));
 	} else if (v == HET_VERDICT_CANCELLED) {
 		a = ui_color_attr(UI_C_WARN);
 		snprintf(buf, sizeof(buf), "cancelled%s%s%s", files[0] != NULL ?
 		    "; what finished is in " : "; nothing was written",
-		    files[0] != NULL ? het_sample_out_dir(ui->sample) : "",
+		    files[0] != NULL ? het_sample_out_dir(ui->ses.sample) : "",
 		    files[0] != NULL ? "/" : "");
 	} else {
 		a = ui_color_attr(UI_C_ERROR);
 		snprintf(buf, sizeof(buf), "%s: %s", v ==
 		    HET_VERDICT_SHARDS_FAILED ? "too few shards finished" :
-		    "failed", het_sample_error(ui->sample)->msg);
+		    "failed", het_sample_error(ui->ses.sample)->msg);
 	}
 	ui_put_trunc(w, y, 1, s->cols - 2, a, buf);
 }
@@ -665,7 +665,7 @@ sp_draw(struct ui *ui, void *state, WINDOW *w)
 	ui_fill(w, 0, 0, s->cols, ta);
 	if (base != NULL && strrchr(base, '/') != NULL)
 		base = strrchr(base, '/') + 1;
-	if (ui->sample == NULL) {
+	if (ui->ses.sample == NULL) {
 		ui_put(w, 0, 1, s->cols - 2, ta, "Sampling  (Consensus Monte "
 		    "Carlo)");
 		draw_settings(ui, s, w, 2);
@@ -673,26 +673,26 @@ sp_draw(struct ui *ui, void *state, WINDOW *w)
 	}
 	el = (s->ended ? s->t_end : ui_now()) - s->t0;
 	ui_putf(w, 0, 1, s->cols - 2, ta, "Sampling  %s  %s  %.1f s",
-	    base != NULL ? base : "", het_sample_finished(ui->sample) ?
-	    het_sample_verdict_name(het_sample_verdict(ui->sample)) :
-	    het_sample_phase_name(het_sample_phase(ui->sample)), el);
+	    base != NULL ? base : "", het_sample_finished(ui->ses.sample) ?
+	    het_sample_verdict_name(het_sample_verdict(ui->ses.sample)) :
+	    het_sample_phase_name(het_sample_phase(ui->ses.sample)), el);
 	if (s->show_settings) {
 		ui_put(w, 0, s->cols - 24, 23, ta, "s: back to the run");
 		draw_settings(ui, s, w, 2);
 		return;
 	}
 	draw_phase(ui, s, w);
-	if (s->zoom && het_sample_nshards(ui->sample) > 0) {
+	if (s->zoom && het_sample_nshards(ui->ses.sample) > 0) {
 		draw_detail(ui, s, w, TABLE_Y);
 		draw_where(ui, s, w);
 		return;
 	}
 	rows = sp_table_rows(s);
-	used = (int)build_lines(ui, NULL, 2 * het_sample_nshards(ui->sample));
+	used = (int)build_lines(ui, NULL, 2 * het_sample_nshards(ui->ses.sample));
 	if (used < rows)
 		rows = used > 0 ? used : 2;
 	draw_table(ui, s, w, rows);
-	if (het_sample_nshards(ui->sample) > 0)
+	if (het_sample_nshards(ui->ses.sample) > 0)
 		draw_detail(ui, s, w, TABLE_Y + 2 + rows);
 	draw_where(ui, s, w);
 }

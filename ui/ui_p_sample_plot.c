@@ -83,7 +83,7 @@ sp_trace(struct ui *ui, WINDOW *w, int y, int x, int h, int wd,
 {
 	static const unsigned bit[2][4] = { { 0x01, 0x02, 0x04, 0x40 },
 	    { 0x08, 0x10, 0x20, 0x80 } };
-	int utf8 = ui->term.utf8, dx = utf8 ? 2 : 1, dy = utf8 ? 4 : 1;
+	int utf8 = ui->scr.term.utf8, dx = utf8 ? 2 : 1, dy = utf8 ? 4 : 1;
 	int W = wd * dx, H = h * dy, col, row, prev = -1, r0, r1, r;
 	unsigned char *cells;
 	size_t k, k0, k1, cnt;
@@ -160,7 +160,7 @@ void
 sp_spark(struct ui *ui, WINDOW *w, int y, int x, int wd, const double *v,
     size_t n, size_t stride, double lo, double hi, attr_t a)
 {
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	size_t k, k0, k1, cnt;
 	double sum, f;
 	int col, lev;
@@ -194,7 +194,7 @@ size_t
 sp_hist(struct ui *ui, WINDOW *w, int y, int x, int h, int wd,
     const double *v, size_t n, size_t stride, double lo, double hi)
 {
-	const struct ui_glyphs *g = ui->term.g;
+	const struct ui_glyphs *g = ui->scr.term.g;
 	attr_t a = ui_color_attr(UI_C_GRAPH);
 	size_t *bin, k, top = 0;
 	long b;

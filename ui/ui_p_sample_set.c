@@ -5,7 +5,7 @@
  * own).
  *
  * Design: as in the Model panel, a configuration setting is changed on a
- * copy of ui->cfg that must pass het_config_validate before it replaces
+ * copy of ui->ses.cfg that must pass het_config_validate before it replaces
  * the configuration (ui_config_replace); a refused edit leaves it
  * untouched and shows the validator's sentence under its row and in the
  * status line.  A row's setting is named by its key in the schema table
@@ -96,7 +96,7 @@ edit_done(struct ui *ui, const char *text)
 		ui_msg(ui, UI_LOG_INFO, "sampling workers %s", text);
 		return;
 	}
-	if ((c = het_config_dup(ui->cfg, &err)) == NULL)
+	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	if (het_config_setting_parse(c, set_key[s->edit_row], text, &err) !=
 	    HET_OK) {
@@ -117,7 +117,7 @@ sample_set_cycle(struct ui *ui, struct sample_state *s, int row)
 	char what[160], val[64];
 
 	het_error_clear(&err);
-	if ((c = het_config_dup(ui->cfg, &err)) == NULL)
+	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	s->edit_row = row;
 	if (het_config_setting_next(c, set_key[row], &err) != HET_OK ||
@@ -146,7 +146,7 @@ sample_set_edit(struct ui *ui, struct sample_state *s)
 			snprintf(init, sizeof(init), "auto");
 		else
 			snprintf(init, sizeof(init), "%ld", s->workers);
-	} else if (het_config_setting_format(ui->cfg, set_key[s->srow], init,
+	} else if (het_config_setting_format(ui->ses.cfg, set_key[s->srow], init,
 	    sizeof(init), &err) != HET_OK)
 		ui_fatal("%s", err.msg);
 	snprintf(label, sizeof(label), "sampling %s:", set_name[s->srow]);
