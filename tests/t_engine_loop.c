@@ -16,7 +16,10 @@
  *     the signal came before poll on a loaded machine): the turn returns
  *     0 and the handlers ran with no revents;
  *   - a source filling more than its max_fds is cut to max_fds;
- *   - het_loop_init refuses more than HET_LOOP_MAX_SOURCES sources.
+ *   - het_loop_init refuses more than HET_LOOP_MAX_SOURCES sources;
+ *   - het_wake: a fresh pipe is not readable, a signal (errno kept) makes
+ *     it readable, one drain empties two signals, close leaves fd -1 and
+ *     makes signal, drain and a second close harmless.
  */
 #include "config.h"
 
@@ -171,6 +174,33 @@ main(void)
 	ok(a.n == 1, "... a source's slice is cut to its max_fds (%zu)",
 	    a.n);
 	het_loop_fini(&loop);
+
+	/* The wake-up pipe. */
+	{
+		struct het_wake w;
+		struct pollfd p;
+
+		is_int(het_wake_open(&w, &err), HET_OK, "het_wake_open");
+		p.fd = het_wake_fd(&w);
+		p.events = POLLIN;
+		ok(p.fd >= 0 && poll(&p, 1, 0) == 0, "... a fresh pipe is not "
+		    "readable");
+		errno = 1234;
+		het_wake_signal(&w);
+		het_wake_signal(&w);
+		ok(errno == 1234, "het_wake_signal keeps errno");
+		ok(poll(&p, 1, 0) == 1 && (p.revents & POLLIN), "... and "
+		    "makes the pipe readable");
+		het_wake_drain(&w);
+		ok(poll(&p, 1, 0) == 0, "het_wake_drain empties it (both "
+		    "bytes)");
+		het_wake_close(&w);
+		ok(het_wake_fd(&w) == -1, "het_wake_close: fd -1");
+		het_wake_signal(&w);
+		het_wake_drain(&w);
+		het_wake_close(&w);
+		ok(1, "signal, drain and close after a close do nothing");
+	}
 
 	for (k = 0; k <= HET_LOOP_MAX_SOURCES; k++)
 		ls[k] = mk(&a, 1);

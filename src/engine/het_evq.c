@@ -1,21 +1,19 @@
 /*
- * het_evq.c: mutex-protected FIFO plus a self-pipe wake-up.
+ * het_evq.c: mutex-protected FIFO plus a wake-up (het_wake, het_loop.h).
  *
  * The FIFO is a ring buffer that doubles when full, so posting never
  * blocks on the consumer.  The wake-up byte is written only on the
- * empty -> non-empty transition; the pipe is non-blocking, and EAGAIN
- * means a wake-up is already pending, which is all we need.
+ * empty -> non-empty transition; a full pipe means a wake-up is already
+ * pending, which is all we need.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "het_evq.h"
+#include "het_loop.h"
 
 struct het_evq {
 	pthread_mutex_t	 lock;
@@ -23,32 +21,20 @@ struct het_evq {
 	size_t		 cap;
 	size_t		 head;		/* index of the oldest event */
 	size_t		 len;		/* events queued */
-	int		 pipe_rd;
-	int		 pipe_wr;
+	struct het_wake	 wake;		/* het_loop.h */
 };
-
-static int
-het_evq_set_flags(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
 
 struct het_evq *
 het_evq_alloc(struct het_error *err)
 {
 	struct het_evq *q;
-	int fds[2];
 
 	q = calloc(1, sizeof(*q));
 	if (q == NULL) {
 		het_error_set(err, HET_ENOMEM, "cannot allocate event queue");
 		return NULL;
 	}
-	q->pipe_rd = q->pipe_wr = -1;
+	het_wake_init(&q->wake);
 	pthread_mutex_init(&q->lock, NULL);
 	q->cap = 64;
 	q->ring = calloc(q->cap, sizeof(*q->ring));
@@ -57,15 +43,7 @@ het_evq_alloc(struct het_error *err)
 		het_evq_free(q);
 		return NULL;
 	}
-	if (pipe(fds) != 0) {
-		het_error_sys(err, errno, "cannot create event pipe");
-		het_evq_free(q);
-		return NULL;
-	}
-	q->pipe_rd = fds[0];
-	q->pipe_wr = fds[1];
-	if (het_evq_set_flags(fds[0]) < 0 || het_evq_set_flags(fds[1]) < 0) {
-		het_error_sys(err, errno, "cannot configure event pipe");
+	if (het_wake_open(&q->wake, err) != HET_OK) {
 		het_evq_free(q);
 		return NULL;
 	}
@@ -86,10 +64,7 @@ het_evq_free(struct het_evq *q)
 			ev->free_cb(ev->data);
 	}
 	free(q->ring);
-	if (q->pipe_rd >= 0)
-		close(q->pipe_rd);
-	if (q->pipe_wr >= 0)
-		close(q->pipe_wr);
+	het_wake_close(&q->wake);
 	pthread_mutex_destroy(&q->lock);
 	free(q);
 }
@@ -97,7 +72,7 @@ het_evq_free(struct het_evq *q)
 int
 het_evq_fd(const struct het_evq *q)
 {
-	return q->pipe_rd;
+	return het_wake_fd(&q->wake);
 }
 
 /* Grow the ring to twice its size, unrolling it so head becomes 0. */
@@ -119,17 +94,6 @@ het_evq_grow(struct het_evq *q)
 	return HET_OK;
 }
 
-static void
-het_evq_wake(struct het_evq *q)
-{
-	ssize_t n;
-
-	do
-		n = write(q->pipe_wr, "e", 1);
-	while (n < 0 && errno == EINTR);
-	/* EAGAIN: the pipe is full, so a wake-up is already pending. */
-}
-
 int
 het_evq_post(struct het_evq *q, const struct het_event *ev)
 {
@@ -145,20 +109,18 @@ het_evq_post(struct het_evq *q, const struct het_event *ev)
 	q->len++;
 	pthread_mutex_unlock(&q->lock);
 	if (was_empty)
-		het_evq_wake(q);
+		het_wake_signal(&q->wake);
 	return HET_OK;
 }
 
 size_t
 het_evq_drain(struct het_evq *q, struct het_event *out, size_t cap)
 {
-	char buf[256];
 	size_t n = 0;
 	int left;
 
 	/* Empty the pipe first, then take the events: no lost wake-up. */
-	while (read(q->pipe_rd, buf, sizeof(buf)) > 0)
-		;
+	het_wake_drain(&q->wake);
 	pthread_mutex_lock(&q->lock);
 	while (n < cap && q->len > 0) {
 		out[n++] = q->ring[q->head];
@@ -168,6 +130,6 @@ het_evq_drain(struct het_evq *q, struct het_event *out, size_t cap)
 	left = q->len > 0;
 	pthread_mutex_unlock(&q->lock);
 	if (left)
-		het_evq_wake(q);
+		het_wake_signal(&q->wake);
 	return n;
 }

@@ -11,8 +11,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "het_loop.h"
 #include "het_thread.h"
@@ -110,4 +112,72 @@ het_loop_once(struct het_loop *l)
 		return -1;
 	}
 	return 0;
+}
+
+void
+het_wake_init(struct het_wake *w)
+{
+	w->fd[0] = w->fd[1] = -1;
+}
+
+int
+het_wake_open(struct het_wake *w, struct het_error *err)
+{
+	int k, fl;
+
+	het_wake_init(w);
+	if (pipe(w->fd) != 0) {
+		het_wake_init(w);
+		return het_error_sys(err, errno, "cannot create a wake-up "
+		    "pipe");
+	}
+	for (k = 0; k < 2; k++)
+		if ((fl = fcntl(w->fd[k], F_GETFL)) < 0 ||
+		    fcntl(w->fd[k], F_SETFL, fl | O_NONBLOCK) < 0 ||
+		    fcntl(w->fd[k], F_SETFD, FD_CLOEXEC) < 0) {
+			het_error_sys(err, errno, "cannot configure a "
+			    "wake-up pipe");
+			het_wake_close(w);
+			return err != NULL ? err->code : HET_EIO;
+		}
+	return HET_OK;
+}
+
+void
+het_wake_close(struct het_wake *w)
+{
+	if (w->fd[0] >= 0)
+		close(w->fd[0]);
+	if (w->fd[1] >= 0)
+		close(w->fd[1]);
+	het_wake_init(w);
+}
+
+int
+het_wake_fd(const struct het_wake *w)
+{
+	return w->fd[0];
+}
+
+void
+het_wake_signal(const struct het_wake *w)
+{
+	int saved = errno;
+	ssize_t n;
+
+	if (w->fd[1] >= 0)
+		do
+			n = write(w->fd[1], "w", 1);
+		while (n < 0 && errno == EINTR);
+	errno = saved;
+}
+
+void
+het_wake_drain(const struct het_wake *w)
+{
+	char buf[256];
+
+	if (w->fd[0] >= 0)
+		while (read(w->fd[0], buf, sizeof(buf)) > 0)
+			;
 }

@@ -80,4 +80,29 @@ int het_loop_ms(double dl, double now);
 /* het_loop_earlier: the earlier of two deadlines (< 0: none). */
 double het_loop_earlier(double a, double b);
 
+/*
+ * A wake-up pipe: the one way other threads and signal handlers wake a
+ * loop (het_evq's queue, the sampling pipeline's background phases and
+ * cancel requests).  Both ends non-blocking and close-on-exec; a full
+ * pipe means a wake-up is already pending, which is all a waker needs.
+ *   het_wake_open: HET_OK, or HET_EIO with the system's reason.
+ *   het_wake_close: closes what is open (safe twice, and on a struct
+ *     that het_wake_init only initialised).
+ *   het_wake_fd: the read end for the poll set, -1 when closed.
+ *   het_wake_signal: one byte; async-signal-safe, keeps errno.  Any
+ *     thread, or a signal handler.
+ *   het_wake_drain: empty the pipe; the loop calls it before it looks at
+ *     what the wakers changed, so no wake-up is lost.
+ */
+struct het_wake {
+	int	 fd[2];
+};
+
+void het_wake_init(struct het_wake *w);
+int het_wake_open(struct het_wake *w, struct het_error *err);
+void het_wake_close(struct het_wake *w);
+int het_wake_fd(const struct het_wake *w);
+void het_wake_signal(const struct het_wake *w);
+void het_wake_drain(const struct het_wake *w);
+
 #endif /* HET_LOOP_H */

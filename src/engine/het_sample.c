@@ -14,8 +14,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -110,7 +108,7 @@ het_sample_alloc(const struct het_sample_opts *o, struct het_error *err)
 		return NULL;
 	}
 	s->o = *o;
-	s->wake[0] = s->wake[1] = -1;
+	het_wake_init(&s->wake);
 	s->verdict = HET_VERDICT_RUNNING;
 	s->cmc_status = HET_OK;
 	pthread_mutex_init(&s->mu, NULL);
@@ -222,10 +220,7 @@ het_sample_free(struct het_sample *s)
 	for (n = 0; s->worker_argv != NULL && s->worker_argv[n] != NULL; n++)
 		;
 	hs_strv_free(s->worker_argv, n);
-	if (s->wake[0] >= 0)
-		close(s->wake[0]);
-	if (s->wake[1] >= 0)
-		close(s->wake[1]);
+	het_wake_close(&s->wake);
 	pthread_mutex_destroy(&s->mu);
 	het_config_free(s->cfg);
 	free(s->data_path);
@@ -259,8 +254,6 @@ static void *
 hs_thread(void *arg)
 {
 	struct het_sample *s = arg;
-	char b = 1;
-	ssize_t r;
 
 	het_error_clear(&s->thr_err);
 	switch (s->phase) {
@@ -286,9 +279,7 @@ hs_thread(void *arg)
 		break;
 	}
 	atomic_store(&s->thr_done, 1);
-	do
-		r = write(s->wake[1], &b, 1);
-	while (r < 0 && errno == EINTR);
+	het_wake_signal(&s->wake);
 	return NULL;
 }
 
@@ -338,19 +329,12 @@ hs_spawn(struct het_sample *s, enum het_sample_phase ph)
 int
 het_sample_start(struct het_sample *s, struct het_error *err)
 {
-	int fl, k;
 
 	if (s->phase != HET_SAMPLE_IDLE)
 		return het_error_set(err, HET_EINVAL, "sample: already "
 		    "started");
-	if (pipe(s->wake) != 0)
-		return het_error_sys(err, errno, "sample: cannot create a "
-		    "pipe");
-	for (k = 0; k < 2; k++) {
-		fl = fcntl(s->wake[k], F_GETFL);
-		fcntl(s->wake[k], F_SETFL, fl | O_NONBLOCK);
-		fcntl(s->wake[k], F_SETFD, FD_CLOEXEC);
-	}
+	if (het_wake_open(&s->wake, err) != HET_OK)
+		return err != NULL ? err->code : HET_EIO;
 	s->t0 = het_clock_now();
 	hs_spawn(s, HET_SAMPLE_READING);
 	if (s->phase == HET_SAMPLE_FAILED) {
@@ -643,9 +627,9 @@ het_sample_pollfds(struct het_sample *s, struct pollfd *fds, size_t cap,
 	size_t m = 0;
 
 	*n = 0;
-	if (cap < 1 || s->wake[0] < 0)
+	if (cap < 1 || het_wake_fd(&s->wake) < 0)
 		return HET_OK;
-	fds[0].fd = s->wake[0];
+	fds[0].fd = het_wake_fd(&s->wake);
 	fds[0].events = POLLIN;
 	fds[0].revents = 0;
 	*n = 1;
@@ -660,12 +644,9 @@ void
 het_sample_handle(struct het_sample *s, const struct pollfd *fds, size_t n,
     double now)
 {
-	char buf[64];
 	struct het_error e;
 
-	if (s->wake[0] >= 0)
-		while (read(s->wake[0], buf, sizeof(buf)) > 0)
-			;
+	het_wake_drain(&s->wake);
 	if (atomic_exchange(&s->cancel_req, 0))
 		het_sample_cancel(s, now);
 	if (s->phase == HET_SAMPLE_SAMPLING) {
@@ -726,16 +707,10 @@ het_sample_cancel(struct het_sample *s, double now)
 void
 het_sample_cancel_async(struct het_sample *s)
 {
-	char b = 1;
-	ssize_t r;
-	int saved = errno;	/* a signal handler must not change it */
 
 	atomic_store(&s->cancel, 1);	/* background phases stop at once */
 	atomic_store(&s->cancel_req, 1);
-	if (s->wake[1] >= 0)
-		r = write(s->wake[1], &b, 1);
-	(void)r;
-	errno = saved;
+	het_wake_signal(&s->wake);	/* async-signal-safe, keeps errno */
 }
 
 /* The pipeline as a het_loop source (het_sample_run, the workstation). */

@@ -27,12 +27,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "het_proc.h"
 #include "het_sample_impl.h"
@@ -91,8 +89,6 @@ hs_ckpt_thread(void *arg)
 	struct het_results res;
 	size_t k;
 	long id;
-	char b = 1;
-	ssize_t r;
 
 	c->rc = HET_ENOMEM;
 	desc = het_alloc_array(c->K, sizeof(*desc), "shards", &c->err);
@@ -123,9 +119,7 @@ out:
 	free(desc);
 	free(starts);
 	atomic_store(&c->done, 1);
-	do
-		r = write(c->s->wake[1], &b, 1);
-	while (r < 0 && errno == EINTR);
+	het_wake_signal(&c->s->wake);
 	return NULL;
 }
 

@@ -18,6 +18,7 @@
 
 #include "het_consensus.h"
 #include "het_results.h"
+#include "het_loop.h"
 #include "het_sample.h"
 #include "het_shard.h"
 
@@ -41,7 +42,7 @@ struct het_sample {
 	double			 t0;		/* het_clock_now at start */
 
 	/* background thread */
-	int			 wake[2];	/* pipe: thread -> loop */
+	struct het_wake		 wake;		/* thread -> loop */
 	pthread_t		 thr;
 	int			 thr_live;	/* created, not joined */
 	atomic_int		 thr_done;
