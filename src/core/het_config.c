@@ -398,7 +398,6 @@ cfg_load_text(const char *text, size_t len, const char *name,
 		goto fail;
 	if ((rc = het_cl_read_mode(&ld)) || (rc = het_cl_read_data(&ld)) ||
 	    (rc = het_cl_read_params(&ld)) || (rc = het_cl_read_table(&ld)) ||
-	    (rc = het_cl_read_output(&ld)) ||
 	    (rc = het_cl_report_unused(&ld)) ||
 	    (rc = het_cl_validate(cfg, &ld, &e)))
 		goto fail;

@@ -125,9 +125,10 @@ int het_cl_read_mode(struct cl_load *ld);
 int het_cl_read_data(struct cl_load *ld);
 
 /*
- * het_config_table.c: the schema table of the optimiser settings
- * (optimization.nlsq and optimization.cmc), which drives the reader
- * (het_cl_read_table) and the template (het_config_write.c).
+ * het_config_table.c: the schema table of the optimiser and output
+ * settings (optimization.nlsq, optimization.cmc, output), which drives the
+ * reader (het_cl_read_table), the template (het_config_write.c), the
+ * validator's value checks and the editors (het_config_setting.c).
  */
 enum het_ck_type {
 	HET_CK_NUM,		/* double */
@@ -138,7 +139,8 @@ enum het_ck_type {
 	HET_CK_SEED,		/* unsigned long, >= 0 */
 	HET_CK_STRING,		/* char *, with provenance */
 	HET_CK_X_SCALE,		/* handler: "jac" or a number > 0 */
-	HET_CK_X_SCALE_MAP	/* handler: {name: scale > 0} */
+	HET_CK_X_SCALE_MAP,	/* handler: {name: scale > 0} */
+	HET_CK_OUTPUT_DIR	/* handler: output_dir or directory */
 };
 
 /* The sections the table's settings live in; a parent before its
@@ -147,7 +149,7 @@ enum het_ck_sec {
 	HET_CK_OPT, HET_CK_NLSQ, HET_CK_NLSQ_MS, HET_CK_NLSQ_AD, HET_CK_CMC,
 	HET_CK_CMC_SH, HET_CK_CMC_PS, HET_CK_CMC_TO, HET_CK_CMC_CO,
 	HET_CK_CMC_VA, HET_CK_CMC_NL, HET_CK_CMC_RE, HET_CK_CMC_PA,
-	HET_CK_NSEC
+	HET_CK_OUTPUT, HET_CK_NSEC
 };
 
 #define HET_CK_HET	1	/* read by heterodyne configurations */
@@ -207,7 +209,7 @@ int het_cl_read_string(struct cl_load *ld, const struct het_cl_key *k,
 int het_cl_read_x_scale(struct cl_load *ld, const struct cl_cand *c,
     size_t n);
 int het_cl_read_x_scale_map(struct cl_load *ld, const struct cl_cand *c);
-int het_cl_read_output(struct cl_load *ld);
+int het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c);
 
 /* het_config_params.c: parameter sections of both schemas */
 int het_cl_read_params(struct cl_load *ld);

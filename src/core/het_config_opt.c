@@ -1,7 +1,7 @@
 /*
- * het_config_opt.c: the typed handlers of the optimiser settings' schema
- * table (het_config_table.c: x_scale, x_scale_map, worker_command) and
- * the output section.
+ * het_config_opt.c: the typed handlers of the settings' schema table
+ * (het_config_table.c: x_scale, x_scale_map, worker_command and
+ * output_dir).
  *
  * Design: the table reads every plain setting from its candidate
  * locations with het_cl_pick(), so synonyms map onto one field and a
@@ -106,31 +106,16 @@ het_cl_read_string(struct cl_load *ld, const struct het_cl_key *k,
 }
 
 int
-het_cl_read_output(struct cl_load *ld)
+het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c)
 {
 	static const char *const keys[] = { "output_dir", "directory", NULL };
-	struct het_ynode *out, *v;
 	char path[CL_PATH_MAX];
-	int rc;
+	struct het_ynode *v;
 
-	if ((rc = het_cl_section(ld, ld->root, "", "output", &out, path)) !=
-	    HET_OK || out == NULL)
-		return rc;
-	v = het_cl_alias(ld, out, "output", keys, path);
+	v = het_cl_alias(ld, c[0].map, c[0].prefix, keys, path);
 	if (ld->err != NULL && ld->err->code != HET_OK)
 		return ld->err->code;
-	if (!het_cl_is_null(v) && (rc = het_cl_str(ld, v, path,
-	    &ld->cfg->output_dir)) != HET_OK)
-		return rc;
-	v = het_cl_get(out, "create_subdirs");
-	het_cl_path(path, "output", "create_subdirs");
-	if (!het_cl_is_null(v) && (rc = het_cl_bool(ld, v, path,
-	    &ld->cfg->create_subdirs)) != HET_OK)
-		return rc;
-	v = het_cl_get(out, "timestamp_dirs");
-	het_cl_path(path, "output", "timestamp_dirs");
-	if (!het_cl_is_null(v) && (rc = het_cl_bool(ld, v, path,
-	    &ld->cfg->timestamp_dirs)) != HET_OK)
-		return rc;
-	return HET_OK;
+	if (het_cl_is_null(v))
+		return HET_OK;
+	return het_cl_str(ld, v, path, &ld->cfg->output_dir);
 }

@@ -77,6 +77,7 @@ het_config_setting_format(const struct het_config *cfg, const char *path,
 		snprintf(buf, len, "%lu", *(const unsigned long *)f);
 		break;
 	case HET_CK_STRING:
+	case HET_CK_OUTPUT_DIR:
 		snprintf(buf, len, "%s", *(char *const *)f != NULL ?
 		    *(char *const *)f : "");
 		break;
@@ -173,6 +174,7 @@ het_config_setting_parse(struct het_config *cfg, const char *path,
 			*(int *)f = w;
 		return rc;
 	case HET_CK_STRING:
+	case HET_CK_OUTPUT_DIR:
 		if ((dup = het_strdup(text, err)) == NULL)
 			return HET_ENOMEM;
 		free(*(char **)f);

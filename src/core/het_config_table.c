@@ -1,8 +1,10 @@
 /*
- * het_config_table.c: the schema table of the optimiser settings
- * (optimization.nlsq and optimization.cmc): one entry per setting, which
- * drives the reader (het_cl_read_table) and the template writer
- * (het_config_write.c), so that a setting is declared in one place.
+ * het_config_table.c: the schema table of the optimiser and output
+ * settings (optimization.nlsq, optimization.cmc, output): one entry per
+ * setting, which drives the reader (het_cl_read_table), the template
+ * writer (het_config_write.c), the validator's value checks and the
+ * editors (het_config_setting.c), so that a setting is declared in one
+ * place.
  *
  * Design.  tmux's options-table.c is the model.  An entry names the
  * setting's canonical key (its provenance for the validator's messages),
@@ -12,8 +14,8 @@
  * sub-section, the heterodyne and homodyne spellings map onto one field),
  * the family that reads it, and where and with which comment the template
  * writes it.  The few settings with a shape of their own (x_scale: "jac"
- * or a number; x_scale_map: a mapping; worker_command: a string with its
- * provenance) are typed handlers named in the table.  Each entry also
+ * or a number; x_scale_map: a mapping; output_dir: the family's own
+ * spelling in the template) are typed handlers named in the table.  Each entry also
  * carries the check the validator makes of its value (a range with open
  * or closed ends, a count, "auto" or 0 with a meaning); what crosses
  * fields (a cap below a floor, a heartbeat longer than the timeout)
@@ -111,6 +113,7 @@ const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
 	    "reparameterization", "optimization.cmc.reparameterization", 2 },
 	[HET_CK_CMC_PA] = { HET_CK_CMC, "optimization.cmc", "per_angle",
 	    "optimization.cmc.per_angle", 2 },
+	[HET_CK_OUTPUT] = { HET_CK_NSEC, "", "output", "output", 0 },
 };
 
 #define OFF(f)		offsetof(struct het_config, f)
@@ -131,6 +134,7 @@ const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
 #define CN		HET_CK_CMC_NL
 #define RE		HET_CK_CMC_RE
 #define PA		HET_CK_CMC_PA
+#define OU		HET_CK_OUTPUT
 /* The validator's checks. */
 #define NOCHECK		HET_CV_NONE, 0, 0, 0, 0, NULL
 #define RANGE(lo, lo_open, hi, hi_open) \
@@ -423,6 +427,19 @@ const struct het_cl_key het_cl_keys[] = {
 	    "t_ref (or at three anchor times when its exponent is clear of "
 	    "0); power_law: (ln A(t_ref), exponent) only." },
 	    NOCHECK },
+
+	/* output */
+	{ "output_dir", HET_CK_OUTPUT_DIR, OFF(output_dir), NOW, BOTH,
+	    { { OU, "output_dir" }, { OU, "directory" } }, OU, "output_dir",
+	    { "Directory results are written to." }, NOCHECK },
+	{ "output.create_subdirs", HET_CK_BOOL, OFF(create_subdirs), NOW,
+	    BOTH, { { OU, "create_subdirs" } }, OU, "create_subdirs",
+	    { "Each run in its own folder OUTPUT_DIR/<data file stem>/"
+	    "<fit|sample>-<UTC time>/; both false: straight into "
+	    "OUTPUT_DIR." }, NOCHECK },
+	{ "output.timestamp_dirs", HET_CK_BOOL, OFF(timestamp_dirs), NOW,
+	    BOTH, { { OU, "timestamp_dirs" } }, OU, "timestamp_dirs",
+	    { NULL }, NOCHECK },
 };
 
 const size_t het_cl_nkeys = HET_ARRAY_LEN(het_cl_keys);
@@ -499,6 +516,8 @@ read_key(struct cl_load *ld, const struct het_cl_key *k,
 		return het_cl_read_x_scale(ld, &c[0], n);
 	case HET_CK_X_SCALE_MAP:
 		return het_cl_read_x_scale_map(ld, &c[0]);
+	case HET_CK_OUTPUT_DIR:
+		return het_cl_read_output_dir(ld, &c[0]);
 	}
 	return het_error_set(ld->err, HET_EINTERNAL, "%s: no reader for "
 	    "setting %s", ld->name, k->canon);

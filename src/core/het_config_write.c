@@ -538,24 +538,42 @@ w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
 	case HET_CK_X_SCALE_MAP:
 		w_xscale_map(w, ind, cfg);
 		break;
+	case HET_CK_OUTPUT_DIR:		/* each family's own spelling */
+		w_ks(w, ind, cfg->family == HET_FAMILY_HETERODYNE ?
+		    "output_dir" : "directory", cfg->output_dir != NULL ?
+		    cfg->output_dir : "");
+		break;
 	}
 }
 
-/* optimization.nlsq and optimization.cmc, from the schema table. */
+/* The top-level section of section s. */
+static int
+w_root(int s)
+{
+	while (het_cl_sections[s].parent < HET_CK_NSEC)
+		s = het_cl_sections[s].parent;
+	return s;
+}
+
+/* The settings of the schema table (optimization, output); a blank line
+   between top-level sections. */
 static void
-w_optimization(struct wbuf *w, const struct het_config *cfg)
+w_table(struct wbuf *w, const struct het_config *cfg)
 {
 	unsigned char open[HET_CK_NSEC] = { 0 };
+	int root = -1;
 	size_t i;
 
 	for (i = 0; i < het_cl_nkeys; i++) {
 		if (!het_cl_key_for(&het_cl_keys[i], cfg->family) ||
 		    het_cl_keys[i].tkey == NULL)
 			continue;
+		if (root >= 0 && w_root(het_cl_keys[i].tsec) != root)
+			w_put(w, "\n");
+		root = w_root(het_cl_keys[i].tsec);
 		w_section(w, het_cl_keys[i].tsec, open);
 		w_key(w, &het_cl_keys[i], cfg);
 	}
-	w_put(w, "\n");
 }
 
 char *
@@ -575,15 +593,7 @@ het_config_format(const struct het_config *cfg, int flags,
 		w_put(&w, "\n");
 	} else
 		w_hom_params(&w, cfg);
-	w_optimization(&w, cfg);
-	w_put(&w, "output:\n");
-	w_cmt(&w, 2, "Directory results are written to.");
-	w_ks(&w, 2, cfg->family == HET_FAMILY_HETERODYNE ? "output_dir" :
-	    "directory", cfg->output_dir != NULL ? cfg->output_dir : "");
-	w_cmt(&w, 2, "Each run in its own folder OUTPUT_DIR/<data file stem>/"
-	    "<fit|sample>-<UTC time>/; both false: straight into OUTPUT_DIR.");
-	w_kb(&w, 2, "create_subdirs", cfg->create_subdirs);
-	w_kb(&w, 2, "timestamp_dirs", cfg->timestamp_dirs);
+	w_table(&w, cfg);
 	if (w.oom || w.s == NULL) {
 		free(w.s);
 		het_error_set(err, HET_ENOMEM, "out of memory formatting a "
