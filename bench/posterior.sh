@@ -24,7 +24,8 @@
 # with BIG=yes) is sampled first: the default sampler with 8 chains x
 # (300 + 4000) at 300 x 8 and 4 chains x (300 + 1500) at 1000 x 23, seed
 # 20261127, written to DIR/ref300.json (and ref1000.json) and, with
-# h5dump (hdf5-tools), DIR/ref300_draws.csv.gz (every 16th draw); copy
+# h5dump (hdf5-tools), DIR/ref300_draws.csv.gz (about 2000 draws, evenly
+# thinned: every 16th at 300 x 8, every 3rd at 1000 x 23); copy
 # them into bench/reference/ to make them the reference.
 # Usage: posterior.sh HETUI PYTHON3 [DIR]   (DIR keeps the runs)
 # Environment: HETUI_WORKER (the worker program), OLD, BIG, REF.
@@ -97,14 +98,15 @@ reference() {
 	if command -v h5dump >/dev/null 2>&1; then
 		h5dump -d /cmc/consensus/draws -m %.10g -y -w 0 -o "$d/draws.txt" \
 		    "$d/out_ref$2/hetui_results.h5" >/dev/null &&
-		"$py" - "$d/ref$2.json" "$d/draws.txt" 16 <<'PY' |
+		"$py" - "$d/ref$2.json" "$d/draws.txt" 2000 <<'PY' |
 import json, sys
 names = json.load(open(sys.argv[1]))["parameters"].keys()
 rows = " ".join(open(sys.argv[2]).read().split()).split(",")
 vals = [v.strip() for v in rows if v.strip()]
 n = len(names)
+step = max(1, len(vals) // n // int(sys.argv[3]))
 print(",".join(names))
-for k in range(0, len(vals) // n, int(sys.argv[3])):
+for k in range(0, len(vals) // n, step):
     print(",".join(vals[k * n:(k + 1) * n]))
 PY
 		gzip -9 >"$d/ref$2_draws.csv.gz"
