@@ -18,7 +18,9 @@
  *     angle_balanced, contiguous, random), a boolean flips, a count is
  *     refused;
  *   - a parsed value out of range passes parse and fails
- *     het_config_validate, naming the key (the editors' order).
+ *     het_config_validate, naming the key (the editors' order);
+ *   - the public names (het_config_*_name) are the table's canonical
+ *     words; an out-of-range value is "unknown".
  */
 #include "config.h"
 
@@ -145,6 +147,19 @@ main(void)
 	    "validation");
 	like(err.msg, "per_shard_mcmc.num_chains: 0 must be >= 1", "... "
 	    "naming the key: %s", err.msg);
+	/* The public names come from the same table. */
+	is_str(het_config_scaling_name(HET_SCALING_INDIVIDUAL), "individual",
+	    "het_config_scaling_name: individual (not its synonym "
+	    "independent)");
+	is_str(het_config_sharding_name(HET_SHARD_ANGLE_BALANCED),
+	    "angle_balanced", "het_config_sharding_name: angle_balanced");
+	is_str(het_config_combine_name(HET_COMBINE_ROBUST),
+	    "robust_consensus_mc", "het_config_combine_name");
+	is_str(het_config_coords_name(2), "rates", "het_config_coords_name(2)");
+	is_str(het_config_loss_name(HET_LOSS_SOFT_L1), "soft_l1",
+	    "het_config_loss_name");
+	is_str(het_config_sigma_name((enum het_config_sigma)99), "unknown",
+	    "an out-of-range value: unknown");
 	het_config_free(c);
 	done_testing();
 	return exit_status();

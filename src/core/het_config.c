@@ -22,75 +22,47 @@
 
 #define CFG_MAX_FILE	(16 * 1024 * 1024)
 
-static const char *const scaling_names[HET_SCALING_COUNT] = {
-	[HET_SCALING_INDIVIDUAL] = "individual",
-	[HET_SCALING_CONSTANT] = "constant",
-	[HET_SCALING_AVERAGED] = "averaged",
-	[HET_SCALING_FOURIER] = "fourier",
-	[HET_SCALING_AUTO] = "auto",
-};
-static const char *const method_names[HET_NLSQ_METHOD_COUNT] = {
-	"trf", "lm"
-};
-static const char *const loss_names[HET_LOSS_COUNT] = {
-	"linear", "soft_l1", "huber", "cauchy", "arctan"
-};
-static const char *const shard_names[HET_SHARD_COUNT] = {
-	"random", "angle_balanced", "contiguous"
-};
-static const char *const combine_names[HET_COMBINE_COUNT] = {
-	"consensus_mc", "robust_consensus_mc", "simple_average"
-};
-static const char *const sigma_names[HET_SIGMA_COUNT] = {
-	"diagonal", "mad", "residual"
-};
-
-#define NAME_OF(tab, v, n) ((int)(v) >= 0 && (int)(v) < (n) ? (tab)[v] : \
-	"unknown")
-
+/* The canonical names are the schema table's first word of each value. */
 const char *
 het_config_scaling_name(enum het_scaling_mode mode)
 {
-	return NAME_OF(scaling_names, mode, HET_SCALING_COUNT);
+	return het_cl_canon_word("scaling.nlsq_mode", (int)mode);
 }
 
 const char *
 het_config_method_name(enum het_config_nlsq_method method)
 {
-	return NAME_OF(method_names, method, HET_NLSQ_METHOD_COUNT);
+	return het_cl_canon_word("nlsq.method", (int)method);
 }
 
 const char *
 het_config_loss_name(enum het_nlsq_loss loss)
 {
-	return NAME_OF(loss_names, loss, HET_LOSS_COUNT);
+	return het_cl_canon_word("nlsq.loss", (int)loss);
 }
 
 const char *
 het_config_sharding_name(enum het_shard_strategy strategy)
 {
-	return NAME_OF(shard_names, strategy, HET_SHARD_COUNT);
+	return het_cl_canon_word("cmc.strategy", (int)strategy);
 }
 
 const char *
 het_config_combine_name(enum het_cons_method combine)
 {
-	return NAME_OF(combine_names, combine, HET_COMBINE_COUNT);
+	return het_cl_canon_word("cmc.combine", (int)combine);
 }
 
 const char *
 het_config_sigma_name(enum het_config_sigma sigma)
 {
-	return NAME_OF(sigma_names, sigma, HET_SIGMA_COUNT);
+	return het_cl_canon_word("cmc.sigma", (int)sigma);
 }
 
 const char *
 het_config_coords_name(int level)
 {
-	static const char *const coords_names[] = { "physical", "power_law",
-	    "rates" };
-
-	return NAME_OF(coords_names, level, 3);
+	return het_cl_canon_word("cmc.coordinates", level);
 }
 
 int

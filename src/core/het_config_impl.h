@@ -198,8 +198,10 @@ extern const struct het_cl_key het_cl_keys[];
 extern const size_t het_cl_nkeys;
 /* Read every table setting the family reads.  HET_OK or an error. */
 int het_cl_read_table(struct cl_load *ld);
-/* The canonical word of a HET_CK_WORD value ("?" when none). */
+/* The canonical word of a HET_CK_WORD value ("unknown" when none);
+   het_cl_canon_word: the same for the setting named canon. */
 const char *het_cl_word_name(const struct het_cl_key *k, int value);
+const char *het_cl_canon_word(const char *canon, int value);
 /* 1 when configurations of this family read the setting. */
 int het_cl_key_for(const struct het_cl_key *k, enum het_family family);
 

@@ -452,7 +452,18 @@ het_cl_word_name(const struct het_cl_key *k, int value)
 	for (i = 0; i < k->nwords; i++)
 		if (k->words[i].value == value)
 			return k->words[i].name;
-	return "?";
+	return "unknown";
+}
+
+const char *
+het_cl_canon_word(const char *canon, int value)
+{
+	size_t i;
+
+	for (i = 0; i < het_cl_nkeys; i++)
+		if (strcmp(het_cl_keys[i].canon, canon) == 0)
+			return het_cl_word_name(&het_cl_keys[i], value);
+	return "unknown";
 }
 
 int
