@@ -12,8 +12,11 @@
  *     the counts, the field itself;
  *   - refusals, each naming the key: hex (0x10), a word for a count,
  *     "auto" where the setting has none, an unknown word (listing the
- *     allowed ones), a negative seed, a mapping (x_scale_map), an unknown
- *     key; the configuration unchanged by a refusal;
+ *     allowed ones), a negative seed, a mapping (x_scale_map) and a list
+ *     (target_ranges), an unknown key; the configuration unchanged by a
+ *     refusal;
+ *   - a setting that may be unset (dt): a number sets it, null unsets it
+ *     and is formatted back as null;
  *   - next: the strategy cycles over the canonical words only (random,
  *     angle_balanced, contiguous, random), a boolean flips, a count is
  *     refused;
@@ -119,8 +122,17 @@ main(void)
 	    "is outside", "a negative seed");
 	refused(c, K_DENSE, "maybe", "dense_mass: expected true or false",
 	    "maybe for dense_mass");
-	refused(c, "optimization.nlsq.x_scale_map", "1", "a mapping; edit it "
-	    "in the file", "x_scale_map");
+	refused(c, "optimization.nlsq.x_scale_map", "1", "x_scale_map: not a "
+	    "single value; edit it in the file", "x_scale_map (a mapping)");
+	refused(c, "phi_filtering.target_ranges", "[]", "target_ranges: not a "
+	    "single value", "target_ranges (a list)");
+	is_int(het_config_setting_parse(c, "analyzer_parameters.dt", "0.2",
+	    &err), HET_OK, "parse dt 0.2");
+	ok(c->dt_set && c->dt == 0.2, "... dt is set to 0.2");
+	is_int(het_config_setting_parse(c, "analyzer_parameters.dt", "null",
+	    &err), HET_OK, "parse dt null");
+	ok(!c->dt_set, "... dt is not set (read from the data file)");
+	is_str(fmt(c, "analyzer_parameters.dt"), "null", "... formatted null");
 	refused(c, "optimization.cmc.num_chainz", "4", "num_chainz: not a "
 	    "setting hetui edits", "an unknown key");
 	is_int(het_config_setting_format(c, "nope", buf, sizeof(buf), &err),

@@ -120,15 +120,15 @@ int het_cl_pick_bool(struct cl_load *ld, const struct cl_cand *c, size_t n,
 int het_cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
     const struct het_cl_word *words, size_t nwords, int *out);
 
-/* het_config_read.c: the analysis mode and the data selection */
+/* het_config_read.c: the analysis mode */
 int het_cl_read_mode(struct cl_load *ld);
-int het_cl_read_data(struct cl_load *ld);
 
 /*
- * het_config_table.c: the schema table of the optimiser and output
- * settings (optimization.nlsq, optimization.cmc, output), which drives the
- * reader (het_cl_read_table), the template (het_config_write.c), the
- * validator's value checks and the editors (het_config_setting.c).
+ * het_config_table.c: the schema table of the settings (data selection,
+ * phi filtering, optimization.nlsq, optimization.cmc, output), which
+ * drives the reader (het_cl_read_table), the template
+ * (het_config_write.c), the validator's value checks and the editors
+ * (het_config_setting.c).
  */
 enum het_ck_type {
 	HET_CK_NUM,		/* double */
@@ -140,12 +140,20 @@ enum het_ck_type {
 	HET_CK_STRING,		/* char *, with provenance */
 	HET_CK_X_SCALE,		/* handler: "jac" or a number > 0 */
 	HET_CK_X_SCALE_MAP,	/* handler: {name: scale > 0} */
-	HET_CK_OUTPUT_DIR	/* handler: output_dir or directory */
+	HET_CK_OUTPUT_DIR,	/* handler: output_dir or directory */
+	HET_CK_NUM_SET,		/* double, and int 1 at set_off once given */
+	HET_CK_NUMLIST,		/* double * and size_t count at set_off */
+	HET_CK_DATA_FILE,	/* handler: file_path, folder + name */
+	HET_CK_LEGACY_FRAMES,	/* handler: temporal.t_start/time_length */
+	HET_CK_PHI_ALGO,	/* handler: phi_filtering.algorithm */
+	HET_CK_PHI_RANGES	/* handler: phi_filtering.target_ranges */
 };
 
 /* The sections the table's settings live in; a parent before its
    children (HET_CK_NSEC as a parent: the document's root). */
 enum het_ck_sec {
+	HET_CK_DATA, HET_CK_AP, HET_CK_AP_SC, HET_CK_AP_GE, HET_CK_AP_TP,
+	HET_CK_TEMPORAL, HET_CK_SCATTERING, HET_CK_PHI,
 	HET_CK_OPT, HET_CK_NLSQ, HET_CK_NLSQ_MS, HET_CK_NLSQ_AD, HET_CK_CMC,
 	HET_CK_CMC_SH, HET_CK_CMC_PS, HET_CK_CMC_TO, HET_CK_CMC_CO,
 	HET_CK_CMC_VA, HET_CK_CMC_NL, HET_CK_CMC_RE, HET_CK_CMC_PA,
@@ -191,13 +199,24 @@ struct het_cl_key {
 	double		 lo, hi;
 	unsigned char	 lo_open, hi_open;
 	const char	*zero;
+	size_t		 set_off;	/* NUM_SET: its int flag; NUMLIST: its
+					   size_t count */
 };
 
 extern const struct het_cl_section het_cl_sections[HET_CK_NSEC];
 extern const struct het_cl_key het_cl_keys[];
 extern const size_t het_cl_nkeys;
-/* Read every table setting the family reads.  HET_OK or an error. */
-int het_cl_read_table(struct cl_load *ld);
+/*
+ * het_cl_read_table: read every table setting the family reads in one
+ * group: HET_CK_GROUP_DATA (experimental_data, analyzer_parameters,
+ * phi_filtering: read before the parameters, which may use the angles)
+ * or HET_CK_GROUP_OPT (optimization and output).  HET_OK or an error.
+ * het_cl_key_group: the group of a setting.
+ */
+#define HET_CK_GROUP_DATA	0
+#define HET_CK_GROUP_OPT	1
+int het_cl_read_table(struct cl_load *ld, int group);
+int het_cl_key_group(const struct het_cl_key *k);
 /* The canonical word of a HET_CK_WORD value ("unknown" when none);
    het_cl_canon_word: the same for the setting named canon. */
 const char *het_cl_word_name(const struct het_cl_key *k, int value);
@@ -212,6 +231,11 @@ int het_cl_read_x_scale(struct cl_load *ld, const struct cl_cand *c,
     size_t n);
 int het_cl_read_x_scale_map(struct cl_load *ld, const struct cl_cand *c);
 int het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c);
+/* het_config_read.c: the data section's handlers */
+int het_cl_read_data_file(struct cl_load *ld, const struct cl_cand *c);
+int het_cl_read_legacy_frames(struct cl_load *ld, const struct cl_cand *c);
+int het_cl_read_phi_algo(struct cl_load *ld, const struct cl_cand *c);
+int het_cl_read_phi_ranges(struct cl_load *ld, const struct cl_cand *c);
 
 /* het_config_params.c: parameter sections of both schemas */
 int het_cl_read_params(struct cl_load *ld);

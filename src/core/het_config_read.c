@@ -199,15 +199,17 @@ het_cl_read_mode(struct cl_load *ld)
 	return HET_OK;
 }
 
-static int
-rd_data_file(struct cl_load *ld, struct het_ynode *ed)
+int
+het_cl_read_data_file(struct cl_load *ld, const struct cl_cand *c)
 {
 	struct het_config *cfg = ld->cfg;
-	struct het_ynode *fp, *dir, *name, *fmt;
+	struct het_ynode *ed = c[0].map, *fp, *dir, *name, *fmt;
 	char *f = NULL, *d = NULL, *n = NULL, *joined = NULL;
 	size_t len;
 	int rc = HET_OK;
 
+	if (ed == NULL)
+		return HET_OK;
 	fp = het_cl_get(ed, "file_path");
 	dir = het_cl_get(ed, "data_folder_path");
 	name = het_cl_get(ed, "data_file_name");
@@ -261,8 +263,22 @@ out:
 	return rc;
 }
 
-static int
-rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
+int
+het_cl_read_phi_algo(struct cl_load *ld, const struct cl_cand *c)
+{
+	struct het_ynode *v = het_cl_get(c[0].map, "algorithm");
+
+	if (!het_cl_is_null(v) && (v->kind != HET_Y_SCALAR ||
+	    strcmp(v->text, "range_based") != 0))
+		return het_cl_err(ld, HET_EINVAL, v->line,
+		    "phi_filtering.algorithm", "unknown value '%s'; allowed: "
+		    "range_based",
+		    v->kind == HET_Y_SCALAR ? v->text : "?");
+	return HET_OK;
+}
+
+int
+het_cl_read_phi_ranges(struct cl_load *ld, const struct cl_cand *c)
 {
 	struct het_config *cfg = ld->cfg;
 	struct het_ynode *v, *r, *lo, *hi, *lab;
@@ -271,25 +287,8 @@ rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
 	size_t i;
 	int rc;
 
-	if ((rc = het_cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
-	    "enabled"), 1, &cfg->phi_filter)) != HET_OK)
-		return rc;
-	if ((rc = het_cl_pick_bool(ld, (struct cl_cand[])C1(pf, "phi_filtering",
-	    "fallback_to_all_angles"), 1, &cfg->phi_fallback)) != HET_OK)
-		return rc;
-	if ((rc = het_cl_pick_num(ld, (struct cl_cand[])C1(pf, "phi_filtering",
-	    "tolerance"), 1, "phi_filtering.tolerance",
-	    &cfg->phi_tolerance)) != HET_OK)
-		return rc;
-	v = het_cl_get(pf, "algorithm");
-	if (!het_cl_is_null(v) && (v->kind != HET_Y_SCALAR ||
-	    strcmp(v->text, "range_based") != 0))
-		return het_cl_err(ld, HET_EINVAL, v->line,
-		    "phi_filtering.algorithm", "unknown value '%s'; allowed: "
-		    "range_based",
-		    v->kind == HET_Y_SCALAR ? v->text : "?");
 	strcpy(path, "phi_filtering.target_ranges");
-	v = het_cl_get(pf, "target_ranges");
+	v = het_cl_get(c[0].map, "target_ranges");
 	if (het_cl_is_null(v))
 		return HET_OK;
 	if ((rc = het_cl_want_seq(ld, v, path)) != HET_OK)
@@ -329,142 +328,46 @@ rd_phi_filtering(struct cl_load *ld, struct het_ynode *pf)
 	return HET_OK;
 }
 
+/*
+ * heterodyne's legacy temporal.t_start (0-based: frames t_start + 1 ..
+ * t_start + time_length) and time_length, when no start_frame or
+ * end_frame is written anywhere (c: those four places, then the legacy
+ * temporal section's t_start).
+ */
 int
-het_cl_read_data(struct cl_load *ld)
+het_cl_read_legacy_frames(struct cl_load *ld, const struct cl_cand *c)
 {
 	struct het_config *cfg = ld->cfg;
-	struct het_ynode *ed, *ap, *sc, *ge, *tp, *lt, *ls, *pf, *v, *ts, *tl;
-	char path[CL_PATH_MAX];
-	long t0, tn;
-	int rc, legacy;
+	struct het_ynode *lt = c[4].map, *ts, *tl;
+	long t0 = 0, tn;
+	size_t k;
+	int rc;
 
-	if ((rc = het_cl_section(ld, ld->root, "", "experimental_data", &ed,
-	    path)) != HET_OK || (ed != NULL &&
-	    (rc = rd_data_file(ld, ed)) != HET_OK))
-		return rc;
-	if ((rc = het_cl_section(ld, ld->root, "", "analyzer_parameters", &ap,
-	    path)) != HET_OK ||
-	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "scattering",
-	    &sc,
-	    path)) != HET_OK ||
-	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "geometry", &ge,
-	    path)) != HET_OK ||
-	    (rc = het_cl_section(ld, ap, "analyzer_parameters", "temporal", &tp,
-	    path)) != HET_OK)
-		return rc;
-	/* heterodyne's legacy top-level temporal: and scattering: */
-	lt = het_cl_peek(ld->root, "temporal");
-	ls = het_cl_peek(ld->root, "scattering");
-	if ((lt != NULL && (rc = het_cl_section(ld, ld->root, "", "temporal",
-	    &lt,
-	    path)) != HET_OK) || (ls != NULL && (rc = het_cl_section(ld,
-	    ld->root,
-	    "", "scattering", &ls, path)) != HET_OK))
-		return rc;
-
-	{
-		struct cl_cand dt[] = {
-			{ ap, "analyzer_parameters", "dt" },
-			{ tp, "analyzer_parameters.temporal", "dt" },
-			{ lt, "temporal", "dt" },
-		};
-		double x = 0;
-		const struct cl_prov *p;
-
-		if ((rc = het_cl_pick_num(ld, dt, NC(dt), "dt", &x)) != HET_OK)
-			return rc;
-		if ((p = het_cl_prov_find(ld, "dt")) != NULL) {
-			cfg->dt = x;
-			cfg->dt_set = 1;
-		}
-	}
-	{
-		struct cl_cand sf[] = {
-			{ ap, "analyzer_parameters", "start_frame" },
-			{ tp, "analyzer_parameters.temporal", "start_frame" },
-		};
-		struct cl_cand ef[] = {
-			{ ap, "analyzer_parameters", "end_frame" },
-			{ tp, "analyzer_parameters.temporal", "end_frame" },
-		};
-
-		legacy = het_cl_peek(ap, "start_frame") == NULL &&
-		    het_cl_peek(ap, "end_frame") == NULL &&
-		    het_cl_peek(tp, "start_frame") == NULL &&
-		    het_cl_peek(tp, "end_frame") == NULL;
-		if ((rc = het_cl_pick_long(ld, sf, NC(sf), "start_frame", 0,
-		    &cfg->start_frame)) != HET_OK ||
-		    (rc = het_cl_pick_long(ld, ef, NC(ef), "end_frame", 0,
-		    &cfg->end_frame)) != HET_OK)
-			return rc;
-	}
-	/* t_start is 0-based: frames t_start+1 .. t_start+time_length. */
-	if (legacy && lt != NULL) {
-		ts = het_cl_get(lt, "t_start");
-		tl = het_cl_get(lt, "time_length");
-		t0 = 0;
-		if (!het_cl_is_null(ts)) {
-			if ((rc = het_cl_long(ld, ts, "temporal.t_start",
-			    &t0)) !=
-			    HET_OK)
-				return rc;
-			cfg->start_frame = t0 + 1;
-			if ((rc = het_cl_prov_set(ld, "start_frame",
-			    "temporal.t_start", ts->line)) != HET_OK)
-				return rc;
-		}
-		if (!het_cl_is_null(tl)) {
-			if ((rc = het_cl_long(ld, tl, "temporal.time_length",
-			    &tn)) != HET_OK)
-				return rc;
-			cfg->end_frame = t0 + tn;
-			if ((rc = het_cl_prov_set(ld, "end_frame",
-			    "temporal.time_length", tl->line)) != HET_OK)
-				return rc;
-		}
-	}
-	{
-		struct cl_cand q[] = {
-			{ sc, "analyzer_parameters.scattering",
-			    "wavevector_q" },
-			{ ls, "scattering", "wavevector_q" },
-		};
-		struct cl_cand pa[] = {
-			{ sc, "analyzer_parameters.scattering", "phi_angles" },
-			{ ls, "scattering", "phi_angles" },
-		};
-		struct cl_cand gap[] = {
-			{ ge, "analyzer_parameters.geometry",
-			    "stator_rotor_gap" },
-		};
-		double x;
-
-		if ((rc = het_cl_pick_num(ld, q, NC(q), "wavevector_q", &x)) !=
+	for (k = 0; k < 4; k++)
+		if (het_cl_peek(c[k].map, c[k].key) != NULL)
+			return HET_OK;
+	if (lt == NULL)
+		return HET_OK;
+	ts = het_cl_get(lt, "t_start");
+	tl = het_cl_get(lt, "time_length");
+	if (!het_cl_is_null(ts)) {
+		if ((rc = het_cl_long(ld, ts, "temporal.t_start", &t0)) !=
 		    HET_OK)
 			return rc;
-		if (het_cl_prov_find(ld, "wavevector_q") != NULL) {
-			cfg->wavevector_q = x;
-			cfg->q_set = 1;
-		}
-		if ((rc = het_cl_pick_num(ld, gap, NC(gap), "stator_rotor_gap",
-		    &x)) != HET_OK)
-			return rc;
-		if (het_cl_prov_find(ld, "stator_rotor_gap") != NULL) {
-			cfg->stator_rotor_gap = x;
-			cfg->gap_set = 1;
-		}
-		v = het_cl_pick(ld, pa, NC(pa), path, &rc);
-		if (rc != HET_OK)
-			return rc;
-		if (v != NULL && ((rc = het_cl_numlist(ld, v, path,
-		    &cfg->phi_angles, &cfg->nphi_angles)) != HET_OK ||
-		    (rc = het_cl_prov_set(ld, "phi_angles", path, v->line)) !=
-		    HET_OK))
+		cfg->start_frame = t0 + 1;
+		if ((rc = het_cl_prov_set(ld, "start_frame",
+		    "temporal.t_start", ts->line)) != HET_OK)
 			return rc;
 	}
-	if ((rc = het_cl_section(ld, ld->root, "", "phi_filtering", &pf,
-	    path)) != HET_OK)
-		return rc;
-	return pf != NULL ? rd_phi_filtering(ld, pf) : HET_OK;
+	if (!het_cl_is_null(tl)) {
+		if ((rc = het_cl_long(ld, tl, "temporal.time_length", &tn)) !=
+		    HET_OK)
+			return rc;
+		cfg->end_frame = t0 + tn;
+		if ((rc = het_cl_prov_set(ld, "end_frame",
+		    "temporal.time_length", tl->line)) != HET_OK)
+			return rc;
+	}
+	return HET_OK;
 }
 

@@ -87,9 +87,20 @@ het_config_setting_format(const struct het_config *cfg, const char *path,
 		else
 			snprintf(buf, len, "%.10g", cfg->nlsq.x_scale);
 		break;
+	case HET_CK_NUM_SET:
+		if (*(const int *)((const char *)cfg + k->set_off))
+			snprintf(buf, len, "%.10g", *(const double *)f);
+		else
+			snprintf(buf, len, "null");
+		break;
 	case HET_CK_X_SCALE_MAP:
-		return het_error_set(err, HET_EINVAL, "%s: a mapping; edit it "
-		    "in the file", path);
+	case HET_CK_NUMLIST:
+	case HET_CK_DATA_FILE:
+	case HET_CK_LEGACY_FRAMES:
+	case HET_CK_PHI_ALGO:
+	case HET_CK_PHI_RANGES:
+		return het_error_set(err, HET_EINVAL, "%s: not a single "
+		    "value; edit it in the file", path);
 	}
 	return HET_OK;
 }
@@ -190,11 +201,26 @@ het_config_setting_parse(struct het_config *cfg, const char *path,
 			cfg->nlsq.x_scale = d;
 		}
 		return rc;
+	case HET_CK_NUM_SET:
+		if (strcmp(text, "null") == 0) {
+			*(int *)((char *)cfg + k->set_off) = 0;
+			return HET_OK;
+		}
+		if ((rc = het_parse_double(text, path, &d, err)) == HET_OK) {
+			*(double *)f = d;
+			*(int *)((char *)cfg + k->set_off) = 1;
+		}
+		return rc;
 	case HET_CK_X_SCALE_MAP:
+	case HET_CK_NUMLIST:
+	case HET_CK_DATA_FILE:
+	case HET_CK_LEGACY_FRAMES:
+	case HET_CK_PHI_ALGO:
+	case HET_CK_PHI_RANGES:
 		break;
 	}
-	return het_error_set(err, HET_EINVAL, "%s: a mapping; edit it in the "
-	    "file", path);
+	return het_error_set(err, HET_EINVAL, "%s: not a single value; edit "
+	    "it in the file", path);
 }
 
 int

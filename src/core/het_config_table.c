@@ -1,10 +1,11 @@
 /*
- * het_config_table.c: the schema table of the optimiser and output
- * settings (optimization.nlsq, optimization.cmc, output): one entry per
- * setting, which drives the reader (het_cl_read_table), the template
- * writer (het_config_write.c), the validator's value checks and the
- * editors (het_config_setting.c), so that a setting is declared in one
- * place.
+ * het_config_table.c: the schema table of a configuration's settings
+ * (experimental_data, analyzer_parameters, phi_filtering,
+ * optimization.nlsq, optimization.cmc, output; the parameter blocks keep
+ * their own reader, het_config_params.c): one entry per setting, which
+ * drives the reader (het_cl_read_table), the template writer
+ * (het_config_write.c), the validator's value checks and the editors
+ * (het_config_setting.c), so that a setting is declared in one place.
  *
  * Design.  tmux's options-table.c is the model.  An entry names the
  * setting's canonical key (its provenance for the validator's messages),
@@ -13,9 +14,11 @@
  * a key written directly under cmc overrides the same key in a
  * sub-section, the heterodyne and homodyne spellings map onto one field),
  * the family that reads it, and where and with which comment the template
- * writes it.  The few settings with a shape of their own (x_scale: "jac"
- * or a number; x_scale_map: a mapping; output_dir: the family's own
- * spelling in the template) are typed handlers named in the table.  Each entry also
+ * writes it.  The settings with a shape of their own (x_scale: "jac" or
+ * a number; x_scale_map: a mapping; output_dir: the family's own
+ * spelling in the template; the data file from its path or folder and
+ * name; the legacy t_start/time_length; the phi ranges) are typed
+ * handlers named in the table.  Each entry also
  * carries the check the validator makes of its value (a range with open
  * or closed ends, a count, "auto" or 0 with a meaning); what crosses
  * fields (a cap below a floor, a heartbeat longer than the timeout)
@@ -88,6 +91,22 @@ _Static_assert(sizeof(enum het_cons_method) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum het_config_sigma) == sizeof(int), "enum size");
 
 const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
+	[HET_CK_DATA] = { HET_CK_NSEC, "", "experimental_data",
+	    "experimental_data", 0 },
+	[HET_CK_AP] = { HET_CK_NSEC, "", "analyzer_parameters",
+	    "analyzer_parameters", 0 },
+	[HET_CK_AP_SC] = { HET_CK_AP, "analyzer_parameters", "scattering",
+	    "analyzer_parameters.scattering", 1 },
+	[HET_CK_AP_GE] = { HET_CK_AP, "analyzer_parameters", "geometry",
+	    "analyzer_parameters.geometry", 1 },
+	[HET_CK_AP_TP] = { HET_CK_AP, "analyzer_parameters", "temporal",
+	    "analyzer_parameters.temporal", 1 },
+	/* heterodyne's legacy top-level temporal: and scattering: */
+	[HET_CK_TEMPORAL] = { HET_CK_NSEC, "", "temporal", "temporal", 0 },
+	[HET_CK_SCATTERING] = { HET_CK_NSEC, "", "scattering", "scattering",
+	    0 },
+	[HET_CK_PHI] = { HET_CK_NSEC, "", "phi_filtering", "phi_filtering",
+	    0 },
 	[HET_CK_OPT] = { HET_CK_NSEC, "", "optimization", "optimization", 0 },
 	[HET_CK_NLSQ] = { HET_CK_OPT, "optimization", "nlsq",
 	    "optimization.nlsq", 1 },
@@ -135,18 +154,85 @@ const struct het_cl_section het_cl_sections[HET_CK_NSEC] = {
 #define RE		HET_CK_CMC_RE
 #define PA		HET_CK_CMC_PA
 #define OU		HET_CK_OUTPUT
+#define ED		HET_CK_DATA
+#define AP		HET_CK_AP
+#define SC		HET_CK_AP_SC
+#define GE		HET_CK_AP_GE
+#define TP		HET_CK_AP_TP
+#define LT		HET_CK_TEMPORAL
+#define LS		HET_CK_SCATTERING
+#define PF		HET_CK_PHI
 /* The validator's checks. */
-#define NOCHECK		HET_CV_NONE, 0, 0, 0, 0, NULL
+#define NOCHECK		HET_CV_NONE, 0, 0, 0, 0, NULL, 0
+#define NOCHECK_SET(o)	HET_CV_NONE, 0, 0, 0, 0, NULL, (o)
 #define RANGE(lo, lo_open, hi, hi_open) \
-			HET_CV_RANGE, (lo), (hi), (lo_open), (hi_open), NULL
+			HET_CV_RANGE, (lo), (hi), (lo_open), (hi_open), NULL, 0
 #define POSITIVE	RANGE(0, 1, INFINITY, 0)
 #define OPEN01		RANGE(0, 1, 1, 1)
-#define COUNT(lo, hi)	HET_CV_COUNT, (lo), (hi), 0, 0, NULL
+#define COUNT(lo, hi)	HET_CV_COUNT, (lo), (hi), 0, 0, NULL, 0
 #define ATLEAST1	COUNT(1, 0x7fffffffL)
-#define AUTO		HET_CV_AUTO, 1, 0x7fffffffL, 0, 0, NULL
-#define ZERO_OR(lo, hi, what) HET_CV_ZERO_OR, (lo), (hi), 0, 0, (what)
+#define AUTO		HET_CV_AUTO, 1, 0x7fffffffL, 0, 0, NULL, 0
+#define ZERO_OR(lo, hi, what) HET_CV_ZERO_OR, (lo), (hi), 0, 0, (what), 0
 
 const struct het_cl_key het_cl_keys[] = {
+	/* experimental_data, analyzer_parameters, phi_filtering (read
+	   before the parameters; value checks in het_config_valid.c) */
+	{ "data_file", HET_CK_DATA_FILE, OFF(data_file), NOW, BOTH,
+	    { { ED, "file_path" } }, ED, "file_path",
+	    { "HDF5 result file (APS-U or legacy 8-ID-I); relative to this "
+	    "file's directory; \"\" = give it on the command line." },
+	    NOCHECK },
+	{ "dt", HET_CK_NUM_SET, OFF(dt), NOW, BOTH,
+	    { { AP, "dt" }, { TP, "dt" }, { LT, "dt" } }, AP, "dt",
+	    { "Frame interval [s], > 0; null = read dt from the data file." },
+	    NOCHECK_SET(OFF(dt_set)) },
+	{ "start_frame", HET_CK_LONG, OFF(start_frame), NOW, BOTH,
+	    { { AP, "start_frame" }, { TP, "start_frame" } }, AP,
+	    "start_frame", { "First frame, 1-based inclusive, >= 1." },
+	    NOCHECK },
+	{ "end_frame", HET_CK_LONG, OFF(end_frame), NOW, BOTH,
+	    { { AP, "end_frame" }, { TP, "end_frame" } }, AP, "end_frame",
+	    { "Last frame, 1-based inclusive, > start_frame; -1 = the last "
+	    "frame of the data." }, NOCHECK },
+	/* t_start (0-based) and time_length when no frame key is given */
+	{ "legacy_frames", HET_CK_LEGACY_FRAMES, 0, NOW, BOTH,
+	    { { AP, "start_frame" }, { AP, "end_frame" },
+	    { TP, "start_frame" }, { TP, "end_frame" }, { LT, "t_start" } },
+	    LT, NULL, { NULL }, NOCHECK },
+	{ "wavevector_q", HET_CK_NUM_SET, OFF(wavevector_q), NOW, BOTH,
+	    { { SC, "wavevector_q" }, { LS, "wavevector_q" } }, SC,
+	    "wavevector_q",
+	    { "Wavevector q [1/A], > 0; null = any q ring of the file may be "
+	    "chosen." }, NOCHECK_SET(OFF(q_set)) },
+	{ "phi_angles", HET_CK_NUMLIST, OFF(phi_angles), NOW, BOTH,
+	    { { SC, "phi_angles" }, { LS, "phi_angles" } }, SC, "phi_angles",
+	    { "Angles phi [deg] to analyse, in [-360, 360], each picking the "
+	    "nearest bin; null = all (or phi_filtering)." }, NOCHECK_SET(OFF(nphi_angles)) },
+	{ "stator_rotor_gap", HET_CK_NUM_SET, OFF(stator_rotor_gap), NOW, BOTH,
+	    { { GE, "stator_rotor_gap" } }, GE, "stator_rotor_gap",
+	    { "Stator-rotor gap [A], > 0, enters the homodyne laminar_flow "
+	    "model; null = 2000000 (200 um)." }, NOCHECK_SET(OFF(gap_set)) },
+	{ "phi_filtering.enabled", HET_CK_BOOL, OFF(phi_filter), NOW, BOTH,
+	    { { PF, "enabled" } }, PF, "enabled",
+	    { "true: keep only the angles inside target_ranges." }, NOCHECK },
+	{ "phi_filtering.target_ranges", HET_CK_PHI_RANGES, OFF(phi_ranges),
+	    NOW, BOTH, { { PF, "target_ranges" } }, PF, "target_ranges",
+	    { "Ranges [deg] with min_angle, max_angle in [-360, 360] (min > "
+	    "max wraps through 180) and an optional description,",
+	    "e.g. - {min_angle: -10, max_angle: 10, description: \"parallel "
+	    "to flow\"}" }, NOCHECK },
+	{ "phi_filtering.tolerance", HET_CK_NUM, OFF(phi_tolerance), NOW,
+	    BOTH, { { PF, "tolerance" } }, PF, "tolerance",
+	    { "Degrees added on both sides of every range, in [0, 180)." },
+	    NOCHECK },
+	{ "phi_filtering.fallback", HET_CK_BOOL, OFF(phi_fallback), NOW,
+	    BOTH, { { PF, "fallback_to_all_angles" } }, PF,
+	    "fallback_to_all_angles",
+	    { "true: use every angle when no angle falls in a range." },
+	    NOCHECK },
+	{ "phi_filtering.algorithm", HET_CK_PHI_ALGO, 0, NOW, BOTH,
+	    { { PF, "algorithm" } }, PF, NULL, { NULL }, NOCHECK },
+
 	/* optimization.nlsq */
 	{ "nlsq.method", HET_CK_WORD, OFF(nlsq.method), WORDS(method_words),
 	    BOTH, { { NL, "method" } }, NL, "method",
@@ -493,6 +579,41 @@ read_seed(struct cl_load *ld, const struct het_cl_key *k,
 	return HET_OK;
 }
 
+/* A number that records that it was given (dt, q, the gap). */
+static int
+read_num_set(struct cl_load *ld, const struct het_cl_key *k,
+    const struct cl_cand *c, size_t n)
+{
+	double x = 0.0;
+	int rc;
+
+	if ((rc = het_cl_pick_num(ld, c, n, k->canon, &x)) != HET_OK)
+		return rc;
+	if (het_cl_prov_find(ld, k->canon) != NULL) {
+		*(double *)((char *)ld->cfg + k->off) = x;
+		*(int *)((char *)ld->cfg + k->set_off) = 1;
+	}
+	return HET_OK;
+}
+
+/* A list of numbers with its count (phi_angles). */
+static int
+read_numlist(struct cl_load *ld, const struct het_cl_key *k,
+    const struct cl_cand *c, size_t n)
+{
+	char path[CL_PATH_MAX];
+	struct het_ynode *v;
+	int rc;
+
+	v = het_cl_pick(ld, c, n, path, &rc);
+	if (rc != HET_OK || v == NULL)
+		return rc;
+	if ((rc = het_cl_numlist(ld, v, path, (double **)((char *)ld->cfg +
+	    k->off), (size_t *)((char *)ld->cfg + k->set_off))) != HET_OK)
+		return rc;
+	return het_cl_prov_set(ld, k->canon, path, v->line);
+}
+
 /* One setting from its candidates (sec: the resolved section nodes). */
 static int
 read_key(struct cl_load *ld, const struct het_cl_key *k,
@@ -529,28 +650,59 @@ read_key(struct cl_load *ld, const struct het_cl_key *k,
 		return het_cl_read_x_scale_map(ld, &c[0]);
 	case HET_CK_OUTPUT_DIR:
 		return het_cl_read_output_dir(ld, &c[0]);
+	case HET_CK_NUM_SET:
+		return read_num_set(ld, k, c, n);
+	case HET_CK_NUMLIST:
+		return read_numlist(ld, k, c, n);
+	case HET_CK_DATA_FILE:
+		return het_cl_read_data_file(ld, &c[0]);
+	case HET_CK_LEGACY_FRAMES:
+		return het_cl_read_legacy_frames(ld, c);
+	case HET_CK_PHI_ALGO:
+		return het_cl_read_phi_algo(ld, &c[0]);
+	case HET_CK_PHI_RANGES:
+		return het_cl_read_phi_ranges(ld, &c[0]);
 	}
 	return het_error_set(ld->err, HET_EINTERNAL, "%s: no reader for "
 	    "setting %s", ld->name, k->canon);
 }
 
+/* The group of a section: that of its top-level section. */
+static int
+sec_group(int s)
+{
+	while (het_cl_sections[s].parent < HET_CK_NSEC)
+		s = het_cl_sections[s].parent;
+	return s < HET_CK_OPT ? HET_CK_GROUP_DATA : HET_CK_GROUP_OPT;
+}
+
 int
-het_cl_read_table(struct cl_load *ld)
+het_cl_key_group(const struct het_cl_key *k)
+{
+	return sec_group(k->tsec);
+}
+
+int
+het_cl_read_table(struct cl_load *ld, int group)
 {
 	struct het_ynode *sec[HET_CK_NSEC + 1];
 	char path[CL_PATH_MAX];
 	size_t s, i;
 	int rc;
 
-	/* Sections in table order: a parent comes before its children. */
+	/* The group's sections, a parent before its children. */
 	sec[HET_CK_NSEC] = ld->root;
-	for (s = 0; s < HET_CK_NSEC; s++)
-		if ((rc = het_cl_section(ld, sec[het_cl_sections[s].parent],
+	for (s = 0; s < HET_CK_NSEC; s++) {
+		sec[s] = NULL;
+		if (sec_group((int)s) == group && (rc = het_cl_section(ld,
+		    sec[het_cl_sections[s].parent],
 		    het_cl_sections[s].parent_path, het_cl_sections[s].key,
 		    &sec[s], path)) != HET_OK)
 			return rc;
+	}
 	for (i = 0; i < het_cl_nkeys; i++)
-		if (het_cl_key_for(&het_cl_keys[i], ld->cfg->family) &&
+		if (het_cl_key_group(&het_cl_keys[i]) == group &&
+		    het_cl_key_for(&het_cl_keys[i], ld->cfg->family) &&
 		    (rc = read_key(ld, &het_cl_keys[i], sec)) != HET_OK)
 			return rc;
 	return HET_OK;

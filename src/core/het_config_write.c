@@ -196,72 +196,6 @@ w_header(struct wbuf *w, const struct het_config *cfg)
 }
 
 static void
-w_data(struct wbuf *w, const struct het_config *cfg)
-{
-	char b[40];
-	size_t i;
-
-	w_put(w, "experimental_data:\n");
-	w_cmt(w, 2, "HDF5 result file (APS-U or legacy 8-ID-I); relative to "
-	    "this file's directory; \"\" = give it on the command line.");
-	w_ks(w, 2, "file_path", cfg->data_file != NULL ? cfg->data_file : "");
-	w_put(w, "\nanalyzer_parameters:\n");
-	w_cmt(w, 2, "Frame interval [s], > 0; null = read dt from the data "
-	    "file.");
-	if (cfg->dt_set)
-		w_kn(w, 2, "dt", cfg->dt);
-	else
-		w_put(w, "  dt: null\n");
-	w_cmt(w, 2, "First frame, 1-based inclusive, >= 1.");
-	w_kl(w, 2, "start_frame", cfg->start_frame);
-	w_cmt(w, 2, "Last frame, 1-based inclusive, > start_frame; -1 = the "
-	    "last frame of the data.");
-	w_kl(w, 2, "end_frame", cfg->end_frame);
-	w_put(w, "  scattering:\n");
-	w_cmt(w, 4, "Wavevector q [1/A], > 0; null = any q ring of the "
-	    "file may be chosen.");
-	if (cfg->q_set)
-		w_kn(w, 4, "wavevector_q", cfg->wavevector_q);
-	else
-		w_put(w, "    wavevector_q: null\n");
-	w_cmt(w, 4, "Angles phi [deg] to analyse, in [-360, 360], each "
-	    "picking the nearest bin; null = all (or phi_filtering).");
-	w_knums(w, 4, "phi_angles", cfg->phi_angles, cfg->nphi_angles);
-	w_put(w, "  geometry:\n");
-	w_cmt(w, 4, "Stator-rotor gap [A], > 0, enters the homodyne "
-	    "laminar_flow model; null = 2000000 (200 um).");
-	if (cfg->gap_set)
-		w_kn(w, 4, "stator_rotor_gap", cfg->stator_rotor_gap);
-	else
-		w_put(w, "    stator_rotor_gap: null\n");
-
-	w_put(w, "\nphi_filtering:\n");
-	w_cmt(w, 2, "true: keep only the angles inside target_ranges.");
-	w_kb(w, 2, "enabled", cfg->phi_filter);
-	w_cmt(w, 2, "Ranges [deg] with min_angle, max_angle in [-360, 360] "
-	    "(min > max wraps through 180) and an optional description,");
-	w_cmt(w, 2, "e.g. - {min_angle: -10, max_angle: 10, description: "
-	    "\"parallel to flow\"}");
-	if (cfg->nphi_ranges == 0)
-		w_put(w, "  target_ranges: []\n");
-	else
-		w_put(w, "  target_ranges:\n");
-	for (i = 0; i < cfg->nphi_ranges; i++) {
-		w_num(b, sizeof(b), cfg->phi_ranges[i].lo);
-		w_put(w, "    - min_angle: %s\n", b);
-		w_kn(w, 6, "max_angle", cfg->phi_ranges[i].hi);
-		if (cfg->phi_ranges[i].label != NULL)
-			w_ks(w, 6, "description", cfg->phi_ranges[i].label);
-	}
-	w_cmt(w, 2, "Degrees added on both sides of every range, in [0, "
-	    "180).");
-	w_kn(w, 2, "tolerance", cfg->phi_tolerance);
-	w_cmt(w, 2, "true: use every angle when no angle falls in a range.");
-	w_kb(w, 2, "fallback_to_all_angles", cfg->phi_fallback);
-	w_put(w, "\n");
-}
-
-static void
 w_prior_params(struct wbuf *w, int indent, const struct het_prior *pr)
 {
 	char a[40], b[40];
@@ -476,6 +410,27 @@ w_xscale_map(struct wbuf *w, int indent, const struct het_config *cfg)
 		w_put(w, "%*sx_scale_map: null\n", indent, "");
 }
 
+/* phi_filtering.target_ranges: [] or one item per range. */
+static void
+w_phi_ranges(struct wbuf *w, int ind, const struct het_config *cfg)
+{
+	char b[40];
+	size_t i;
+
+	if (cfg->nphi_ranges == 0)
+		w_put(w, "%*starget_ranges: []\n", ind, "");
+	else
+		w_put(w, "%*starget_ranges:\n", ind, "");
+	for (i = 0; i < cfg->nphi_ranges; i++) {
+		w_num(b, sizeof(b), cfg->phi_ranges[i].lo);
+		w_put(w, "%*s- min_angle: %s\n", ind + 2, "", b);
+		w_kn(w, ind + 4, "max_angle", cfg->phi_ranges[i].hi);
+		if (cfg->phi_ranges[i].label != NULL)
+			w_ks(w, ind + 4, "description",
+			    cfg->phi_ranges[i].label);
+	}
+}
+
 /* The header lines of section s and of its parents not yet written. */
 static void
 w_section(struct wbuf *w, int s, unsigned char *open)
@@ -538,6 +493,26 @@ w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
 	case HET_CK_X_SCALE_MAP:
 		w_xscale_map(w, ind, cfg);
 		break;
+	case HET_CK_NUM_SET:
+		if (*(const int *)((const char *)cfg + k->set_off))
+			w_kn(w, ind, k->tkey, *(const double *)field);
+		else
+			w_put(w, "%*s%s: null\n", ind, "", k->tkey);
+		break;
+	case HET_CK_NUMLIST:
+		w_knums(w, ind, k->tkey, *(double *const *)field,
+		    *(const size_t *)((const char *)cfg + k->set_off));
+		break;
+	case HET_CK_DATA_FILE:
+		w_ks(w, ind, k->tkey, cfg->data_file != NULL ?
+		    cfg->data_file : "");
+		break;
+	case HET_CK_PHI_RANGES:
+		w_phi_ranges(w, ind, cfg);
+		break;
+	case HET_CK_LEGACY_FRAMES:
+	case HET_CK_PHI_ALGO:
+		break;			/* read only */
 	case HET_CK_OUTPUT_DIR:		/* each family's own spelling */
 		w_ks(w, ind, cfg->family == HET_FAMILY_HETERODYNE ?
 		    "output_dir" : "directory", cfg->output_dir != NULL ?
@@ -555,10 +530,10 @@ w_root(int s)
 	return s;
 }
 
-/* The settings of the schema table (optimization, output); a blank line
-   between top-level sections. */
+/* The settings of the schema table in one group; a blank line between
+   top-level sections. */
 static void
-w_table(struct wbuf *w, const struct het_config *cfg)
+w_table(struct wbuf *w, const struct het_config *cfg, int group)
 {
 	unsigned char open[HET_CK_NSEC] = { 0 };
 	int root = -1;
@@ -566,7 +541,8 @@ w_table(struct wbuf *w, const struct het_config *cfg)
 
 	for (i = 0; i < het_cl_nkeys; i++) {
 		if (!het_cl_key_for(&het_cl_keys[i], cfg->family) ||
-		    het_cl_keys[i].tkey == NULL)
+		    het_cl_keys[i].tkey == NULL ||
+		    het_cl_key_group(&het_cl_keys[i]) != group)
 			continue;
 		if (root >= 0 && w_root(het_cl_keys[i].tsec) != root)
 			w_put(w, "\n");
@@ -585,7 +561,8 @@ het_config_format(const struct het_config *cfg, int flags,
 	memset(&w, 0, sizeof(w));
 	w.comments = (flags & HET_CONFIG_COMMENTS) != 0;
 	w_header(&w, cfg);
-	w_data(&w, cfg);
+	w_table(&w, cfg, HET_CK_GROUP_DATA);
+	w_put(&w, "\n");
 	if (cfg->family == HET_FAMILY_HETERODYNE) {
 		w_het_params(&w, cfg);
 		w_put(&w, "initial_parameters:\n");
@@ -593,7 +570,7 @@ het_config_format(const struct het_config *cfg, int flags,
 		w_put(&w, "\n");
 	} else
 		w_hom_params(&w, cfg);
-	w_table(&w, cfg);
+	w_table(&w, cfg, HET_CK_GROUP_OPT);
 	if (w.oom || w.s == NULL) {
 		free(w.s);
 		het_error_set(err, HET_ENOMEM, "out of memory formatting a "
