@@ -46,7 +46,8 @@ dir_of(const char *path)
 static char *
 current_dir(struct ui *ui)
 {
-	const char *p = ui->ses.meta != NULL ? ui->ses.meta->path : ui->ses.data_path;
+	const char *p = ui->ses.meta != NULL ? ui->ses.meta->path :
+	    ui->ses.data_path;
 
 	return p != NULL ? dir_of(p) : ui_xstrdup(".");
 }

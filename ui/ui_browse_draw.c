@@ -173,7 +173,8 @@ draw_overlay(struct ui *ui)
 		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
 	ui_put(w, 0, 2, wd - 4, a | A_BOLD, " Open a result file ");
 	free(b->open_abs);
-	b->open_abs = ui->ses.meta != NULL ? ui_browse_abs(ui->ses.meta->path) : NULL;
+	b->open_abs = ui->ses.meta != NULL ?
+	    ui_browse_abs(ui->ses.meta->path) : NULL;
 	snprintf(buf, sizeof(buf), "%zu result file%s", l != NULL ? l->nfiles :
 	    0, l != NULL && l->nfiles == 1 ? "" : "s");
 	if (l == NULL || b->loading)

@@ -90,7 +90,8 @@ keep_angles(struct ui *ui, const struct ui_keep *k, const struct ui_ring *r)
 			    "%s %.6g%s in this file; bin #%zu at %.6g%s "
 			    "(%.3g%s away) is selected instead", g->phi,
 			    k->phi[i], g->deg, r->bins[j] + 1,
-			    ui->ses.meta->bins[r->bins[j]].phi, g->deg, d, g->deg);
+			    ui->ses.meta->bins[r->bins[j]].phi, g->deg, d,
+			    g->deg);
 			nmis++;
 		} else if (pick[j]) {
 			ui_log(ui, UI_LOG_WARN, "kept selection: %s %.6g%s "

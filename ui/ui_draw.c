@@ -322,8 +322,9 @@ ui_layout(struct ui *ui)
 	ui->scr.w_body = newwin(body, COLS, 2, 0);
 	ui->scr.w_status = newwin(1, COLS, LINES - 2, 0);
 	ui->scr.w_foot = newwin(1, COLS, LINES - 1, 0);
-	if (ui->scr.w_head == NULL || ui->scr.w_tabs == NULL || ui->scr.w_body == NULL ||
-	    ui->scr.w_status == NULL || ui->scr.w_foot == NULL)
+	if (ui->scr.w_head == NULL || ui->scr.w_tabs == NULL ||
+	    ui->scr.w_body == NULL || ui->scr.w_status == NULL ||
+	    ui->scr.w_foot == NULL)
 		ui_fatal("cannot create the screen windows (%dx%d)", COLS,
 		    LINES);
 	for (i = 0; i < ui->npanels; i++)
@@ -380,7 +381,8 @@ draw_head(struct ui *ui)
 				    ring->q);
 			else
 				snprintf(v[n++], sizeof(v[0]), "%zu/%zu q=%.4g",
-				    ui->ses.sel.ring + 1, ui->ses.nrings, ring->q);
+				    ui->ses.sel.ring + 1, ui->ses.nrings,
+				    ring->q);
 			l[n] = "sel ";
 			snprintf(v[n++], sizeof(v[0]), "%zu/%zu %s",
 			    ui_model_ring_selected(ui, ui->ses.sel.ring),
@@ -419,7 +421,8 @@ draw_head(struct ui *ui)
 		} else
 			snprintf(file, sizeof(file), "%s", base);
 		x += ui_put(w, 0, x, room, ui->ses.data_error != NULL &&
-		    ui->ses.meta == NULL ? ui_color_attr(UI_C_ERROR) : val, file);
+		    ui->ses.meta == NULL ? ui_color_attr(UI_C_ERROR) : val,
+		    file);
 		x += 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -475,7 +478,8 @@ draw_status(struct ui *ui)
 		text = ui->view.prompt_buf;
 		while (ui_strwidth(text) > room && *text != '\0')
 			text++;
-		x += 1 + ui_put(w, 0, x + 2, room, ui->view.prompt_sel ? A_REVERSE :
+		x += 1 + ui_put(w, 0, x + 2, room,
+		    ui->view.prompt_sel ? A_REVERSE :
 		    A_NORMAL, text);
 		ui_put(w, 0, x + 2, 1, A_REVERSE, " ");
 		ui_put(w, 0, x + 4, COLS - x - 5, ui_color_attr(UI_C_DIM),
@@ -493,7 +497,8 @@ draw_status(struct ui *ui)
 		return;
 	}
 	if (ui->view.status[0] != '\0') {
-		ui_put(w, 0, 1, COLS - 2, ui_color_attr(lc[ui->view.status_level]),
+		ui_put(w, 0, 1, COLS - 2,
+		    ui_color_attr(lc[ui->view.status_level]),
 		    ui->view.status);
 		return;
 	}
@@ -601,7 +606,8 @@ draw_help(struct ui *ui)
 	if (w == NULL)
 		return;
 	if (ui->view.help_scroll > total - (h - 2))
-		ui->view.help_scroll = total - (h - 2) > 0 ? total - (h - 2) : 0;
+		ui->view.help_scroll = total - (h - 2) > 0 ?
+		    total - (h - 2) : 0;
 	wbkgdset(w, ' ' | a);
 	werase(w);
 	wattrset(w, a);
@@ -692,7 +698,8 @@ void
 ui_prompt_open(struct ui *ui, const char *label, const char *init,
     void (*done)(struct ui *, const char *))
 {
-	snprintf(ui->view.prompt_label, sizeof(ui->view.prompt_label), "%s", label);
+	snprintf(ui->view.prompt_label, sizeof(ui->view.prompt_label), "%s",
+	    label);
 	snprintf(ui->view.prompt_buf, sizeof(ui->view.prompt_buf), "%s",
 	    init != NULL ? init : "");
 	ui->view.prompt_len = strlen(ui->view.prompt_buf);

@@ -125,7 +125,8 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 		snprintf(dt, sizeof(dt), "dt unknown");
 	ui_msg(ui, UI_LOG_INFO, "opened %s: %s, %zu bin%s in %zu ring%s, "
 	    "%zu frames, %s", m->path, het_layout_name(m->layout), m->nbins,
-	    m->nbins == 1 ? "" : "s", ui->ses.nrings, ui->ses.nrings == 1 ? "" : "s",
+	    m->nbins == 1 ? "" : "s", ui->ses.nrings,
+	    ui->ses.nrings == 1 ? "" : "s",
 	    m->frames, dt);
 	if (keep.have)
 		ui_keep_apply(ui, &keep);
@@ -266,7 +267,8 @@ ui_key(struct ui *ui, int key)
 	if (ui_prompt_key(ui, key))
 		return;
 	if (ui->view.status[0] != '\0' && ui->view.status_until == 0) {
-		ui->view.status[0] = '\0';	/* a key acknowledges an error */
+		/* a key acknowledges an error */
+		ui->view.status[0] = '\0';
 		ui_dirty(ui, UI_DIRTY_STATUS);
 	}
 	if (ui_browse_key(ui, key))	/* the browser overlay is open */
@@ -322,7 +324,7 @@ ui_read_keys(struct ui *ui)
 struct ui_core {
 	struct ui	*ui;
 	int		 sigfd, errfd;
-	int		 fatal;		/* the signal that ends the process */
+	int		 fatal;		/* the signal to end with */
 	double		 last;		/* the last render */
 };
 

@@ -71,9 +71,11 @@ ui_model_set_meta(struct ui *ui, struct het_io_meta *m)
 		ui->ses.rings[r].bins = ui_xcalloc(qslot[i], sizeof(size_t));
 		for (k = 0; k < m->nbins; k++)
 			if (m->bins[k].q_idx == i)
-				ui->ses.rings[r].bins[ui->ses.rings[r].nbins++] = k;
+				ui->ses.rings[r].bins[
+				    ui->ses.rings[r].nbins++] = k;
 		sort_meta = m;
-		qsort(ui->ses.rings[r].bins, ui->ses.rings[r].nbins, sizeof(size_t),
+		qsort(ui->ses.rings[r].bins, ui->ses.rings[r].nbins,
+		    sizeof(size_t),
 		    cmp_phi);
 		r++;
 	}
@@ -238,7 +240,8 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 			best = 0;
 			bd = INFINITY;
 			for (i = 0; i < r->nbins; i++) {
-				d = ui_phi_dist(ui->ses.meta->bins[r->bins[i]].phi,
+				d = ui_phi_dist(
+				    ui->ses.meta->bins[r->bins[i]].phi,
 				    cfg->phi_angles[k]);
 				if (d < bd) {
 					bd = d;
@@ -276,7 +279,8 @@ ui_model_apply_config(struct ui *ui, const struct het_config *cfg)
 		snprintf(text, sizeof(text), "%ld,%ld", cfg->start_frame, last);
 		if (ui_model_set_window(ui, text, why, sizeof(why)) != 0) {
 			ui_msg(ui, UI_LOG_WARN, "config %s; keeping frames "
-			    "%ld,%ld", why, ui->ses.sel.first, ui->ses.sel.last);
+			    "%ld,%ld", why, ui->ses.sel.first,
+			    ui->ses.sel.last);
 			nmis++;
 		} else
 			ui_log(ui, UI_LOG_INFO, "config frame window %ld,%ld",

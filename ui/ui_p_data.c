@@ -356,7 +356,8 @@ draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 	char buf[128], head[128];
 
 	snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  q %.5g %s  %zu/%zu "
-	    "selected", ui->ses.sel.ring + 1, ui->ses.nrings, r->q, g->inv_angstrom,
+	    "selected", ui->ses.sel.ring + 1, ui->ses.nrings, r->q,
+	    g->inv_angstrom,
 	    ui_model_ring_selected(ui, ui->ses.sel.ring), r->nbins);
 	if (ui_strwidth(buf) > s->left - 2)	/* the header has q */
 		snprintf(buf, sizeof(buf), "Bins  ring %zu/%zu  %zu/%zu "
@@ -385,7 +386,8 @@ draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 			ui_fill(w, y0 + y, 0, s->left, cur);
 		ui_put(w, y0 + y, 1, 2, i == pos ? cur :
 		    ui->ses.sel.bin_on[k] ? ui_color_attr(UI_C_MARK) :
-		    ui_color_attr(UI_C_DIM), ui->ses.sel.bin_on[k] ? g->mark_on :
+		    ui_color_attr(UI_C_DIM),
+		    ui->ses.sel.bin_on[k] ? g->mark_on :
 		    g->mark_off);
 		snprintf(buf, sizeof(buf), "%4zu %5ld %8.5f %7.2f %6zu",
 		    k + 1, b->label, b->q, b->phi, ui->ses.meta->frames);
@@ -550,7 +552,8 @@ draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
 		ui_putf(w, y++, x, wd, ui_color_attr(UI_C_ERROR),
 		    " Cannot open %s ", ui->ses.data_path);
 		y++;
-		y += ui_put_wrapped(w, y, x, wd, 6, A_NORMAL, ui->ses.data_error);
+		y += ui_put_wrapped(w, y, x, wd, 6, A_NORMAL,
+		    ui->ses.data_error);
 		y++;
 	} else
 		ui_put(w, y++, x, wd, ui_color_attr(UI_C_VALUE),
@@ -611,8 +614,8 @@ change_ring(struct ui *ui, struct data_state *s, int delta)
 		ui_msg(ui, UI_LOG_INFO, "this file has a single q ring");
 		return;
 	}
-	ui->ses.sel.ring = (ui->ses.sel.ring + (delta > 0 ? 1 : ui->ses.nrings - 1)) %
-	    ui->ses.nrings;
+	ui->ses.sel.ring = (ui->ses.sel.ring +
+	    (delta > 0 ? 1 : ui->ses.nrings - 1)) % ui->ses.nrings;
 	r = ui_model_ring(ui);
 	ui->ses.sel.cursor = r->bins[pos < r->nbins ? pos : r->nbins - 1];
 	s->top = 0;
@@ -641,7 +644,8 @@ window_done(struct ui *ui, const char *text)
 		return;
 	}
 	ui_msg(ui, UI_LOG_INFO, "frame window set to %ld,%ld (%ld frames)",
-	    ui->ses.sel.first, ui->ses.sel.last, ui->ses.sel.last - ui->ses.sel.first + 1);
+	    ui->ses.sel.first, ui->ses.sel.last,
+	    ui->ses.sel.last - ui->ses.sel.first + 1);
 	ui_data_refresh(ui);
 }
 

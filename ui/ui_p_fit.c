@@ -207,7 +207,8 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	ui_msg(ui, UI_LOG_INFO, "fit started%s: %s, %s, ring %zu (q %.4g), "
 	    "%zu angle%s, frames %ld-%ld", warm ? " from the last result" :
 	    "", het_mode_name(ui->ses.cfg->mode), ui->ses.meta->path,
-	    ui->ses.sel.ring + 1, r->q, ui_model_ring_selected(ui, ui->ses.sel.ring),
+	    ui->ses.sel.ring + 1, r->q,
+	    ui_model_ring_selected(ui, ui->ses.sel.ring),
 	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
 	    ui->ses.sel.first, ui->ses.sel.last);
 	ui_dirty(ui, UI_DIRTY_ALL);
@@ -399,7 +400,8 @@ fit_key(struct ui *ui, void *state, int key)
 		}
 		if (s->snap != NULL && s->snap->phase == HET_FITJOB_WRITING) {
 			/* Nothing left to cancel: the writing always ends. */
-			ui_msg(ui, UI_LOG_INFO, "the fit has ended; its results "
+			ui_msg(ui, UI_LOG_INFO,
+			    "the fit has ended; its results "
 			    "are being written");
 			return 1;
 		}

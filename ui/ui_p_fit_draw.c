@@ -230,7 +230,8 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 		else if (sn->phase == HET_FITJOB_WRITING)
 			snprintf(buf, sizeof(buf), "writing the results");
 		else if (pr != NULL && pr->stage == 1)
-			snprintf(buf, sizeof(buf), "pre-fit of the early frames  "
+			snprintf(buf, sizeof(buf),
+			    "pre-fit of the early frames  "
 			    "iteration %ld", pr->iter);
 		else if (pr != NULL && pr->nstarts > 1)
 			snprintf(buf, sizeof(buf), "running  iteration %ld  "
@@ -521,7 +522,8 @@ draw_idle(struct ui *ui, struct fit_state *s, WINDOW *w)
 		return;
 	}
 	snprintf(buf, sizeof(buf), "r fits %s (%s) to ring %zu, q %.4g, %zu "
-	    "selected angle%s, frames %ld-%ld.", het_mode_name(ui->ses.cfg->mode),
+	    "selected angle%s, frames %ld-%ld.",
+	    het_mode_name(ui->ses.cfg->mode),
 	    ui->ses.cfg_path != NULL ? "the edited configuration" :
 	    "default parameters", ui->ses.sel.ring + 1, r != NULL ? r->q : 0,
 	    ui_model_ring_selected(ui, ui->ses.sel.ring),
@@ -547,7 +549,8 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
 	if (base != NULL && s->job == NULL && s->res != NULL)
 		ui_putf(w, 0, 1, s->left - 2, ta, "Fit  %s  frames %ld%s%ld  "
-		    "%zu %s", base, s->res->pb->first_frame, ui->scr.term.g->dash,
+		    "%zu %s", base, s->res->pb->first_frame,
+		    ui->scr.term.g->dash,
 		    s->res->pb->last_frame, s->res->pb->nangles,
 		    ui->scr.term.g->phi);
 	else if (base != NULL)

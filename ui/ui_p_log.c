@@ -109,7 +109,8 @@ log_draw(struct ui *ui, void *state, WINDOW *w)
 
 	if (s->follow || s->top >= ui->ses.log_len)
 		s->top = follow_top(ui, rows, width);
-	snprintf(title, sizeof(title), " Session log: %zu line%s%s", ui->ses.log_len,
+	snprintf(title, sizeof(title), " Session log: %zu line%s%s",
+	    ui->ses.log_len,
 	    ui->ses.log_len == 1 ? "" : "s", s->follow ? ", following new "
 	    "lines" : ", scrolled (End follows)");
 	ui_fill(w, 0, 0, cols, ui_color_attr(UI_C_TITLE));

@@ -669,11 +669,13 @@ model_key(struct ui *ui, void *state, int key)
 		cycle_scaling(ui, s);
 		break;
 	case 'S':
-		ui_prompt_open_sel(ui, "Save config to:", ui->ses.cfg_path, save_done);
+		ui_prompt_open_sel(ui, "Save config to:", ui->ses.cfg_path,
+		    save_done);
 		break;
 	case 'O':
 		/* say so before unsaved edits are lost (Esc keeps them) */
-		ui_prompt_open(ui, ui->ses.cfg_dirty ? "Open config (unsaved edits "
+		ui_prompt_open(ui,
+		    ui->ses.cfg_dirty ? "Open config (unsaved edits "
 		    "are discarded; Esc keeps them):" : "Open config:", "",
 		    open_done);
 		break;

@@ -227,7 +227,8 @@ mp_draw(struct ui *ui, void *state, WINDOW *w)
 	if (s->row >= mp_nrows(c))
 		s->row = 0;
 	ui_fill(w, 0, 0, s->cols, ui_color_attr(UI_C_TITLE));
-	base = ui->ses.cfg_path != NULL && strrchr(ui->ses.cfg_path, '/') != NULL ?
+	base = ui->ses.cfg_path != NULL && strrchr(ui->ses.cfg_path,
+	    '/') != NULL ?
 	    strrchr(ui->ses.cfg_path, '/') + 1 : ui->ses.cfg_path;
 	snprintf(buf, sizeof(buf), "Model  config %s%s", base != NULL ? base :
 	    "(defaults, not saved)", ui->ses.cfg_dirty ? "  modified" : "");
@@ -245,7 +246,8 @@ mp_draw(struct ui *ui, void *state, WINDOW *w)
 	    "   m changes");
 	mp_columns(ui, s);
 	snprintf(buf, sizeof(buf), "%-*s %*s %*s %*s vary %-*s %s",
-	    s->wn, "parameter", s->wv, "value", s->wb, "min", s->wb, "max", s->wp,
+	    s->wn, "parameter", s->wv, "value", s->wb, "min", s->wb, "max",
+	    s->wp,
 	    "prior", "unit");
 	ui_put(w, 2, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
 	    buf);

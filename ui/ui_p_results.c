@@ -324,8 +324,8 @@ draw_history(struct ui *ui, struct results_state *s, WINDOW *w, int y,
 	ui_fill(w, y, 0, s->cols, ta);
 	if (s->hsel >= ui->ses.nfit_hist)
 		s->hsel = ui->ses.nfit_hist > 0 ? ui->ses.nfit_hist - 1 : 0;
-	r = ui->ses.nfit_hist > 0 ? &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel] :
-	    NULL;
+	r = ui->ses.nfit_hist > 0 ?
+	    &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel] : NULL;
 	ui_putf(w, y, 1, s->cols - 2, ta, "Run history  %zu run%s%s%s%s",
 	    ui->ses.nfit_hist, ui->ses.nfit_hist == 1 ? "" : "s", r != NULL ?
 	    "   picked: " : "", r == NULL ? "" : r->outdir != NULL ?
@@ -402,7 +402,8 @@ results_draw(struct ui *ui, void *state, WINDOW *w)
 	const char *f = NULL;
 
 	ui_fill(w, 0, 0, s->cols, ta);
-	if (ui->ses.sample != NULL && het_sample_problem(ui->ses.sample) != NULL)
+	if (ui->ses.sample != NULL &&
+	    het_sample_problem(ui->ses.sample) != NULL)
 		f = het_sample_problem(ui->ses.sample)->data_path;
 	ui_putf(w, 0, 1, s->cols - 2, ta, "Results  %s%s%s",
 	    sm != NULL ? "posterior" : "", sm != NULL && f != NULL ? " of " :
@@ -410,7 +411,8 @@ results_draw(struct ui *ui, void *state, WINDOW *w)
 	    strrchr(f, '/') + 1 : f) : "");
 	if (ui_results_run_active(&s->run)) {
 		y = ui_results_run_draw(ui, &s->run, w, y, s->rows - y - 2 -
-		    (ui->ses.nfit_hist < 5 ? (int)ui->ses.nfit_hist : 5), s->cols) + 1;
+		    (ui->ses.nfit_hist < 5 ? (int)ui->ses.nfit_hist : 5),
+		    s->cols) + 1;
 		s->trows = 0;
 		draw_history(ui, s, w, y, s->rows - y);
 		return;

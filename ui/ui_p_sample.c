@@ -241,7 +241,8 @@ history_add(struct ui *ui, struct sample_state *s,
 static void
 run_ended(struct ui *ui, struct sample_state *s)
 {
-	const struct het_sample_summary *sm = het_sample_summary(ui->ses.sample);
+	const struct het_sample_summary *sm =
+	    het_sample_summary(ui->ses.sample);
 	const struct het_error *e = het_sample_error(ui->ses.sample);
 	const char *const *files = het_sample_files(ui->ses.sample);
 	enum het_sample_verdict v = het_sample_verdict(ui->ses.sample);

@@ -145,9 +145,11 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 		snprintf(buf, sizeof(buf), "r fits %s (NLSQ) to ring %zu, q "
 		    "%.4g, %zu selected angle%s, frames %ld-%ld, then samples "
 		    "its posterior in shards on worker processes.",
-		    het_mode_name(ui->ses.cfg->mode), ui->ses.sel.ring + 1, r != NULL ?
+		    het_mode_name(ui->ses.cfg->mode), ui->ses.sel.ring + 1,
+		    r != NULL ?
 		    r->q : 0, ui_model_ring_selected(ui, ui->ses.sel.ring),
-		    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
+		    ui_model_ring_selected(ui,
+		    ui->ses.sel.ring) == 1 ? "" : "s",
 		    ui->ses.sel.first, ui->ses.sel.last);
 	y += ui_put_wrapped(w, y, 2, s->cols - 4, s->rows - 1 - y, A_NORMAL,
 	    buf);
@@ -358,7 +360,8 @@ draw_eta(struct ui *ui, char *buf, size_t len)
 	size_t	n = strlen(buf);
 	char	t[32];
 
-	if (n < len && het_sample_view_eta(ui->ses.sample, het_clock_now(), &done,
+	if (n < len && het_sample_view_eta(ui->ses.sample, het_clock_now(),
+	    &done,
 	    &left))
 		snprintf(buf + n, len - n, "  %.0f%% of the work, about %s "
 		    "left", 100 * done, het_format_duration(left, t,
@@ -406,7 +409,8 @@ draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 		    "%zu queued  %zu retrying  %zu failed",
 		    ph == HET_SAMPLE_SAMPLING && s->cancelling ?
 		    "cancelling" : het_sample_finished(ui->ses.sample) ?
-		    het_sample_verdict_name(het_sample_verdict(ui->ses.sample)) :
+		    het_sample_verdict_name(
+		    het_sample_verdict(ui->ses.sample)) :
 		    het_sample_phase_name(ph),
 		    het_cmc_count(c, HET_CMC_DONE), het_cmc_nshards(c),
 		    het_cmc_count(c, HET_CMC_RUNNING),
@@ -418,12 +422,14 @@ draw_phase(struct ui *ui, struct sample_state *s, WINDOW *w)
 	default:
 		snprintf(buf, sizeof(buf), "%s", het_sample_phase_name(ph));
 	}
-	if (het_sample_finished(ui->ses.sample))
-		a = ui_color_attr(het_sample_verdict(ui->ses.sample) ==
-		    HET_VERDICT_PASSED ? UI_C_INFO : het_sample_verdict(
-		    ui->ses.sample) == HET_VERDICT_GATES_FAILED ||
-		    het_sample_verdict(ui->ses.sample) == HET_VERDICT_CANCELLED ?
-		    UI_C_WARN : UI_C_ERROR) | A_BOLD;
+	if (het_sample_finished(ui->ses.sample)) {
+		enum het_sample_verdict v = het_sample_verdict(ui->ses.sample);
+
+		a = ui_color_attr(v == HET_VERDICT_PASSED ? UI_C_INFO :
+		    v == HET_VERDICT_GATES_FAILED ||
+		    v == HET_VERDICT_CANCELLED ? UI_C_WARN : UI_C_ERROR) |
+		    A_BOLD;
+	}
 	ui_put_trunc(w, 1, 1, s->cols - 2, a, buf);
 	if (nl != NULL)
 		snprintf(buf, sizeof(buf), "NLSQ %s: %s, chi2_red %.4g; %s, "
@@ -445,7 +451,8 @@ draw_table(struct ui *ui, struct sample_state *s, WINDOW *w, int rows)
 {
 	struct het_cons_gates g;
 	struct sline *l;
-	size_t n, i, first = 0, last = 0, ns = het_sample_nshards(ui->ses.sample);
+	size_t n, i, first = 0, last = 0,
+	    ns = het_sample_nshards(ui->ses.sample);
 	int bw = 8 + (s->cols - 80) / 3, y;
 	attr_t ta = ui_color_attr(UI_C_TITLE);
 
@@ -495,7 +502,8 @@ draw_table(struct ui *ui, struct sample_state *s, WINDOW *w, int rows)
 static void
 draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 {
-	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample, s->cur);
+	const struct het_cmc_shard *sh = het_sample_shard(ui->ses.sample,
+	    s->cur);
 	const struct het_shard_result *r;
 	struct het_cons_gates g;
 	attr_t ta = ui_color_attr(UI_C_TITLE), ra;
@@ -617,7 +625,8 @@ draw_detail(struct ui *ui, struct sample_state *s, WINDOW *w, int y0)
 static void
 draw_where(struct ui *ui, struct sample_state *s, WINDOW *w)
 {
-	const struct het_sample_summary *sm = het_sample_summary(ui->ses.sample);
+	const struct het_sample_summary *sm =
+	    het_sample_summary(ui->ses.sample);
 	enum het_sample_verdict v = het_sample_verdict(ui->ses.sample);
 	const char *const *files = het_sample_files(ui->ses.sample);
 	char buf[1200];
@@ -688,7 +697,8 @@ sp_draw(struct ui *ui, void *state, WINDOW *w)
 		return;
 	}
 	rows = sp_table_rows(s);
-	used = (int)build_lines(ui, NULL, 2 * het_sample_nshards(ui->ses.sample));
+	used = (int)build_lines(ui, NULL,
+	    2 * het_sample_nshards(ui->ses.sample));
 	if (used < rows)
 		rows = used > 0 ? used : 2;
 	draw_table(ui, s, w, rows);

@@ -146,7 +146,8 @@ sample_set_edit(struct ui *ui, struct sample_state *s)
 			snprintf(init, sizeof(init), "auto");
 		else
 			snprintf(init, sizeof(init), "%ld", s->workers);
-	} else if (het_config_setting_format(ui->ses.cfg, set_key[s->srow], init,
+	} else if (het_config_setting_format(ui->ses.cfg, set_key[s->srow],
+	    init,
 	    sizeof(init), &err) != HET_OK)
 		ui_fatal("%s", err.msg);
 	snprintf(label, sizeof(label), "sampling %s:", set_name[s->srow]);

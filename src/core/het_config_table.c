@@ -207,7 +207,8 @@ const struct het_cl_key het_cl_keys[] = {
 	{ "phi_angles", HET_CK_NUMLIST, OFF(phi_angles), NOW, BOTH,
 	    { { SC, "phi_angles" }, { LS, "phi_angles" } }, SC, "phi_angles",
 	    { "Angles phi [deg] to analyse, in [-360, 360], each picking the "
-	    "nearest bin; null = all (or phi_filtering)." }, NOCHECK_SET(OFF(nphi_angles)) },
+	    "nearest bin; null = all (or phi_filtering)." },
+	    NOCHECK_SET(OFF(nphi_angles)) },
 	{ "stator_rotor_gap", HET_CK_NUM_SET, OFF(stator_rotor_gap), NOW, BOTH,
 	    { { GE, "stator_rotor_gap" } }, GE, "stator_rotor_gap",
 	    { "Stator-rotor gap [A], > 0, enters the homodyne laminar_flow "
@@ -470,7 +471,8 @@ const struct het_cl_key het_cl_keys[] = {
 	    "1])." },
 	    RANGE(1, 1, INFINITY, 0) },
 	{ "cmc.min_ess", HET_CK_NUM, OFF(cmc.min_ess), NOW, BOTH,
-	    { { CM, "min_ess" }, { VA, "min_ess" }, { VA, "min_per_shard_ess" } },
+	    { { CM, "min_ess" }, { VA, "min_ess" },
+	    { VA, "min_per_shard_ess" } },
 	    VA, "min_ess", { NULL },
 	    POSITIVE },
 	{ "cmc.min_bfmi", HET_CK_NUM, OFF(cmc.min_bfmi), NOW, BOTH,
@@ -573,8 +575,8 @@ read_seed(struct cl_load *ld, const struct het_cl_key *k,
 	if ((pv = het_cl_prov_find(ld, k->canon)) == NULL)
 		return HET_OK;
 	if (seed < 0)
-		return het_cl_err(ld, HET_EINVAL, pv->line, pv->path, "seed %ld "
-		    "must be >= 0", seed);
+		return het_cl_err(ld, HET_EINVAL, pv->line, pv->path,
+		    "seed %ld must be >= 0", seed);
 	*out = (unsigned long)seed;
 	return HET_OK;
 }

@@ -279,9 +279,9 @@ v_optimizer(const struct vctx *v)
 		    c->max_points_per_shard, c->min_points_per_shard);
 	if (c->heartbeat_timeout > c->per_shard_timeout)
 		return v_err(v, "cmc.heartbeat_timeout",
-		    "optimization.cmc.timeout.heartbeat_timeout", "%g s exceeds "
-		    "per_shard_timeout %g s; a silent worker must be noticed "
-		    "before its shard times out", c->heartbeat_timeout,
+		    "optimization.cmc.timeout.heartbeat_timeout",
+		    "%g s exceeds per_shard_timeout %g s; a silent worker must "
+		    "be noticed before its shard times out", c->heartbeat_timeout,
 		    c->per_shard_timeout);
 	if ((int)c->strategy < 0 || c->strategy >= HET_SHARD_COUNT ||
 	    (int)c->combine < 0 || c->combine >= HET_COMBINE_COUNT ||
