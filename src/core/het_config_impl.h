@@ -217,6 +217,8 @@ extern const size_t het_cl_nkeys;
 #define HET_CK_GROUP_OPT	1
 int het_cl_read_table(struct cl_load *ld, int group);
 int het_cl_key_group(const struct het_cl_key *k);
+/* het_cl_section_root: the top-level section of section s. */
+int het_cl_section_root(int s);
 /* The canonical word of a HET_CK_WORD value ("unknown" when none);
    het_cl_canon_word: the same for the setting named canon. */
 const char *het_cl_word_name(const struct het_cl_key *k, int value);
@@ -230,7 +232,8 @@ int het_cl_read_string(struct cl_load *ld, const struct het_cl_key *k,
 int het_cl_read_x_scale(struct cl_load *ld, const struct cl_cand *c,
     size_t n);
 int het_cl_read_x_scale_map(struct cl_load *ld, const struct cl_cand *c);
-int het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c);
+int het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c,
+    size_t n);
 /* het_config_read.c: the data section's handlers */
 int het_cl_read_data_file(struct cl_load *ld, const struct cl_cand *c);
 int het_cl_read_legacy_frames(struct cl_load *ld, const struct cl_cand *c);

@@ -47,20 +47,38 @@ rd_xscale_map(struct cl_load *ld, struct het_ynode *m, const char *path)
 	return HET_OK;
 }
 
+/*
+ * The value of a setting whose candidates are spellings in one mapping
+ * (the table's, in precedence order), read with het_cl_alias: a
+ * disagreeing spelling is reported as "says the same thing".  NULL with
+ * *rc set when that report failed; NULL with HET_OK when absent.
+ */
+static struct het_ynode *
+alias_of(struct cl_load *ld, const struct cl_cand *c, size_t n, char *path,
+    int *rc)
+{
+	const char *keys[HET_CK_MAXCAND + 1];
+	struct het_ynode *v;
+	size_t i;
+
+	for (i = 0; i < n && i < HET_CK_MAXCAND; i++)
+		keys[i] = c[i].key;
+	keys[i] = NULL;
+	v = het_cl_alias(ld, c[0].map, c[0].prefix, keys, path);
+	*rc = ld->err != NULL ? ld->err->code : HET_OK;
+	return *rc == HET_OK && !het_cl_is_null(v) ? v : NULL;
+}
+
 int
 het_cl_read_x_scale(struct cl_load *ld, const struct cl_cand *c, size_t n)
 {
-	static const char *const xs[] = { "x_scale", "nlsq_x_scale", NULL };
 	struct het_config_nlsq *nq = &ld->cfg->nlsq;
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
+	int rc;
 
-	(void)n;
-	v = het_cl_alias(ld, c[0].map, c[0].prefix, xs, path);
-	if (ld->err != NULL && ld->err->code != HET_OK)
-		return ld->err->code;
-	if (v == NULL || het_cl_is_null(v))
-		return HET_OK;
+	if ((v = alias_of(ld, c, n, path, &rc)) == NULL)
+		return rc;
 	if (v->kind == HET_Y_SCALAR && strcmp(v->text, "jac") == 0) {
 		nq->x_scale_jac = 1;
 		return HET_OK;
@@ -106,16 +124,14 @@ het_cl_read_string(struct cl_load *ld, const struct het_cl_key *k,
 }
 
 int
-het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c)
+het_cl_read_output_dir(struct cl_load *ld, const struct cl_cand *c,
+    size_t n)
 {
-	static const char *const keys[] = { "output_dir", "directory", NULL };
 	char path[CL_PATH_MAX];
 	struct het_ynode *v;
+	int rc;
 
-	v = het_cl_alias(ld, c[0].map, c[0].prefix, keys, path);
-	if (ld->err != NULL && ld->err->code != HET_OK)
-		return ld->err->code;
-	if (het_cl_is_null(v))
-		return HET_OK;
+	if ((v = alias_of(ld, c, n, path, &rc)) == NULL)
+		return rc;
 	return het_cl_str(ld, v, path, &ld->cfg->output_dir);
 }

@@ -44,15 +44,37 @@ unknown_key(const char *path, struct het_error *err)
 	    "(see hetui config --template)", path);
 }
 
+/* HET_OK for a setting an editor can change as one value; else why. */
+static int
+single_value(const struct het_cl_key *k, const char *path,
+    struct het_error *err)
+{
+	switch (k->type) {
+	case HET_CK_X_SCALE_MAP:
+	case HET_CK_NUMLIST:
+	case HET_CK_DATA_FILE:
+	case HET_CK_LEGACY_FRAMES:
+	case HET_CK_PHI_ALGO:
+	case HET_CK_PHI_RANGES:
+		return het_error_set(err, HET_EINVAL, "%s: not a single "
+		    "value; edit it in the file", path);
+	default:
+		return HET_OK;
+	}
+}
+
 int
 het_config_setting_format(const struct het_config *cfg, const char *path,
     char *buf, size_t len, struct het_error *err)
 {
 	const struct het_cl_key *k = key_of(path);
 	const char *f;
+	int rc;
 
 	if (k == NULL || len == 0)
 		return unknown_key(path, err);
+	if ((rc = single_value(k, path, err)) != HET_OK)
+		return rc;
 	f = (const char *)cfg + k->off;
 	switch (k->type) {
 	case HET_CK_NUM:
@@ -93,14 +115,8 @@ het_config_setting_format(const struct het_config *cfg, const char *path,
 		else
 			snprintf(buf, len, "null");
 		break;
-	case HET_CK_X_SCALE_MAP:
-	case HET_CK_NUMLIST:
-	case HET_CK_DATA_FILE:
-	case HET_CK_LEGACY_FRAMES:
-	case HET_CK_PHI_ALGO:
-	case HET_CK_PHI_RANGES:
-		return het_error_set(err, HET_EINVAL, "%s: not a single "
-		    "value; edit it in the file", path);
+	default:		/* not single values: refused above */
+		break;
 	}
 	return HET_OK;
 }
@@ -154,6 +170,8 @@ het_config_setting_parse(struct het_config *cfg, const char *path,
 
 	if (k == NULL)
 		return unknown_key(path, err);
+	if ((rc = single_value(k, path, err)) != HET_OK)
+		return rc;
 	f = (char *)cfg + k->off;
 	switch (k->type) {
 	case HET_CK_NUM:
@@ -211,16 +229,10 @@ het_config_setting_parse(struct het_config *cfg, const char *path,
 			*(int *)((char *)cfg + k->set_off) = 1;
 		}
 		return rc;
-	case HET_CK_X_SCALE_MAP:
-	case HET_CK_NUMLIST:
-	case HET_CK_DATA_FILE:
-	case HET_CK_LEGACY_FRAMES:
-	case HET_CK_PHI_ALGO:
-	case HET_CK_PHI_RANGES:
+	default:		/* not single values: refused above */
 		break;
 	}
-	return het_error_set(err, HET_EINVAL, "%s: not a single value; edit "
-	    "it in the file", path);
+	return HET_OK;
 }
 
 int

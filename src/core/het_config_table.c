@@ -647,11 +647,11 @@ read_key(struct cl_load *ld, const struct het_cl_key *k,
 	case HET_CK_STRING:
 		return het_cl_read_string(ld, k, c, n, (char **)field);
 	case HET_CK_X_SCALE:
-		return het_cl_read_x_scale(ld, &c[0], n);
+		return het_cl_read_x_scale(ld, c, n);
 	case HET_CK_X_SCALE_MAP:
 		return het_cl_read_x_scale_map(ld, &c[0]);
 	case HET_CK_OUTPUT_DIR:
-		return het_cl_read_output_dir(ld, &c[0]);
+		return het_cl_read_output_dir(ld, c, n);
 	case HET_CK_NUM_SET:
 		return read_num_set(ld, k, c, n);
 	case HET_CK_NUMLIST:
@@ -669,13 +669,20 @@ read_key(struct cl_load *ld, const struct het_cl_key *k,
 	    "setting %s", ld->name, k->canon);
 }
 
+int
+het_cl_section_root(int s)
+{
+	while (het_cl_sections[s].parent < HET_CK_NSEC)
+		s = het_cl_sections[s].parent;
+	return s;
+}
+
 /* The group of a section: that of its top-level section. */
 static int
 sec_group(int s)
 {
-	while (het_cl_sections[s].parent < HET_CK_NSEC)
-		s = het_cl_sections[s].parent;
-	return s < HET_CK_OPT ? HET_CK_GROUP_DATA : HET_CK_GROUP_OPT;
+	return het_cl_section_root(s) < HET_CK_OPT ? HET_CK_GROUP_DATA :
+	    HET_CK_GROUP_OPT;
 }
 
 int

@@ -521,14 +521,6 @@ w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
 	}
 }
 
-/* The top-level section of section s. */
-static int
-w_root(int s)
-{
-	while (het_cl_sections[s].parent < HET_CK_NSEC)
-		s = het_cl_sections[s].parent;
-	return s;
-}
 
 /* The settings of the schema table in one group; a blank line between
    top-level sections. */
@@ -536,7 +528,7 @@ static void
 w_table(struct wbuf *w, const struct het_config *cfg, int group)
 {
 	unsigned char open[HET_CK_NSEC] = { 0 };
-	int root = -1;
+	int root = -1, top;
 	size_t i;
 
 	for (i = 0; i < het_cl_nkeys; i++) {
@@ -544,9 +536,10 @@ w_table(struct wbuf *w, const struct het_config *cfg, int group)
 		    het_cl_keys[i].tkey == NULL ||
 		    het_cl_key_group(&het_cl_keys[i]) != group)
 			continue;
-		if (root >= 0 && w_root(het_cl_keys[i].tsec) != root)
+		top = het_cl_section_root(het_cl_keys[i].tsec);
+		if (root >= 0 && top != root)
 			w_put(w, "\n");
-		root = w_root(het_cl_keys[i].tsec);
+		root = top;
 		w_section(w, het_cl_keys[i].tsec, open);
 		w_key(w, &het_cl_keys[i], cfg);
 	}

@@ -333,8 +333,7 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 		st->reason = HET_NLSQ_CANCELLED;
 	}
 	/* The solver's block structure (option blocks), when it has one. */
-	if (!fp->vp && fp->ns > 0 && (opt->blocks > 0 || (opt->blocks == 0 &&
-	    p >= HET_FIT_BLOCK_MIN))) {
+	if (!fp->vp && het_fit_blocks_wanted(fp, opt)) {
 		if ((run->blk = het_alloc_array(fp->ns, sizeof(size_t), "fit",
 		    err)) == NULL)
 			return HET_ENOMEM;

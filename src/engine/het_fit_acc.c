@@ -242,6 +242,14 @@ uf_root(size_t *par, size_t c)
 }
 
 int
+het_fit_blocks_wanted(const struct fit_prob *fp,
+    const struct het_fit_options *opt)
+{
+	return fp->ns > 0 && (opt->blocks > 0 || (opt->blocks == 0 &&
+	    fp->p >= HET_FIT_BLOCK_MIN));
+}
+
+int
 het_fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb)
 {
 	size_t ns = fp->ns, c, a, e, r, *par, *cnt, *id;

@@ -162,6 +162,15 @@ int het_fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err);
  */
 int het_fit_prob_blocks(const struct fit_prob *fp, size_t *blk, size_t *nb);
 
+/*
+ * het_fit_blocks_wanted: whether option blocks asks for the block
+ * structure on fp (scaling columns, and blocks > 0, or 0 and p >=
+ * HET_FIT_BLOCK_MIN); the solver (het_fit.c) and the report
+ * (het_fit_result.c) add their own conditions.
+ */
+int het_fit_blocks_wanted(const struct fit_prob *fp,
+    const struct het_fit_options *opt);
+
 /* het_fit_eval_init: resources for nwk pool workers; het_fit_eval_fini. */
 int het_fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp,
     size_t nwk, struct het_error *err);

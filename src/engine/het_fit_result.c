@@ -138,12 +138,11 @@ result_quality_blocks(struct fit_run *run, const double *jtj, double s2,
     struct het_nlsq_quality *q, struct het_error *err)
 {
 	const struct fit_prob *fp = run->fp;
-	int blocks = run->opt->blocks, used = 0, rc;
+	int used = 0, rc;
 	size_t *blk, nb;
 
 	memset(q, 0, sizeof(*q));
-	if (fp->ns == 0 || fp->nseg > 0 || blocks < 0 ||
-	    (blocks == 0 && fp->p < HET_FIT_BLOCK_MIN))
+	if (fp->nseg > 0 || !het_fit_blocks_wanted(fp, run->opt))
 		return HET_OK;
 	if ((blk = het_alloc_array(fp->ns, sizeof(size_t), "fit report",
 	    err)) == NULL)
