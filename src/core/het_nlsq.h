@@ -317,7 +317,7 @@ struct het_nlsq_quality {
 	double	 *flat;		/* p flatness factors (1: quadratic) */
 	double	 *cov_pinv;	/* p * p, s2 (J^T J)^+ unmasked */
 	char	**cause;	/* NULL or p owned fragments: why a zero
-				   column is zero (het_nlsq_quality_cause) */
+				   column is zero (het_nlsq_quality_eig) */
 	double	  s2, lmax;
 	int	  by_blocks;	/* made by het_nlsq_quality_blocks: every
 				   direction kept, no eigen-analysis (lam, Z
@@ -330,17 +330,6 @@ int het_nlsq_quality(size_t p, const double *jtj, double s2,
     const double *x, const double *lo, const double *hi,
     const char *const *names, struct het_nlsq_quality *q,
     struct het_error *err);
-/*
- * het_nlsq_quality_cause: het_nlsq_quality with, for a zero Jacobian
- * column, the model's reason in its warning: cause is NULL or p entries,
- * each NULL or a sentence fragment such as "the diffusion rate ... is at
- * its floor at every time of the data" (borrowed during the call).  A
- * zero column without a cause gets a generic reason.
- */
-int het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
-    const double *x, const double *lo, const double *hi,
-    const char *const *names, const char *const *cause,
-    struct het_nlsq_quality *q, struct het_error *err);
 void het_nlsq_quality_fini(struct het_nlsq_quality *q);
 
 /*
@@ -359,7 +348,11 @@ int het_nlsq_eigen(void *ctx, size_t p, double *M, double *lam, double *Z,
     struct het_error *err);
 
 /*
- * het_nlsq_quality_eig: het_nlsq_quality_cause with the
+ * het_nlsq_quality_eig: het_nlsq_quality with, for a zero Jacobian
+ * column, the model's reason in its warning (cause: NULL or p entries,
+ * each NULL or a sentence fragment such as "the diffusion rate ... is at
+ * its floor at every time of the data", borrowed during the call; a zero
+ * column without a cause gets a generic reason), and with the
  * eigen-decomposition made by eigen(ctx, ...) (NULL: het_nlsq_eigen),
  * e.g. in a process that a cancel can end at once.  Its error,
  * HET_ECANCEL included, is returned with q empty.  Thread: any.
@@ -391,7 +384,7 @@ int het_nlsq_quality_eig(size_t p, const double *jtj, double s2,
  * correlations as het_nlsq_quality's), 0 when the proof fails, a
  * column is zero, the entries between blocks are not exactly zero, a
  * factor is not positive definite or the structure is malformed: the
- * caller then calls het_nlsq_quality_cause (q left empty).
+ * caller then calls het_nlsq_quality_eig (q left empty).
  * Returns HET_OK (either way) or HET_ENOMEM.  Thread: any.
  */
 int het_nlsq_quality_blocks(size_t p, const double *jtj, double s2,

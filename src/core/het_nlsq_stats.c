@@ -492,8 +492,8 @@ het_nlsq_quality(size_t p, const double *jtj, double s2, const double *x,
     const double *lo, const double *hi, const char *const *names,
     struct het_nlsq_quality *q, struct het_error *err)
 {
-	return het_nlsq_quality_cause(p, jtj, s2, x, lo, hi, names, NULL, q,
-	    err);
+	return het_nlsq_quality_eig(p, jtj, s2, x, lo, hi, names, NULL, NULL,
+	    NULL, q, err);
 }
 
 /* q->cause: an owned copy of the caller's fragments (NULL: none). */
@@ -607,16 +607,6 @@ out:
 	free(work);
 	free(iwork);
 	return rc;
-}
-
-int
-het_nlsq_quality_cause(size_t p, const double *jtj, double s2,
-    const double *x, const double *lo, const double *hi,
-    const char *const *names, const char *const *cause,
-    struct het_nlsq_quality *q, struct het_error *err)
-{
-	return het_nlsq_quality_eig(p, jtj, s2, x, lo, hi, names, cause, NULL,
-	    NULL, q, err);
 }
 
 int
