@@ -12,7 +12,7 @@
 # consensus) do not include the configuration's, directly or through
 # another header: het_config_bridge.h is where the two meet.
 . "$top_srcdir/tests/tap.sh"
-plan 14
+plan 15
 
 core="$top_builddir/src/core/libhetcore.a"
 engine="$top_builddir/src/engine/libhetengine.a"
@@ -58,9 +58,10 @@ closure() {
 		todo=$*
 		case " $seen " in *" $h "*) continue ;; esac
 		seen="$seen $h"
-		[ -f "$top_srcdir/src/core/$h" ] || continue
+		f=$(ls "$top_srcdir"/src/core/*/"$h" 2>/dev/null | head -1)
+		[ -n "$f" ] || continue
 		todo="$todo $(sed -n 's/^#include "\(het_[a-z0-9_]*\.h\)".*/\1/p' \
-		    "$top_srcdir/src/core/$h" | tr '\n' ' ')"
+		    "$f" | tr '\n' ' ')"
 	done
 	printf '%s\n' $seen
 }
@@ -70,6 +71,11 @@ for h in het_nlsq.h het_nuts.h het_laplace.h het_psis.h het_posterior.h \
 	closure "$h" | grep -qx 'het_config.h' && bad="$bad $h"
 done
 [ -z "$bad" ]; ok $? "the numerics' headers do not include het_config.h${bad:+ (these do:$bad)}"
+# Module folders (issue 21): no source lies loose in src/core or
+# src/engine; each sits in the folder of its module.
+bad=$(cd "$top_srcdir" && ls src/core/*.[ch] src/engine/*.[ch] 2>/dev/null |
+    tr '\n' ' ')
+[ -z "$bad" ]; ok $? "every core and engine source is in a module folder${bad:+ (loose: $bad)}"
 bad=$(cd "$top_srcdir" && find src ui -name '*.h' | grep -E '_(int|priv|private)\.h$' | tr '\n' ' ')
 [ -z "$bad" ]; ok $? "private headers end in _impl.h${bad:+ (not: $bad)}"
 
@@ -78,8 +84,8 @@ bad=$(cd "$top_srcdir" && find src ui -name '*.h' | grep -E '_(int|priv|private)
 # sleep of het_procset's wait), and the workstation's loop names no
 # panel's functions: panels bring their work in through the hooks of
 # their ops table (the registry of panels is the only mention).
-bad=$(cd "$top_srcdir" && grep -n '\<poll(' src/*/*.c ui/*.c | \
-    grep -v '^src/engine/het_loop.c:' | grep -v 'poll(NULL, 0, ms)' | \
+bad=$(cd "$top_srcdir" && grep -n '\<poll(' src/*/*.c src/*/*/*.c ui/*.c | \
+    grep -v '^src/engine/loop/het_loop.c:' | grep -v 'poll(NULL, 0, ms)' | \
     grep -v 'poll(&pfd, 1, 0)' | grep -v '^[^:]*:[0-9]*:\s*\*' | \
     tr '\n' ' ')
 [ -z "$bad" ]; ok $? "poll() only in het_loop${bad:+ (also: $bad)}"

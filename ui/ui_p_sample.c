@@ -8,7 +8,7 @@
  * sampling run: the configuration as edited in the Model panel and here,
  * with the Data panel's q ring, angles and frame window, on the open
  * file, handed to het_sample_alloc (which copies it) and started.  The
- * pipeline (src/engine/het_sample.h) runs READING, NLSQ, PREPARING,
+ * pipeline (src/engine/sample/het_sample.h) runs READING, NLSQ, PREPARING,
  * COMBINING and WRITING on its own thread and SAMPLING on hetui-worker
  * processes; its wake-up pipe and the workers' pipes join the loop's
  * poll set, and het_sample_handle runs after every poll, so keys stay

@@ -3,7 +3,7 @@
  * line: NLSQ (or a previous result), then the shards on hetui-worker
  * processes, the consensus posterior, the gates and the results files.
  *
- * Flow: config -> het_sample (src/engine/het_sample.h) driven by
+ * Flow: config -> het_sample (src/engine/sample/het_sample.h) driven by
  * het_sample_run, whose callbacks print progress on stderr: a compact
  * table redrawn in place on a terminal (counts, then one line per running
  * shard), otherwise one line per shard event plus, every --progress

@@ -3,6 +3,11 @@
  * workstation's Sampling panel, as one engine object with explicit
  * phases.
  *
+ * Module engine/sample (the opening comment of this folder): sampling:
+ * the pipeline of hetui sample and the Sampling panel, its checkpoints
+ * and read-only views (het_sample*), and the CMC coordinator that queues
+ * shards on worker processes (het_cmc).
+ *
  * Phases (enum het_sample_phase), in order:
  *   READING    open the data file and build the fit problem
  *              (het_problem_build)                        background thread

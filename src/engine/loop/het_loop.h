@@ -2,6 +2,12 @@
  * het_loop.h: the one poll loop of hetui: the workstation's, `hetui
  * sample`'s (het_sample_run) and the CMC coordinator's (het_cmc_run).
  *
+ * Module engine/loop (the opening comment of this folder): how the
+ * engine runs: the one poll loop with its wake pipe (het_loop), the
+ * event queue from threads to the loop (het_evq), the clock and the
+ * thread start with signals blocked (het_thread), and the deterministic
+ * thread pool (het_pool).
+ *
  * A loop is a short list of sources.  Each gives its file descriptors,
  * its next deadline and a handler; het_loop_once builds one poll set from
  * all of them, sleeps in poll() until a descriptor is ready or the

@@ -3,6 +3,11 @@
  * loop thread's poll() loop without ever blocking (except in
  * het_procset_shutdown_all, which is for quitting).
  *
+ * Module engine/proc (the opening comment of this folder): worker
+ * processes: spawning and watching hetui-worker (het_proc*) and the wire
+ * protocol between coordinator and worker, with the shard and result
+ * records (het_wire*).
+ *
  * Design (aesthetics anchors 1 and 6.6, docs/wire-protocol.md):
  *   - A worker is started from a configurable argv (default: the
  *     installed hetui-worker; "ssh HOST hetui-worker" and "srun -n1

@@ -2,6 +2,13 @@
  * het_posterior.h: the log posterior of one CMC shard and its gradient in
  * the sampler's unconstrained coordinates.
  *
+ * Module core/sample (the opening comment of this folder): the posterior
+ * and how it is sampled: the log posterior in its coordinates, with
+ * contrast and offset integrated out (het_posterior*, het_transform),
+ * NUTS with its adaptation (het_nuts*), the Laplace start and PSIS
+ * (het_laplace, het_psis), diagnostics (het_diag), sharding, the shard
+ * runner and the consensus (het_shard*, het_consensus).
+ *
  * The physical parameter vector x is that of a het_resid problem: the
  * free physics parameters then the free scaling parameters (p values,
  * het_resid order).  The target is

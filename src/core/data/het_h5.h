@@ -1,6 +1,6 @@
 /*
  * het_h5.h: the HDF5 boundary of hetui.  All H5* calls of the core live in
- * src/core/het_h5*.c, het_lzf.c, het_dataset*.c and the results writers
+ * src/core/data/het_h5*.c, het_lzf.c, het_dataset*.c and the results writers
  * (het_results*_h5.c); nothing outside the core includes hdf5.h.  The
  * core-internal helpers that take hid_t handles are declared in
  * het_h5_impl.h.

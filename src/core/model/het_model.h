@@ -2,6 +2,13 @@
  * het_model.h: evaluation of the correlation models over lists of
  * upper-triangle pairs, with analytic derivatives.
  *
+ * Module core/model (the opening comment of this folder): the physics:
+ * the parameter registry of every analysis mode (het_params), the two-
+ * time correlation models with analytic derivatives and separable per-
+ * frame factors (het_model, het_model_het, het_model_hom), and the flow-
+ * fringe aliasing check (het_nyquist).  It knows nothing of fitting,
+ * sampling or configuration.
+ *
  * Every model writes c2 for angle a and frames i < j as
  *
  *	c2(a, i, j) = offset_a + contrast_a * g(theta; a, i, j)

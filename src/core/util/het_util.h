@@ -3,6 +3,13 @@
  * allocation of arrays that scale with the data, string helpers, and
  * atomic file replacement (write a temporary file, then rename it).
  *
+ * Module core/util (the opening comment of this folder): the core's
+ * foundations, which every other core folder uses and which use no
+ * other: status codes and error messages (het_error), overflow-checked
+ * allocation, string helpers and atomic file replacement (het_util), and
+ * the memory budget checked before anything large is allocated
+ * (het_memory).
+ *
  * Everything here returns a status and fills struct het_error; nothing
  * aborts or prints.  All functions may be called from any thread.
  */

@@ -2,6 +2,13 @@
  * het_dataset.h: the XPCS dataset model: one two-time result file, its
  * (q, phi) bins, and streaming reads of one c2 matrix at a time.
  *
+ * Module core/data (the opening comment of this folder): everything read
+ * from or written to an XPCS data file: HDF5 set-up and helpers (het_h5,
+ * the only code that includes hdf5.h), the LZF filter (het_lzf), the
+ * dataset model with its loaders for the APS-U, legacy and Matlab
+ * layouts, frame and angle selection (het_dataset*), and the writer of
+ * simulated data (het_dataset_write).
+ *
  * A dataset is opened from an HDF5 result file in one of two layouts
  * (docs: xpcs-data-formats.md, man hetui(1) FILE FORMATS):
  *

@@ -3,6 +3,14 @@
  * homodyne YAML schemas, validating them, building defaults and writing
  * them back.
  *
+ * Module core/config (the opening comment of this folder): analysis
+ * configurations: the schema table (het_config_table), the YAML reader
+ * (het_config_yaml, _read, _opt, _params, _get), the validator, the
+ * template writer, the unused-keys report, the settings editor of the
+ * workstation (het_config_setting) and the bridge from a configuration
+ * to the numerics' option structs (het_config_bridge, the only place the
+ * two meet).
+ *
  * A configuration says which model runs (analysis_mode), which data it
  * sees (file, frame window, q, angles), where every physics parameter
  * starts, how far it may move and which prior it has, how the per-angle

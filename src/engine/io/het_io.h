@@ -2,6 +2,11 @@
  * het_io.h: the engine's I/O thread.  Every HDF5 read of the workstation
  * runs here, so the loop thread never blocks on a file.
  *
+ * Module engine/io (the opening comment of this folder): file work off
+ * the loop thread: the workstation's I/O thread (het_io), folder
+ * listings and follow mode (het_scan*), and a finished run read back for
+ * the Results panel (het_runload).
+ *
  * Design: one thread serves two request slots, "open a file" and "show a
  * view of one bin" (read its c2 window, then compute a downsampled grid,
  * the one-time projection and a far-lag baseline).  Each slot holds only

@@ -3,6 +3,11 @@
  * (hetui sample: the same files plus the /cmc group and the two cmc_*.json
  * files, see struct het_results_cmc below), and reading a fit back.
  *
+ * Module core/results (the opening comment of this folder): what a run
+ * leaves behind: the result files of a fit and of a sampling run (HDF5,
+ * JSON, checkpoints), their loaders (het_results*), and the folder of
+ * each run so that no run replaces another's (het_rundir).
+ *
  * het_results_write() writes, into an output directory (created if
  * missing):
  *   hetui_results.h5       everything: the config echo, the data

@@ -2,6 +2,14 @@
  * het_nlsq.h: a bounded trust-region nonlinear least-squares solver that
  * works from the normal equations, driven step by step.
  *
+ * Module core/fit (the opening comment of this folder): the least-
+ * squares problem and its solver: per-angle contrast and offset
+ * (het_scaling), the residual problem over pairs (het_resid), its
+ * separable sums (het_separable), the problem of a dataset window and
+ * its noise estimate (het_problem), and the step-wise trust-region
+ * solver with its report (het_nlsq*).  Options come in the solver's own
+ * structs; configuration is mapped onto them by core/config's bridge.
+ *
  * The solver minimises F(x) = 1/2 sum_k rho_k subject to lo <= x <= hi,
  * where rho_k = f_scale^2 rho((r_k / f_scale)^2) is the robust loss of
  * residual k (rho(z) = z for the linear loss, so F = 1/2 sum r_k^2).  It

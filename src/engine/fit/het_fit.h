@@ -4,6 +4,11 @@
  * accumulated on the thread pool, with multistart, per-angle mode,
  * cancellation, per-iteration progress and the quality report.
  *
+ * Module engine/fit (the opening comment of this folder): fitting on the
+ * thread pool: the fit driver with multistart, per-angle fits, the basin
+ * and identifiability checks and the report (het_fit*), and the fit job
+ * the workstation and hetui fit run (het_fitjob*).
+ *
  * Design:
  *   - The data are the upper-triangle pairs of a struct het_resid (the
  *     problem built by the data-assembly layer).  They are cut into
