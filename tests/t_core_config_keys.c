@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "het_config.h"
+#include "het_util.h"
 #include "tap.h"
 
 #define K_SHARDS	"optimization.cmc.sharding.num_shards"
@@ -137,6 +138,27 @@ main(void)
 	    "setting hetui edits", "an unknown key");
 	is_int(het_config_setting_format(c, "nope", buf, sizeof(buf), &err),
 	    HET_EINVAL, "format of an unknown key: HET_EINVAL");
+	/* Entries without a place in the template (read only) and the
+	   parameter blocks' entry are not settings an editor reaches (a
+	   read-only entry used to be compared by a NULL key). */
+	refused(c, "phi_filtering.algorithm", "auto", "algorithm: not a "
+	    "setting hetui edits", "a read-only entry");
+	refused(c, "experimental_data.parameters", "1", "parameters: not a "
+	    "setting hetui edits", "the parameter blocks' entry");
+	/* The Model panel's scaling key: the canonical words in order. */
+	{
+		static const char *const cyc[] = { "auto", "individual",
+		    "constant", "averaged", "fourier", "auto" };
+		const char *k = "optimization.nlsq.per_angle_mode";
+		size_t i;
+
+		het_config_setting_parse(c, k, "auto", &err);
+		for (i = 1; i < HET_ARRAY_LEN(cyc); i++) {
+			het_config_setting_next(c, k, &err);
+			is_str(fmt(c, k), cyc[i], "per_angle_mode next: %s -> "
+			    "%s", cyc[i - 1], cyc[i]);
+		}
+	}
 
 	het_config_setting_parse(c, K_STRAT, "random", &err);
 	het_config_setting_next(c, K_STRAT, &err);

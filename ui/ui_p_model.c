@@ -445,13 +445,20 @@ toggle_vary(struct ui *ui, struct model_state *s)
 static void
 cycle_scaling(struct ui *ui, struct model_state *s)
 {
+	static const char key[] = "optimization.nlsq.per_angle_mode";
 	struct het_config *c = model_copy(ui);
-	char what[128];
+	struct het_error err;
+	char what[128], val[32];
 
-	c->scaling.nlsq_mode = (enum het_scaling_mode)
-	    ((c->scaling.nlsq_mode + 1) % HET_SCALING_COUNT);
-	snprintf(what, sizeof(what), "NLSQ scaling mode %s",
-	    het_config_scaling_name(c->scaling.nlsq_mode));
+	/* The setting as the schema table reads, cycles and names it. */
+	if (het_config_setting_next(c, key, &err) != HET_OK ||
+	    het_config_setting_format(c, key, val, sizeof(val), &err) !=
+	    HET_OK) {
+		het_config_free(c);
+		ui_msg(ui, UI_LOG_ERROR, "%s", err.msg);
+		return;
+	}
+	snprintf(what, sizeof(what), "NLSQ scaling mode %s", val);
 	if (model_commit(ui, s, c, s->row, what) == 0)
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
 }

@@ -369,9 +369,7 @@ cfg_load_text(const char *text, size_t len, const char *name,
 	if ((rc = het_y_parse(text, len, name, &ld.root, &e)) != HET_OK)
 		goto fail;
 	if ((rc = het_cl_read_mode(&ld)) ||
-	    (rc = het_cl_read_table(&ld, HET_CK_GROUP_DATA)) ||
-	    (rc = het_cl_read_params(&ld)) ||
-	    (rc = het_cl_read_table(&ld, HET_CK_GROUP_OPT)) ||
+	    (rc = het_cl_read_table(&ld)) ||
 	    (rc = het_cl_report_unused(&ld)) ||
 	    (rc = het_cl_validate(cfg, &ld, &e)))
 		goto fail;

@@ -146,7 +146,10 @@ enum het_ck_type {
 	HET_CK_DATA_FILE,	/* handler: file_path, folder + name */
 	HET_CK_LEGACY_FRAMES,	/* handler: temporal.t_start/time_length */
 	HET_CK_PHI_ALGO,	/* handler: phi_filtering.algorithm */
-	HET_CK_PHI_RANGES	/* handler: phi_filtering.target_ranges */
+	HET_CK_PHI_RANGES,	/* handler: phi_filtering.target_ranges */
+	HET_CK_PARAMS		/* handler: the parameter blocks and
+				   priors (het_config_params.c), read
+				   and written whole at their place */
 };
 
 /* The sections the table's settings live in; a parent before its
@@ -207,15 +210,19 @@ extern const struct het_cl_section het_cl_sections[HET_CK_NSEC];
 extern const struct het_cl_key het_cl_keys[];
 extern const size_t het_cl_nkeys;
 /*
- * het_cl_read_table: read every table setting the family reads in one
- * group: HET_CK_GROUP_DATA (experimental_data, analyzer_parameters,
- * phi_filtering: read before the parameters, which may use the angles)
- * or HET_CK_GROUP_OPT (optimization and output).  HET_OK or an error.
- * het_cl_key_group: the group of a setting.
+ * het_cl_read_table: read every entry of the table the family reads, in
+ * the table's order, which puts the groups one after the other:
+ * HET_CK_GROUP_DATA (experimental_data, analyzer_parameters,
+ * phi_filtering: read before the parameters, which may use the angles),
+ * HET_CK_GROUP_PARAMS (the parameter blocks, one entry) and
+ * HET_CK_GROUP_OPT (optimization and output).  A group's sections are
+ * looked up when its first entry is read.  HET_OK or an error.
+ * het_cl_key_group: the group of an entry.
  */
 #define HET_CK_GROUP_DATA	0
 #define HET_CK_GROUP_OPT	1
-int het_cl_read_table(struct cl_load *ld, int group);
+#define HET_CK_GROUP_PARAMS	2
+int het_cl_read_table(struct cl_load *ld);
 int het_cl_key_group(const struct het_cl_key *k);
 /* het_cl_section_root: the top-level section of section s. */
 int het_cl_section_root(int s);

@@ -28,6 +28,8 @@ key_of(const char *path)
 	size_t i, n;
 
 	for (i = 0; i < het_cl_nkeys; i++) {
+		if (het_cl_keys[i].tkey == NULL)
+			continue;	/* read only, or the parameter blocks */
 		sec = &het_cl_sections[het_cl_keys[i].tsec];
 		n = strlen(sec->path);
 		if (strncmp(path, sec->path, n) == 0 && path[n] == '.' &&
@@ -56,6 +58,7 @@ single_value(const struct het_cl_key *k, const char *path,
 	case HET_CK_LEGACY_FRAMES:
 	case HET_CK_PHI_ALGO:
 	case HET_CK_PHI_RANGES:
+	case HET_CK_PARAMS:
 		return het_error_set(err, HET_EINVAL, "%s: not a single "
 		    "value; edit it in the file", path);
 	default:

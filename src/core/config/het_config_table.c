@@ -1,11 +1,11 @@
 /*
- * het_config_table.c: the schema table of a configuration's settings
- * (experimental_data, analyzer_parameters, phi_filtering,
- * optimization.nlsq, optimization.cmc, output; the parameter blocks keep
- * their own reader, het_config_params.c): one entry per setting, which
- * drives the reader (het_cl_read_table), the template writer
- * (het_config_write.c), the validator's value checks and the editors
- * (het_config_setting.c), so that a setting is declared in one place.
+ * het_config_table.c: the schema table of a configuration
+ * (experimental_data, analyzer_parameters, phi_filtering, the parameter
+ * blocks, optimization.nlsq, optimization.cmc, output): one entry per
+ * setting, and one for the parameter blocks, which drives the reader
+ * (het_cl_read_table), the template writer (het_config_write.c), the
+ * validator's value checks and the editors (het_config_setting.c), so
+ * that a setting is declared in one place.
  *
  * Design.  tmux's options-table.c is the model.  An entry names the
  * setting's canonical key (its provenance for the validator's messages),
@@ -17,8 +17,9 @@
  * writes it.  The settings with a shape of their own (x_scale: "jac" or
  * a number; x_scale_map: a mapping; output_dir: the family's own
  * spelling in the template; the data file from its path or folder and
- * name; the legacy t_start/time_length; the phi ranges) are typed
- * handlers named in the table.  Each entry also
+ * name; the legacy t_start/time_length; the phi ranges; the parameter
+ * blocks with their priors, het_config_params.c) are typed handlers
+ * named in the table.  Each entry also
  * carries the check the validator makes of its value (a range with open
  * or closed ends, a count, "auto" or 0 with a meaning); what crosses
  * fields (a cap below a floor, a heartbeat longer than the timeout)
@@ -233,6 +234,14 @@ const struct het_cl_key het_cl_keys[] = {
 	    NOCHECK },
 	{ "phi_filtering.algorithm", HET_CK_PHI_ALGO, 0, NOW, BOTH,
 	    { { PF, "algorithm" } }, PF, NULL, { NULL }, NOCHECK },
+
+	/* The parameter blocks (heterodyne: parameters, scaling,
+	   initial_parameters; homodyne: initial_parameters,
+	   parameter_space, per_angle_scaling), with their priors: one
+	   typed handler reads them (het_cl_read_params) and one writes them
+	   (het_config_write.c); their checks are het_config_valid.c's. */
+	{ "parameters", HET_CK_PARAMS, 0, NOW, BOTH, { { 0, NULL } }, ED,
+	    NULL, { NULL }, NOCHECK },
 
 	/* optimization.nlsq */
 	{ "nlsq.method", HET_CK_WORD, OFF(nlsq.method), WORDS(method_words),
@@ -664,6 +673,8 @@ read_key(struct cl_load *ld, const struct het_cl_key *k,
 		return het_cl_read_phi_algo(ld, &c[0]);
 	case HET_CK_PHI_RANGES:
 		return het_cl_read_phi_ranges(ld, &c[0]);
+	case HET_CK_PARAMS:
+		return het_cl_read_params(ld);
 	}
 	return het_error_set(ld->err, HET_EINTERNAL, "%s: no reader for "
 	    "setting %s", ld->name, k->canon);
@@ -688,31 +699,45 @@ sec_group(int s)
 int
 het_cl_key_group(const struct het_cl_key *k)
 {
-	return sec_group(k->tsec);
+	return k->type == HET_CK_PARAMS ? HET_CK_GROUP_PARAMS :
+	    sec_group(k->tsec);
 }
 
-int
-het_cl_read_table(struct cl_load *ld, int group)
+/* The sections of one group into sec[], a parent before its children. */
+static int
+find_sections(struct cl_load *ld, int group, struct het_ynode **sec)
 {
-	struct het_ynode *sec[HET_CK_NSEC + 1];
 	char path[CL_PATH_MAX];
-	size_t s, i;
+	size_t s;
 	int rc;
 
-	/* The group's sections, a parent before its children. */
-	sec[HET_CK_NSEC] = ld->root;
-	for (s = 0; s < HET_CK_NSEC; s++) {
-		sec[s] = NULL;
+	for (s = 0; s < HET_CK_NSEC; s++)
 		if (sec_group((int)s) == group && (rc = het_cl_section(ld,
 		    sec[het_cl_sections[s].parent],
 		    het_cl_sections[s].parent_path, het_cl_sections[s].key,
 		    &sec[s], path)) != HET_OK)
 			return rc;
-	}
-	for (i = 0; i < het_cl_nkeys; i++)
-		if (het_cl_key_group(&het_cl_keys[i]) == group &&
-		    het_cl_key_for(&het_cl_keys[i], ld->cfg->family) &&
-		    (rc = read_key(ld, &het_cl_keys[i], sec)) != HET_OK)
+	return HET_OK;
+}
+
+int
+het_cl_read_table(struct cl_load *ld)
+{
+	struct het_ynode *sec[HET_CK_NSEC + 1];
+	size_t i;
+	int rc, group = -1, g;
+
+	memset(sec, 0, sizeof sec);
+	sec[HET_CK_NSEC] = ld->root;
+	for (i = 0; i < het_cl_nkeys; i++) {
+		if (!het_cl_key_for(&het_cl_keys[i], ld->cfg->family))
+			continue;
+		if ((g = het_cl_key_group(&het_cl_keys[i])) != group &&
+		    (rc = find_sections(ld, g, sec)) != HET_OK)
 			return rc;
+		group = g;
+		if ((rc = read_key(ld, &het_cl_keys[i], sec)) != HET_OK)
+			return rc;
+	}
 	return HET_OK;
 }

@@ -224,6 +224,8 @@ v_key(const struct vctx *v, const struct het_cl_key *k)
 	char key[CL_PATH_MAX];
 	long x;
 
+	if (k->check == HET_CV_NONE || k->tkey == NULL)
+		return HET_OK;		/* no check, or one of its own */
 	snprintf(key, sizeof(key), "%s.%s", sec->path, k->tkey);
 	switch (k->check) {
 	case HET_CV_RANGE:

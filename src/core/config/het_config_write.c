@@ -513,6 +513,8 @@ w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
 	case HET_CK_LEGACY_FRAMES:
 	case HET_CK_PHI_ALGO:
 		break;			/* read only */
+	case HET_CK_PARAMS:
+		break;			/* w_params, from w_table */
 	case HET_CK_OUTPUT_DIR:		/* each family's own spelling */
 		w_ks(w, ind, cfg->family == HET_FAMILY_HETERODYNE ?
 		    "output_dir" : "directory", cfg->output_dir != NULL ?
@@ -522,19 +524,38 @@ w_key(struct wbuf *w, const struct het_cl_key *k, const struct het_config *cfg)
 }
 
 
-/* The settings of the schema table in one group; a blank line between
+/* The parameter blocks of the family, at the table's HET_CK_PARAMS. */
+static void
+w_params(struct wbuf *w, const struct het_config *cfg)
+{
+	w_put(w, "\n");
+	if (cfg->family == HET_FAMILY_HETERODYNE) {
+		w_het_params(w, cfg);
+		w_put(w, "initial_parameters:\n");
+		w_per_angle(w, cfg);
+		w_put(w, "\n");
+	} else
+		w_hom_params(w, cfg);
+}
+
+/* Every entry of the schema table in its order; a blank line between
    top-level sections. */
 static void
-w_table(struct wbuf *w, const struct het_config *cfg, int group)
+w_table(struct wbuf *w, const struct het_config *cfg)
 {
 	unsigned char open[HET_CK_NSEC] = { 0 };
 	int root = -1, top;
 	size_t i;
 
 	for (i = 0; i < het_cl_nkeys; i++) {
-		if (!het_cl_key_for(&het_cl_keys[i], cfg->family) ||
-		    het_cl_keys[i].tkey == NULL ||
-		    het_cl_key_group(&het_cl_keys[i]) != group)
+		if (!het_cl_key_for(&het_cl_keys[i], cfg->family))
+			continue;
+		if (het_cl_keys[i].type == HET_CK_PARAMS) {
+			w_params(w, cfg);
+			root = -1;
+			continue;
+		}
+		if (het_cl_keys[i].tkey == NULL)
 			continue;
 		top = het_cl_section_root(het_cl_keys[i].tsec);
 		if (root >= 0 && top != root)
@@ -554,16 +575,7 @@ het_config_format(const struct het_config *cfg, int flags,
 	memset(&w, 0, sizeof(w));
 	w.comments = (flags & HET_CONFIG_COMMENTS) != 0;
 	w_header(&w, cfg);
-	w_table(&w, cfg, HET_CK_GROUP_DATA);
-	w_put(&w, "\n");
-	if (cfg->family == HET_FAMILY_HETERODYNE) {
-		w_het_params(&w, cfg);
-		w_put(&w, "initial_parameters:\n");
-		w_per_angle(&w, cfg);
-		w_put(&w, "\n");
-	} else
-		w_hom_params(&w, cfg);
-	w_table(&w, cfg, HET_CK_GROUP_OPT);
+	w_table(&w, cfg);
 	if (w.oom || w.s == NULL) {
 		free(w.s);
 		het_error_set(err, HET_ENOMEM, "out of memory formatting a "
