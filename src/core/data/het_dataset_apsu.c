@@ -24,14 +24,6 @@
 #include "het_util.h"
 
 static int
-het_apsu_cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 het_apsu_check_lists(const struct het_dataset *ds, struct het_error *err)
 {
 	size_t i;
@@ -148,7 +140,7 @@ het_apsu_read_labels(struct het_dataset *ds, size_t nmap, double **labels,
 		return HET_ENOMEM;
 	for (i = 0; i < *n; i++)
 		sorted[i] = (size_t)(*labels)[i];
-	qsort(sorted, *n, sizeof(*sorted), het_apsu_cmp_size);
+	qsort(sorted, *n, sizeof(*sorted), het_cmp_size);
 	rc = HET_OK;
 	for (i = 1; i < *n; i++)
 		if (sorted[i] == sorted[i - 1]) {
@@ -173,7 +165,7 @@ het_apsu_check_cells(struct het_dataset *ds, struct het_error *err)
 		return HET_ENOMEM;
 	for (i = 0; i < n; i++)
 		cell[i] = ds->bins[i].q_idx * np + ds->bins[i].phi_idx;
-	qsort(cell, n, sizeof(*cell), het_apsu_cmp_size);
+	qsort(cell, n, sizeof(*cell), het_cmp_size);
 	for (i = 1; i < n; i++)
 		if (cell[i] == cell[i - 1]) {
 			rc = het_error_set(err, HET_EFORMAT,

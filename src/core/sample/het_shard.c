@@ -206,14 +206,6 @@ shuffle(gsl_rng *r, size_t *v, size_t n)
 	}
 }
 
-static int
-cmp_size(const void *a, const void *b)
-{
-	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Cut seq[0..n) into K consecutive runs, sizes within 1. */
 static void
 cut_runs(struct het_shard_plan *plan, const size_t *seq)
@@ -441,7 +433,7 @@ het_shard_plan_alloc(const struct het_pair *pairs, size_t n, size_t n_phi,
 	}
 	for (k = 0; k < K; k++)
 		qsort(plan->idx + plan->off[k], het_shard_size(plan, k),
-		    sizeof *plan->idx, cmp_size);
+		    sizeof *plan->idx, het_cmp_size);
 	/*
 	 * Largest first, ties by number (a stable insertion sort; linear
 	 * here, as sizes differ by at most 1 and the larger come first).

@@ -32,6 +32,14 @@ het_cmp_double(const void *a, const void *b)
 }
 
 int
+het_cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
 het_cmp_rank(const void *a, const void *b)
 {
 	const struct het_rank_item *x = a, *y = b;

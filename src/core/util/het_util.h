@@ -27,6 +27,8 @@
  * equal to everything; callers sort finite values).  Thread: any.
  */
 int het_cmp_double(const void *a, const void *b);
+/* het_cmp_size: the same for two size_t.  Thread: any. */
+int het_cmp_size(const void *a, const void *b);
 
 /*
  * A value and where it came from, for sorting with its origin kept
