@@ -45,8 +45,23 @@
  * hetui's c2, log density and gradient at two points) and hetui's
  * posterior summary.
  *
- * Usage: bench_cmc [-DLnp] [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
+ * Whole problems (-A, with -f FRAMES): every pair of an FRAMES x 8 grid
+ * instead of a shard, the posterior `hetui sample` draws by default on
+ * one node (one shard of all the data, issue 18); the complete triangle
+ * then takes the separable likelihood.  Coordinates (-c): the sampled
+ * posterior's, rates by default as `hetui sample`'s
+ * (optimization.cmc.coordinates), power_law as before 8f64d5b.  The
+ * shard file's check values always come from the power_law posterior
+ * with contrast and offset sampled (Stan's coordinates, see
+ * bench/stan/het_shard.stan): every choice samples that same density,
+ * so the comparison with Stan is of ESS per CPU second on one density.
+ *
+ * Usage: bench_cmc [-ADLMnp] [-a PCT] [-c COORDS] [-f FRAMES] [-S SEED]
+ *                  [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
  *                  [-r RESULT.json]
+ *   -A  every pair of the grid (default: a shard of NPAIR pairs);
+ *   -c  rates or power_law (default rates);
+ *   -f  frames of the grid, 40 to 300 (default 300);
  *   -L  no Laplace start (the default before it: unit metric, x0 + jitter);
  *   -M  contrast and offset sampled (the default before the marginal:
  *       30 sampled coordinates instead of 14);
@@ -83,7 +98,7 @@
 #include "het_scaling.h"
 #include "het_shard_run.h"
 
-#define NF		300
+#define NF_MAX		300	/* frames of the grid (-f: 40 to NF_MAX) */
 #define NA		8
 #define NPAIR		5000
 #define NPHYS		HET_P_HET_COUNT
@@ -120,8 +135,15 @@ struct bench {
 	struct het_scaling	*sc;
 	struct het_resid	*r;
 	struct het_posterior	*post;
-	struct het_pair		 pairs[NPAIR];
-	double			 y[NPAIR], c2[NPAIR];
+	size_t			 nf;		/* frames (-f) */
+	size_t			 n;		/* pairs sampled: NPAIR, or
+						   every pair with -A */
+	struct het_pair		*pairs;		/* n of each */
+	double			*y, *c2;
+	struct het_posterior	*pchk;		/* the density in Stan's
+						   coordinates (power_law,
+						   30 sampled): the shard
+						   file's check values */
 	double			 phi[NA], x0[NP], lo[NP], hi[NP], sd[NP];
 	struct het_post_prior	 pri[NP];
 	/* the same shard size grouped by cell: NPAIR / NA random (i, j),
@@ -165,11 +187,11 @@ pair_cmp(const void *a, const void *b)
 	return p->a < q->a ? -1 : p->a > q->a;
 }
 
-/* NPAIR distinct random pairs (i < j, a), sorted by (i, j, a). */
+/* NPAIR distinct random pairs (i < j, a) of nf frames, sorted by (i, j, a). */
 static int
-pick_pairs(struct het_pair *out, gsl_rng *rng)
+pick_pairs(struct het_pair *out, size_t nf, gsl_rng *rng)
 {
-	size_t		 ntri = (size_t)NF * (NF - 1) / 2, tot = ntri * NA;
+	size_t		 ntri = nf * (nf - 1) / 2, tot = ntri * NA;
 	unsigned char	*used;
 	size_t		 k = 0, idx, t, i, j;
 
@@ -183,8 +205,8 @@ pick_pairs(struct het_pair *out, gsl_rng *rng)
 		out[k].a = (uint32_t)(idx / ntri);
 		t = idx % ntri;
 		/* t-th pair of the row-major upper triangle */
-		for (i = 0; t >= NF - 1 - i; i++)
-			t -= NF - 1 - i;
+		for (i = 0; t >= nf - 1 - i; i++)
+			t -= nf - 1 - i;
 		j = i + 1 + t;
 		out[k].i = (uint32_t)i;
 		out[k].j = (uint32_t)j;
@@ -201,9 +223,9 @@ pick_pairs(struct het_pair *out, gsl_rng *rng)
  * gives a shard (het_shard.h).
  */
 static int
-pick_cells(struct het_pair *out, gsl_rng *rng)
+pick_cells(struct het_pair *out, size_t nf, gsl_rng *rng)
 {
-	size_t		 ntri = (size_t)NF * (NF - 1) / 2, k = 0, t, i, a;
+	size_t		 ntri = nf * (nf - 1) / 2, k = 0, t, i, a;
 	size_t		 idx;
 	unsigned char	*used;
 
@@ -214,8 +236,8 @@ pick_cells(struct het_pair *out, gsl_rng *rng)
 		if (used[idx])
 			continue;
 		used[idx] = 1;
-		for (i = 0, t = idx; t >= NF - 1 - i; i++)
-			t -= NF - 1 - i;
+		for (i = 0, t = idx; t >= nf - 1 - i; i++)
+			t -= nf - 1 - i;
 		for (a = 0; a < NA; a++, k++) {
 			out[k].i = (uint32_t)i;
 			out[k].j = (uint32_t)(i + 1 + t);
@@ -227,16 +249,35 @@ pick_cells(struct het_pair *out, gsl_rng *rng)
 	return 0;
 }
 
+/* Every pair of nf frames, each cell with all NA angles, angle innermost. */
+static void
+pick_all(struct het_pair *out, size_t nf)
+{
+	size_t	i, j, a, k = 0;
+
+	for (i = 0; i < nf; i++)
+		for (j = i + 1; j < nf; j++)
+			for (a = 0; a < NA; a++, k++) {
+				out[k].i = (uint32_t)i;
+				out[k].j = (uint32_t)j;
+				out[k].a = (uint32_t)a;
+			}
+}
+
+/* Shard layouts: pairs drawn one by one, whole cells, every pair (-A). */
+enum { LAY_PAIRS, LAY_CELLS, LAY_ALL };
+
 /*
- * One shard's data: NPAIR pairs in the given layout (cells or pairs drawn
- * one by one) from a generator seeded with seed, the residual problem on
- * them, c2 = the model at the truth and y = c2 + noise of sd SIGMA (c2
- * may be y).  The generator is used for the pairs first, then the noise.
+ * One shard's data: n pairs in the given layout (NPAIR pairs drawn one by
+ * one or as whole cells, or every pair of the grid) from a generator
+ * seeded with seed, the residual problem on them, c2 = the model at the
+ * truth and y = c2 + noise of sd SIGMA (c2 may be y).  The generator is
+ * used for the pairs first, then the noise.
  */
 static int
-shard_data(struct bench *B, int cells, unsigned long seed, const double *s,
-    struct het_pair *pairs, double *c2, double *y, struct het_resid **r,
-    struct het_error *err)
+shard_data(struct bench *B, int layout, unsigned long seed, const double *s,
+    size_t n, struct het_pair *pairs, double *c2, double *y,
+    struct het_resid **r, struct het_error *err)
 {
 	struct het_resid_spec	 rs;
 	struct het_resid_eval	*ev = NULL;
@@ -247,14 +288,17 @@ shard_data(struct bench *B, int cells, unsigned long seed, const double *s,
 	if ((rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
 		return -1;
 	gsl_rng_set(rng, seed);
-	if ((cells ? pick_cells : pick_pairs)(pairs, rng) != 0)
+	if (layout == LAY_ALL)
+		pick_all(pairs, B->nf);
+	else if ((layout == LAY_CELLS ? pick_cells : pick_pairs)(pairs,
+	    B->nf, rng) != 0)
 		goto out;
 	memset(&rs, 0, sizeof rs);
 	rs.model = B->m;
 	rs.scaling = B->sc;
 	rs.theta = truth_phys;
 	rs.s = s;
-	rs.n = NPAIR;
+	rs.n = n;
 	rs.pairs = pairs;
 	rs.y = y;
 	if ((*r = het_resid_alloc(&rs, err)) == NULL ||
@@ -262,8 +306,8 @@ shard_data(struct bench *B, int cells, unsigned long seed, const double *s,
 	    (ev = het_resid_eval_alloc(*r, err)) == NULL ||
 	    het_resid_prepare(ev, B->x0, 0, err) != HET_OK)
 		goto out;
-	het_resid_eval_model(ev, 0, NPAIR, c2);
-	for (k = 0; k < NPAIR; k++)
+	het_resid_eval_model(ev, 0, n, c2);
+	for (k = 0; k < n; k++)
 		y[k] = c2[k] + gsl_ran_gaussian_ziggurat(rng, SIGMA);
 	rc = 0;
 out:
@@ -272,10 +316,10 @@ out:
 	return rc;
 }
 
-/* The shard posterior on r with the bench's priors: K = 1, reparam on. */
+/* The shard posterior on r with the bench's priors: K = 1. */
 static struct het_posterior *
 shard_post(struct bench *B, const struct het_resid *r, int marg,
-    struct het_error *err)
+    int coords, struct het_error *err)
 {
 	struct het_post_spec	 ps;
 
@@ -286,7 +330,7 @@ shard_post(struct bench *B, const struct het_resid *r, int marg,
 	ps.sigma = SIGMA;
 	ps.priors = B->pri;
 	ps.nshards = 1;
-	ps.reparam = 1;
+	ps.reparam = coords;
 	return het_posterior_alloc(&ps, err);
 }
 
@@ -305,8 +349,8 @@ laplace_sd(struct bench *B, struct het_error *err)
 
 	ev = het_resid_eval_alloc(B->r, err);
 	scr = het_resid_scratch_alloc(B->r, 256, err);
-	J = malloc(sizeof(double) * NPAIR * NP);
-	res = malloc(sizeof(double) * NPAIR);
+	J = malloc(sizeof(double) * B->n * NP);
+	res = malloc(sizeof(double) * B->n);
 	F = gsl_matrix_calloc(NP, NP);
 	V = gsl_matrix_alloc(NP, NP);
 	ev_val = gsl_vector_alloc(NP);
@@ -315,8 +359,8 @@ laplace_sd(struct bench *B, struct het_error *err)
 	    F == NULL || V == NULL || ev_val == NULL || ws == NULL ||
 	    het_resid_prepare(ev, B->x0, 1, err) != HET_OK)
 		return -1;
-	het_resid_eval_rows(ev, scr, 0, NPAIR, res, J);
-	for (k = 0; k < NPAIR; k++)
+	het_resid_eval_rows(ev, scr, 0, B->n, res, J);
+	for (k = 0; k < B->n; k++)
 		for (a = 0; a < NP; a++)
 			for (b = 0; b <= a; b++)
 				*gsl_matrix_ptr(F, a, b) += J[k * NP + a] *
@@ -354,7 +398,7 @@ laplace_sd(struct bench *B, struct het_error *err)
 }
 
 static int
-setup(struct bench *B, int cells, struct het_error *err)
+setup(struct bench *B, int layout, int coords, struct het_error *err)
 {
 	struct het_model_spec	 ms;
 	struct het_scaling_spec	 ss;
@@ -373,7 +417,7 @@ setup(struct bench *B, int cells, struct het_error *err)
 	ms.q = QV;
 	ms.dt = DT;
 	ms.start_frame = 1;
-	ms.n_frames = NF;
+	ms.n_frames = B->nf;
 	ms.n_angles = NA;
 	ms.phi = B->phi;
 	het_scaling_default_spec(&ss, HET_FAMILY_HETERODYNE,
@@ -381,8 +425,17 @@ setup(struct bench *B, int cells, struct het_error *err)
 	if ((B->m = het_model_alloc(&ms, err)) == NULL ||
 	    (B->sc = het_scaling_alloc(&ss, err)) == NULL)
 		return -1;
-	if (shard_data(B, cells, 20261123, s, B->pairs, B->c2, B->y, &B->r,
-	    err) != 0)
+	B->n = layout == LAY_ALL ? B->nf * (B->nf - 1) / 2 * NA : NPAIR;
+	B->pairs = malloc(B->n * sizeof B->pairs[0]);
+	B->y = malloc(B->n * sizeof B->y[0]);
+	B->c2 = malloc(B->n * sizeof B->c2[0]);
+	if (B->pairs == NULL || B->y == NULL || B->c2 == NULL) {
+		het_error_set(err, HET_ENOMEM, "out of memory for %zu pairs",
+		    B->n);
+		return -1;
+	}
+	if (shard_data(B, layout, 20261123, s, B->n, B->pairs, B->c2, B->y,
+	    &B->r, err) != 0)
 		return -1;
 	het_resid_bounds(B->r, B->lo, B->hi);
 	memcpy(B->lo, phys_lo, sizeof phys_lo);
@@ -392,17 +445,20 @@ setup(struct bench *B, int cells, struct het_error *err)
 	for (k = 0; k < NP; k++)
 		het_post_prior_nlsq(B->x0[k], B->sd[k], B->lo[k], B->hi[k],
 		    WIDTH, &B->pri[k]);
-	if ((B->post = shard_post(B, B->r, 0, err)) == NULL ||
-	    (B->postm = shard_post(B, B->r, 1, err)) == NULL)
+	if ((B->post = shard_post(B, B->r, 0, coords, err)) == NULL ||
+	    (B->postm = shard_post(B, B->r, 1, coords, err)) == NULL ||
+	    (B->pchk = shard_post(B, B->r, 0, HET_COORDS_POWER_LAW,
+	    err)) == NULL)
 		return -1;
 	/*
 	 * The other layout (gradient timing only): random pairs when the
 	 * main shard is made of cells, cells otherwise; the same priors.
 	 */
-	if (shard_data(B, !cells, 11235813, s, B->pairs2, B->y2, B->y2,
-	    &B->r2, err) != 0)
+	if (shard_data(B, layout == LAY_PAIRS ? LAY_CELLS : LAY_PAIRS,
+	    11235813, s, NPAIR, B->pairs2, B->y2, B->y2, &B->r2, err) != 0)
 		return -1;
-	return (B->post2 = shard_post(B, B->r2, 0, err)) == NULL ? -1 : 0;
+	return (B->post2 = shard_post(B, B->r2, 0, coords, err)) == NULL ?
+	    -1 : 0;
 }
 
 /*
@@ -444,36 +500,36 @@ static int
 dump_shard(struct bench *B, const char *path)
 {
 	FILE		*fp;
-	double		 u[NP], u1[NP], g[NP], lp, v[NPAIR];
+	double		 u[NP], u1[NP], g[NP], lp, v[NP];
 	double		 pa[NP], pb[NP];
 	const char	*q = "";
 	size_t		 k;
 
 	if ((fp = fopen(path, "w")) == NULL)
 		return -1;
-	fprintf(fp, "{\n\"N\": %d, \"NA\": %d, \"n\": %d, \"p\": %d,\n", NF,
-	    NA, NPAIR, NP);
+	fprintf(fp, "{\n\"N\": %zu, \"NA\": %d, \"n\": %zu, \"p\": %d,\n",
+	    B->nf, NA, B->n, NP);
 	fprintf(fp, "\"q\": %.17g, \"dt\": %.17g, \"sigma\": %.17g, "
 	    "\"invk\": 1, \"tref\": %.17g,\n", QV, DT, SIGMA,
-	    het_posterior_tref(B->post));
-	json_array(fp, "t", het_model_time(B->m), NF, 0);
+	    het_posterior_tref(B->pchk));
+	json_array(fp, "t", het_model_time(B->m), B->nf, 0);
 	json_array(fp, "phi", B->phi, NA, 0);
 	for (k = 0; k < 3; k++) {
 		static const char *key[3] = { "ii", "jj", "aa" };
 
 		fprintf(fp, "\"%s\": [", key[k]);
-		for (size_t e = 0; e < NPAIR; e++)
+		for (size_t e = 0; e < B->n; e++)
 			fprintf(fp, "%s%u", e ? ", " : "",
 			    1 + (k == 0 ? B->pairs[e].i : k == 1 ?
 			    B->pairs[e].j : B->pairs[e].a));
 		fprintf(fp, "],\n");
 	}
-	json_array(fp, "y", B->y, NPAIR, 0);
-	json_array(fp, "c2_truth", B->c2, NPAIR, 0);
+	json_array(fp, "y", B->y, B->n, 0);
+	json_array(fp, "c2_truth", B->c2, B->n, 0);
 	fprintf(fp, "\"names\": [");
 	for (k = 0; k < NP; k++)
 		fprintf(fp, "%s\"%s\"", k ? ", " : "",
-		    het_posterior_name(B->post, k));
+		    het_posterior_name(B->pchk, k));
 	fprintf(fp, "],\n");
 	for (k = 0; k < NP; k++) {
 		pa[k] = B->pri[k].a;
@@ -492,8 +548,8 @@ dump_shard(struct bench *B, const char *path)
 	json_array(fp, "laplace_sd", B->sd, NP, 0);
 	json_array(fp, "truth", B->x0, NP, 0);
 	/* log density and gradient at the truth and at a moved point */
-	if (het_posterior_to_u(B->post, B->x0, u, NULL) != HET_OK ||
-	    het_posterior_logp(B->post, u, &lp, g, NULL) != HET_OK) {
+	if (het_posterior_to_u(B->pchk, B->x0, u, NULL) != HET_OK ||
+	    het_posterior_logp(B->pchk, u, &lp, g, NULL) != HET_OK) {
 		fclose(fp);
 		return -1;
 	}
@@ -502,11 +558,11 @@ dump_shard(struct bench *B, const char *path)
 	json_array(fp, "grad_truth", g, NP, 0);
 	for (k = 0; k < NP; k++)
 		u1[k] = u[k] + 0.05 * sin(1.0 + (double)k);
-	if (het_posterior_logp(B->post, u1, &lp, g, NULL) != HET_OK) {
+	if (het_posterior_logp(B->pchk, u1, &lp, g, NULL) != HET_OK) {
 		fclose(fp);
 		return -1;
 	}
-	het_posterior_to_x(B->post, u1, v);
+	het_posterior_to_x(B->pchk, u1, v);
 	json_array(fp, "u_moved", u1, NP, 0);
 	json_array(fp, "x_moved", v, NP, 0);
 	fprintf(fp, "\"lp_moved\": %.17g,\n", lp);
@@ -641,14 +697,38 @@ main(int argc, char **argv)
 	const char		*rpath = "cmc_hetui.json";
 	double			 u[NP], um[NP], tg, tv;
 	long			 reps = 500, nwarm = 500, ndraw = 1000;
-	int			 ch, nosample = 0, rc = 0, cells = 1;
+	int			 ch, nosample = 0, rc = 0, layout = LAY_CELLS;
 	int			 dense = 0, no_laplace = 0, marg = 1;
-	long			 accept = 85;
+	int			 coords = HET_COORDS_RATES, other;
+	long			 accept = 85, nf = NF_MAX;
 	unsigned long		 seed = 42;
-	const char		*lay[2] = { "random-pair", "cell-grouped" };
+	const char		*lay[3] = { "random-pair", "cell-grouped",
+				    "every pair" };
 
-	while ((ch = getopt(argc, argv, "DLMS:a:d:g:npr:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "ADLMS:a:c:d:f:g:npr:s:w:")) != -1) {
 		switch (ch) {
+		case 'A':
+			layout = LAY_ALL;
+			break;
+		case 'c':
+			if (strcmp(optarg, "rates") == 0)
+				coords = HET_COORDS_RATES;
+			else if (strcmp(optarg, "power_law") == 0)
+				coords = HET_COORDS_POWER_LAW;
+			else {
+				fprintf(stderr, "bench_cmc: -c takes rates or "
+				    "power_law, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'f':
+			nf = strtol(optarg, NULL, 10);
+			if (nf < 40 || nf > NF_MAX) {
+				fprintf(stderr, "bench_cmc: -f takes the "
+				    "number of frames, 40 to %d\n", NF_MAX);
+				return 2;
+			}
+			break;
 		case 'S': {
 			char *end;
 
@@ -680,7 +760,7 @@ main(int argc, char **argv)
 			dense = 1;
 			break;
 		case 'p':
-			cells = 0;
+			layout = LAY_PAIRS;
 			break;
 		case 'd':
 			ndraw = strtol(optarg, NULL, 10);
@@ -703,22 +783,25 @@ main(int argc, char **argv)
 			spath = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_cmc [-DLMnp] [-a PCT] [-S SEED] "
-			    "[-g REPS] "
+			fprintf(stderr, "usage: bench_cmc [-ADLMnp] [-a PCT] "
+			    "[-c COORDS] [-f FRAMES] [-S SEED] [-g REPS] "
 			    "[-w WARMUP] [-d DRAWS] [-s SHARD.json] "
 			    "[-r RESULT.json]\n");
 			return 2;
 		}
 	}
 	memset(&err, 0, sizeof err);
-	if (setup(&B, cells, &err) != 0) {
+	other = layout == LAY_PAIRS ? LAY_CELLS : LAY_PAIRS;
+	B.nf = (size_t)nf;
+	if (setup(&B, layout, coords, &err) != 0) {
 		fprintf(stderr, "bench_cmc: setup failed: %s\n", err.msg);
 		rc = 1;
 		goto out;
 	}
-	printf("shard pairs %d (%s) frames %d angles %d parameters %d "
-	    "reparameterised %zu\n", NPAIR, lay[cells], NF, NA, NP,
-	    het_posterior_nreparam(B.post));
+	printf("shard pairs %zu (%s) frames %zu angles %d parameters %d "
+	    "coordinates %s (power-law triples %zu)\n", B.n, lay[layout],
+	    B.nf, NA, NP, coords == HET_COORDS_RATES ? "rates" :
+	    "power_law", het_posterior_nreparam(B.post));
 	if (het_posterior_to_u(B.post, B.x0, u, &err) != HET_OK) {
 		fprintf(stderr, "bench_cmc: %s\n", err.msg);
 		rc = 1;
@@ -727,22 +810,22 @@ main(int argc, char **argv)
 	tg = time_grad(B.post, u, 1, reps);
 	tv = time_grad(B.post, u, 0, reps);
 	printf("%s gradient per_eval %.1f us per_pair %.1f ns (sampled "
-	    "shard)\n", lay[cells], 1e6 * tg, 1e9 * tg / NPAIR);
-	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[cells],
-	    1e6 * tv, 1e9 * tv / NPAIR);
+	    "shard)\n", lay[layout], 1e6 * tg, 1e9 * tg / (double)B.n);
+	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[layout],
+	    1e6 * tv, 1e9 * tv / (double)B.n);
 	if (het_posterior_to_u(B.postm, B.x0, um, &err) == HET_OK) {
 		tg = time_grad(B.postm, um, 1, reps);
 		tv = time_grad(B.postm, um, 0, reps);
 		printf("%s marginal (contrast and offset integrated out, %zu "
 		    "coordinates) gradient per_eval %.1f us value per_eval "
-		    "%.1f us\n", lay[cells], het_posterior_dim(B.postm),
+		    "%.1f us\n", lay[layout], het_posterior_dim(B.postm),
 		    1e6 * tg, 1e6 * tv);
 	}
 	tg = time_grad(B.post2, u, 1, reps);
 	tv = time_grad(B.post2, u, 0, reps);
 	printf("%s gradient per_eval %.1f us per_pair %.1f ns\n",
-	    lay[!cells], 1e6 * tg, 1e9 * tg / NPAIR);
-	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[!cells],
+	    lay[other], 1e6 * tg, 1e9 * tg / NPAIR);
+	printf("%s value per_eval %.1f us per_pair %.1f ns\n", lay[other],
 	    1e6 * tv, 1e9 * tv / NPAIR);
 	if (dump_shard(&B, spath) != 0) {
 		fprintf(stderr, "bench_cmc: cannot write %s\n", spath);
@@ -758,10 +841,14 @@ main(int argc, char **argv)
 	}
 out:
 	het_posterior_free(B.post);
+	het_posterior_free(B.pchk);
 	het_posterior_free(B.post2);
 	het_posterior_free(B.postm);
 	het_resid_free(B.r);
 	het_resid_free(B.r2);
+	free(B.pairs);
+	free(B.y);
+	free(B.c2);
 	het_scaling_free(B.sc);
 	het_model_free(B.m);
 	return rc;
