@@ -173,6 +173,8 @@ test_listing(void)
 	    "not a candidate: a text file");
 	ok(het_scan_is_candidate(path_of("C.HDF5")) == 1,
 	    "candidate: extension in capitals");
+	ok(het_scan_is_candidate(path_of("m.npy")) == 1,
+	    "candidate: a NumPy .npy name (it need not exist to be named)");
 
 	het_error_clear(&err);
 	rc = het_scan_dir(dir, &l, &err);
@@ -286,8 +288,8 @@ test_errors(void)
 	is_int(rc, HET_OK, "a folder of other files");
 	if (rc == HET_OK) {
 		snprintf(want, sizeof(want), "no result files in %s/other: "
-		    "none of its 2 other files ends in .hdf, .h5 or .hdf5 or "
-		    "has an HDF5 signature (1 sub-folder)", real);
+		    "none of its 2 other files ends in .hdf, .h5, .hdf5 or "
+		    ".npy or has an HDF5 signature (1 sub-folder)", real);
 		is_str(l->note, want, "other-files note");
 		het_scan_list_free(l);
 	}

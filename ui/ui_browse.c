@@ -304,8 +304,8 @@ on_list(struct ui *ui, struct het_event *ev)
 	if (l->complete) {
 		b->open_focus = 0;
 		ui_msg(ui, UI_LOG_ERROR, "%s is not a result file: hetui "
-		    "opens *.hdf, *.h5 and *.hdf5 files and files with an "
-		    "HDF5 signature", l->focus);
+		    "opens *.hdf, *.h5, *.hdf5 and *.npy files and files with "
+		    "an HDF5 signature", l->focus);
 	}
 }
 

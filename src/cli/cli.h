@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "het_dataset.h"
 #include "het_error.h"
 
 /* Exit statuses of every hetui command (documented in man/hetui.1). */
@@ -103,6 +104,22 @@ int cli_cancel_status(int sig, int status);
 char *cli_run_dir(const struct cli_cmd *cmd, const struct het_config *cfg,
     const char *out, const char *data_path, const char *analysis, int force,
     int *made, int *rc);
+
+/*
+ * The metadata options of a NumPy .npy file (het_dataset_meta): --q Q,
+ * --phi A[,B...] (one angle per matrix) and --dt DT.  cli_meta_init
+ * empties m; cli_meta_opt parses the value arg of option name ("q",
+ * "phi" or "dt") into m.  Returns 0, or prints the error as a usage
+ * error of cmd and returns its exit status.
+ */
+#define CLI_META_MAX_PHI	1024
+struct cli_meta {
+	struct het_dataset_meta	 meta;
+	double			 phi[CLI_META_MAX_PHI];
+};
+void cli_meta_init(struct cli_meta *m);
+int cli_meta_opt(const struct cli_cmd *cmd, const char *name,
+    const char *arg, struct cli_meta *m);
 
 /* cli_library_init: quiet GSL and HDF5, register the LZF filter. */
 int cli_library_init(struct het_error *err);

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <gsl/gsl_errno.h>
@@ -129,4 +130,49 @@ cli_check_output(const struct cli_cmd *cmd, const char *dir)
 	if (het_dir_check_writable(dir, "output directory", &err) != HET_OK)
 		return cli_report(cmd, &err);
 	return CLI_EXIT_OK;
+}
+
+void
+cli_meta_init(struct cli_meta *m)
+{
+	memset(m, 0, sizeof *m);
+	m->meta.source = "--q/--phi/--dt";
+}
+
+int
+cli_meta_opt(const struct cli_cmd *cmd, const char *name, const char *arg,
+    struct cli_meta *m)
+{
+	struct het_error err;
+	char buf[64], *copy, *tok, *save = NULL;
+	size_t n = 0;
+	double v;
+
+	snprintf(buf, sizeof buf, "--%s", name);
+	if (strcmp(name, "phi") != 0) {
+		if (het_parse_double(arg, buf, &v, &err) != HET_OK || !(v > 0))
+			return cli_usage_error(cmd, "%s takes a positive number, "
+			    "not '%s'", buf, arg);
+		*(strcmp(name, "q") == 0 ? &m->meta.q : &m->meta.dt) = v;
+		return 0;
+	}
+	if ((copy = strdup(arg)) == NULL)
+		return cli_usage_error(cmd, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (n == CLI_META_MAX_PHI || het_parse_double(tok, buf,
+		    &m->phi[n], &err) != HET_OK) {
+			free(copy);
+			return cli_usage_error(cmd, "--phi takes angles in "
+			    "degrees separated by commas (at most %d), not "
+			    "'%s'", CLI_META_MAX_PHI, arg);
+		}
+		n++;
+	}
+	free(copy);
+	if (n == 0)
+		return cli_usage_error(cmd, "--phi takes at least one angle");
+	m->meta.phi = m->phi;
+	m->meta.nphi = n;
+	return 0;
 }

@@ -36,14 +36,19 @@ struct inspect_sym {
 
 static const char inspect_help[] =
     "Describe an XPCS two-time result file (APS-U or legacy APS 8-ID-I)\n"
-    "from its metadata alone: layout, compression and storage type of the\n"
-    "matrices, every bin with its index, label, q, phi and frame count, dt\n"
-    "and where it came from, energy and detector distance.  No matrix is\n"
-    "read, so large files are inspected in a moment.\n"
+    "or NumPy .npy matrix from its metadata alone: layout, compression and\n"
+    "storage type of the matrices, every bin with its index, label, q, phi\n"
+    "and frame count, dt and where it came from, energy and detector\n"
+    "distance.  No matrix is read, so large files are inspected in a\n"
+    "moment.\n"
     "\n"
     "Options:\n"
     "  --json      print one JSON object (keys: see INSPECT JSON in\n"
     "              hetui(1)) instead of the table\n"
+    "  --q Q, --phi A[,B...], --dt DT\n"
+    "              what a .npy file does not hold: its q (1/A), one angle\n"
+    "              per matrix (degrees) and the frame time (s); unset ones\n"
+    "              come from the sidecar NAME.yaml or NAME.json beside it\n"
     "  -h, --help  show this help\n"
     "\n"
     "Exit status: 0 success, 1 the file cannot be read or is not a result\n"
@@ -265,6 +270,7 @@ inspect_header(const struct het_dataset *ds, const struct inspect_sym *s)
 	printf("%s\n", in->path);
 	inspect_key(s, "layout");
 	printf("%s  %s%s%s\n", in->layout == HET_LAYOUT_APSU ? "APS-U" :
+	    in->layout == HET_LAYOUT_NPY ? "NumPy .npy" :
 	    "legacy APS 8-ID-I", s->dim, group, s->reset);
 	inspect_key(s, "bins");
 	printf("%zu matri%s on a %zu q %s %zu %s map", in->nbins,
@@ -360,20 +366,35 @@ inspect_run(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "q", required_argument, NULL, 'q' },
+		{ "phi", required_argument, NULL, 'p' },
+		{ "dt", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct cli_meta meta;
 	struct inspect_sym sym;
 	struct het_dataset *ds;
 	struct het_error err;
 	int c, json = 0, rc;
 
 	opterr = 0;
+	cli_meta_init(&meta);
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
 			break;
+		case 'q':
+		case 'p':
+		case 'd':
+			if ((rc = cli_meta_opt(self, c == 'q' ? "q" : c == 'p' ?
+			    "phi" : "dt", optarg, &meta)) != 0)
+				return rc;
+			break;
+		case ':':
+			return cli_usage_error(self, "%s needs a value",
+			    argv[optind - 1]);
 		case 'h':
 			cli_print_help(self, stdout);
 			return CLI_EXIT_OK;
@@ -388,7 +409,7 @@ inspect_run(const struct cli_cmd *self, int argc, char **argv)
 		return cli_usage_error(self, "one FILE at a time ('%s' is "
 		    "extra)", argv[optind + 1]);
 	het_error_clear(&err);
-	ds = het_dataset_open(argv[optind], &err);
+	ds = het_dataset_open_meta(argv[optind], &meta.meta, &err);
 	if (ds == NULL)
 		return cli_report(self, &err);
 	if (json)
@@ -409,5 +430,6 @@ inspect_run(const struct cli_cmd *self, int argc, char **argv)
 
 const struct cli_cmd cli_cmd_inspect = {
 	"inspect", "describe an XPCS result file",
-	"hetui inspect FILE [--json]", inspect_help, inspect_run
+	"hetui inspect FILE [--json] [--q Q --phi A[,B...] --dt DT]",
+	inspect_help, inspect_run
 };

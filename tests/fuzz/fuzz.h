@@ -20,6 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A broken promise: say which and abort (libFuzzer saves the input). */
@@ -30,5 +34,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 		abort();						\
 	}								\
 } while (0)
+
+/*
+ * The file of this process that holds an input, for the harnesses of
+ * file parsers: "$TMPDIR/hetui-fuzz-PID.EXT" (TMPDIR unset: /dev/shm when
+ * writable, else /tmp).  fuzz_write_input writes data to it, aborting
+ * when it cannot (a harness without its input tests nothing).
+ */
+static inline void
+fuzz_input_path(char *buf, size_t len, const char *ext)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+
+	if (dir == NULL || *dir == '\0') {
+		dir = "/dev/shm";
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+		    access(dir, W_OK) != 0)
+			dir = "/tmp";
+	}
+	snprintf(buf, len, "%s/hetui-fuzz-%ld.%s", dir, (long)getpid(), ext);
+}
+
+static inline void
+fuzz_write_input(const char *path, const uint8_t *data, size_t size)
+{
+	size_t off;
+	ssize_t w;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		perror(path);
+		abort();
+	}
+	for (off = 0; off < size; off += (size_t)w)
+		if ((w = write(fd, data + off, size - off)) <= 0) {
+			perror(path);
+			abort();
+		}
+	close(fd);
+}
 
 #endif /* HET_FUZZ_H */

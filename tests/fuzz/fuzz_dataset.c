@@ -93,44 +93,15 @@ exercise(struct het_dataset *ds)
 /* The file of this process that holds the input, "" until made. */
 static char fuzz_path[4096];
 
-static void
-fuzz_path_init(void)
-{
-	const char *dir = getenv("TMPDIR");
-	struct stat st;
-
-	if (dir == NULL || *dir == '\0') {
-		dir = "/dev/shm";
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-		    access(dir, W_OK) != 0)
-			dir = "/tmp";
-	}
-	snprintf(fuzz_path, sizeof fuzz_path, "%s/hetui-fuzz-%ld.hdf", dir,
-	    (long)getpid());
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct het_dataset	*ds;
 	struct het_error	 err;
-	size_t			 off;
-	ssize_t			 w;
-	int			 fd;
 
 	if (fuzz_path[0] == '\0')
-		fuzz_path_init();
-	fd = open(fuzz_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		perror(fuzz_path);
-		abort();
-	}
-	for (off = 0; off < size; off += (size_t)w)
-		if ((w = write(fd, data + off, size - off)) <= 0) {
-			perror(fuzz_path);
-			abort();
-		}
-	close(fd);
+		fuzz_input_path(fuzz_path, sizeof fuzz_path, "hdf");
+	fuzz_write_input(fuzz_path, data, size);
 	het_error_clear(&err);
 	ds = het_dataset_open(fuzz_path, &err);
 	if (ds == NULL)

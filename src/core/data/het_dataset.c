@@ -24,6 +24,7 @@
 
 #include "het_dataset.h"
 #include "het_dataset_impl.h"
+#include "het_npy.h"
 #include "het_h5_impl.h"
 #include "het_util.h"
 
@@ -35,6 +36,8 @@ het_layout_name(enum het_layout layout)
 		return "aps-u";
 	case HET_LAYOUT_LEGACY:
 		return "aps-legacy";
+	case HET_LAYOUT_NPY:
+		return "npy";
 	}
 	return "unknown";
 }
@@ -615,6 +618,32 @@ het_ds_open_file(struct het_dataset *ds, struct het_error *err)
 struct het_dataset *
 het_dataset_open(const char *path, struct het_error *err)
 {
+	return het_dataset_open_meta(path, NULL, err);
+}
+
+/* The HDF5 layouts: open, detect, load, describe the bins. */
+static int
+het_ds_load_h5(struct het_dataset *ds, struct het_error *err)
+{
+	int rc;
+
+	if ((rc = het_h5_prepare(err)) != HET_OK ||
+	    (rc = het_ds_open_file(ds, err)) != HET_OK ||
+	    (rc = het_ds_detect(ds, err)) != HET_OK)
+		return rc;
+	if (ds->info.layout == HET_LAYOUT_APSU)
+		rc = het_ds_load_apsu(ds, err);
+	else
+		rc = het_ds_load_legacy(ds, err);
+	if (rc != HET_OK)
+		return rc;
+	return het_ds_check_bins(ds, err);
+}
+
+struct het_dataset *
+het_dataset_open_meta(const char *path, const struct het_dataset_meta *meta,
+    struct het_error *err)
+{
 	struct het_dataset *ds;
 	int rc;
 
@@ -633,19 +662,12 @@ het_dataset_open(const char *path, struct het_error *err)
 	ds->info.distance_m = NAN;
 	ds->info.distance_raw = NAN;
 	ds->info.frame_time = NAN;
-	if ((rc = het_h5_prepare(err)) != HET_OK)
-		goto fail;
 	if ((ds->path = het_strdup(path, err)) == NULL)
 		goto fail;
 	ds->info.path = ds->path;
-	if ((rc = het_ds_open_file(ds, err)) != HET_OK ||
-	    (rc = het_ds_detect(ds, err)) != HET_OK)
-		goto fail;
-	if (ds->info.layout == HET_LAYOUT_APSU)
-		rc = het_ds_load_apsu(ds, err);
-	else
-		rc = het_ds_load_legacy(ds, err);
-	if (rc != HET_OK || (rc = het_ds_check_bins(ds, err)) != HET_OK)
+	rc = het_ds_is_npy_file(path) ? het_ds_load_npy(ds, meta, err) :
+	    het_ds_load_h5(ds, err);
+	if (rc != HET_OK)
 		goto fail;
 	ds->info.q_list = ds->q_list;
 	ds->info.phi_list = ds->phi_list;
@@ -665,6 +687,8 @@ het_dataset_close(struct het_dataset *ds)
 		return;
 	if (ds->fid >= 0)
 		H5Fclose(ds->fid);
+	het_npy_close(ds->npy);
+	free(ds->sidecar);
 	if (ds->names != NULL)
 		for (k = 0; k < ds->info.nbins; k++)
 			free(ds->names[k]);

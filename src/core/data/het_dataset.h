@@ -5,12 +5,14 @@
  * Module core/data (the opening comment of this folder): everything read
  * from or written to an XPCS data file: HDF5 set-up and helpers (het_h5,
  * the only code that includes hdf5.h), the LZF filter (het_lzf), the
- * dataset model with its loaders for the APS-U, legacy and Matlab
- * layouts, frame and angle selection (het_dataset*), and the writer of
- * simulated data (het_dataset_write).
+ * NumPy .npy reader (het_npy), the dataset model with its loaders for
+ * the APS-U, legacy and .npy layouts, frame and angle selection
+ * (het_dataset*), and the writer of simulated data (het_dataset_write).
  *
  * A dataset is opened from an HDF5 result file in one of two layouts
- * (docs: xpcs-data-formats.md, man hetui(1) FILE FORMATS):
+ * (docs: xpcs-data-formats.md, man hetui(1) FILE FORMATS), or from a
+ * NumPy .npy file (het_npy.h; its q, angles and dt given, see
+ * het_dataset_open_meta below):
  *
  *   APS-U          /xpcs/qmap/dynamic_v_list_dim0 (q, 1/Angstrom),
  *                  /xpcs/qmap/dynamic_v_list_dim1 (phi, degrees),
@@ -48,7 +50,8 @@ struct het_dataset;	/* opaque */
 
 enum het_layout {
 	HET_LAYOUT_APSU = 1,	/* "aps-u" */
-	HET_LAYOUT_LEGACY	/* "aps-legacy" */
+	HET_LAYOUT_LEGACY,	/* "aps-legacy" */
+	HET_LAYOUT_NPY		/* "npy": NumPy matrices, het_npy.h */
 };
 
 /* Storage type of a matrix in the file (reads always yield doubles). */
@@ -141,6 +144,41 @@ struct het_dataset_info {
  * Thread: any.
  */
 struct het_dataset *het_dataset_open(const char *path, struct het_error *err);
+
+/*
+ * What a NumPy .npy file does not hold: its q, its angles and its frame
+ * time.  They come from the caller (command-line options, or the
+ * configuration of a fit) and, for what the caller leaves unset, from a
+ * sidecar file beside the .npy file with the same stem (NAME.yaml,
+ * NAME.yml or NAME.json, the first that exists; JSON is read as YAML):
+ * a mapping with q (or wavevector_q, 1/Angstrom), phi (or phi_angles:
+ * one number, or a list with one angle per matrix, degrees), dt
+ * (seconds per frame) and, ignored, comment or note.  q and the angles
+ * are required (open refuses a file without them, saying where to put
+ * them); dt may come later (het_dataset_dt).  The caller's angles name
+ * the matrices when there is one per matrix; a list of another length
+ * next to a sidecar's full list leaves the sidecar's in place (the
+ * caller's then only select, as a configuration's phi_angles do).  HDF5
+ * files carry their own and ignore this.
+ */
+struct het_dataset_meta {
+	double		 q;		/* > 0, or 0: not given */
+	const double	*phi;		/* nphi angles (degrees), or NULL */
+	size_t		 nphi;		/* 0: not given */
+	double		 dt;		/* > 0, or 0: not given */
+	const char	*source;	/* how they were given, for messages
+					   and info ("--q/--phi/--dt") */
+};
+
+/*
+ * het_dataset_open_meta: het_dataset_open with metadata for a .npy file
+ * (meta may be NULL: the sidecar only).  Also HET_EFORMAT for a .npy
+ * file without q or angles, angles that do not match its matrices, or a
+ * sidecar that cannot be read (the message names the sidecar, the line
+ * and the key).  Thread: any.
+ */
+struct het_dataset *het_dataset_open_meta(const char *path,
+    const struct het_dataset_meta *meta, struct het_error *err);
 
 /* het_dataset_close: close the file and free everything.  NULL is a no-op. */
 void het_dataset_close(struct het_dataset *ds);

@@ -44,8 +44,13 @@
 #define HET_LEG_ENERGY		"/measurement/instrument/source_begin/energy"
 #define HET_LEG_DISTANCE	"/measurement/instrument/detector/distance"
 
+struct het_npy;
+
 struct het_dataset {
-	hid_t			 fid;
+	hid_t			 fid;		/* HDF5 layouts, else -1 */
+	struct het_npy		*npy;		/* the .npy layout */
+	char			*sidecar;	/* .npy: the metadata file read,
+						   or NULL */
 	char			*path;
 	struct het_dataset_info	 info;
 	struct het_bin		*bins;		/* info.nbins of them */
@@ -116,5 +121,13 @@ int het_ds_check_phi(const char *path, size_t i, double phi,
  * q_list, phi_list and the dt, energy and distance fields of info. */
 int het_ds_load_apsu(struct het_dataset *ds, struct het_error *err);
 int het_ds_load_legacy(struct het_dataset *ds, struct het_error *err);
+/* het_dataset_npy.c: the .npy layout (the file, its sidecar, meta);
+   het_ds_is_npy_file: 1 when path starts with the .npy magic. */
+int het_ds_load_npy(struct het_dataset *ds,
+    const struct het_dataset_meta *meta, struct het_error *err);
+int het_ds_is_npy_file(const char *path);
+/* het_ds_read_npy: the window f0..f0+n-1 of bin b of a .npy dataset. */
+int het_ds_read_npy(struct het_dataset *ds, const struct het_bin *b,
+    size_t f0, size_t n, double *out, struct het_error *err);
 
 #endif /* HET_DATASET_IMPL_H */

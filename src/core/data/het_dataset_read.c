@@ -42,6 +42,13 @@ het_rd_hyperslab(struct het_dataset *ds, const struct het_bin *b, size_t f0,
 	char name[512], detail[256], codec[64];
 	int rc = HET_OK;
 
+	if (ds->npy != NULL) {
+		if ((rc = het_ds_read_npy(ds, b, f0, n, out, err)) != HET_OK) {
+			het_rd_name(b, name, sizeof(name));
+			het_error_prefix(err, "%s: %s", ds->path, name);
+		}
+		return rc;
+	}
 	start[0] = start[1] = f0;
 	count[0] = count[1] = n;
 	if ((dset = H5Dopen2(ds->fid, b->dataset, H5P_DEFAULT)) < 0 ||

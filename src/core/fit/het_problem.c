@@ -696,3 +696,20 @@ het_problem_build(const struct het_config *cfg, struct het_dataset *ds,
 	}
 	return pb;
 }
+
+struct het_dataset *
+het_problem_dataset_open(const struct het_config *cfg, const char *path,
+    double dt, struct het_error *err)
+{
+	struct het_dataset_meta meta;
+
+	memset(&meta, 0, sizeof meta);
+	if (cfg->q_set)
+		meta.q = cfg->wavevector_q;
+	meta.phi = cfg->phi_angles;
+	meta.nphi = cfg->phi_angles != NULL ? cfg->nphi_angles : 0;
+	meta.dt = dt > 0 ? dt : cfg->dt_set ? cfg->dt : 0;
+	meta.source = dt > 0 ? "the configuration and --dt" :
+	    "the configuration";
+	return het_dataset_open_meta(path, &meta, err);
+}

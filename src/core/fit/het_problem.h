@@ -196,6 +196,18 @@ struct het_problem {
 };
 
 /*
+ * het_problem_dataset_open: open the data file path of a fit with
+ * what the configuration says of a NumPy .npy file's metadata
+ * (het_dataset_open_meta): q from wavevector_q, the angles from
+ * phi_angles, dt from dt (`dt` > 0 overrides it, as --dt does); unset
+ * ones come from the file's sidecar.  HDF5 files carry their own.
+ * Returns the dataset or NULL with het_dataset_open_meta's errors.
+ * Thread: any.
+ */
+struct het_dataset *het_problem_dataset_open(const struct het_config *cfg,
+    const char *path, double dt, struct het_error *err);
+
+/*
  * het_problem_data_path: the data file of a fit: `override` when not
  * NULL (used as given), else the config's data_file resolved against the
  * config's directory.  Returns a malloc'd string (caller frees), or NULL

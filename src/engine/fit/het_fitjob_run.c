@@ -377,7 +377,8 @@ het_fitjob_execute(const struct het_fitjob_spec *spec,
 	res->per_angle = spec->per_angle;
 	if ((res->data_path = het_problem_data_path(spec->cfg,
 	    spec->data_path, err)) == NULL ||
-	    (ds = het_dataset_open(res->data_path, err)) == NULL) {
+	    (ds = het_problem_dataset_open(spec->cfg, res->data_path,
+	    spec->dt, err)) == NULL) {
 		rc = err->code;
 		goto fail;
 	}

@@ -68,7 +68,7 @@ has_ext(const char *name)
 		return 0;
 	dot++;
 	return strcasecmp(dot, "hdf") == 0 || strcasecmp(dot, "h5") == 0 ||
-	    strcasecmp(dot, "hdf5") == 0;
+	    strcasecmp(dot, "hdf5") == 0 || strcasecmp(dot, "npy") == 0;
 }
 
 int
@@ -411,8 +411,8 @@ het_scan_set_note(struct het_scan_list *l)
 		    "is empty", l->dir);
 	else
 		snprintf(buf, sizeof(buf), "no result files in %s: none of "
-		    "its %zu other file%s ends in .hdf, .h5 or .hdf5 or has "
-		    "an HDF5 signature (%zu sub-folder%s)", l->dir, l->nother,
+		    "its %zu other file%s ends in .hdf, .h5, .hdf5 or .npy or "
+		    "has an HDF5 signature (%zu sub-folder%s)", l->dir, l->nother,
 		    l->nother == 1 ? "" : "s", l->ndirs,
 		    l->ndirs == 1 ? "" : "s");
 	if ((l->note = strdup(buf)) == NULL)

@@ -94,7 +94,8 @@ het_hs_read(struct het_sample *s, struct het_error *err)
 		return rc;
 	if ((path = het_problem_data_path(s->cfg, s->data_path, err)) == NULL)
 		return err->code;
-	if ((ds = het_dataset_open(path, err)) == NULL) {
+	if ((ds = het_problem_dataset_open(s->cfg, path, s->o.dt, err)) ==
+	    NULL) {
 		free(path);
 		return err->code;
 	}
