@@ -180,7 +180,7 @@ main(void)
 	int blk, blk0;
 	double t0;
 
-	plan(53);
+	plan(58);
 	het_error_clear(&err);
 	if (tap_tmpdir(dir, sizeof(dir), "t_engine_io") == NULL ||
 	    het_h5_library_init(&err) != HET_OK)
@@ -201,6 +201,42 @@ main(void)
 		is_double(grid[3], (5 + 6 + 6 + 9.5) / 4, 1e-15,
 		    "grid[1,1] = mean of the 2x2 block");
 		ok(gmin == 1.0 && gmax == grid[3], "grid range");
+	}
+
+	/*
+	 * het_io_age_lag on a 4x4 matrix c2[i][j] = 10 (i + j) + |j - i|
+	 * (age in half frames h = i + j, lag k): into 7 age blocks (one per
+	 * h) every cell is exact, NAN where no pair has that lag at that
+	 * age; into 2 blocks, h in [0, 3) and [3, 7), cell (1, lag 1) is
+	 * the mean of pairs (1,2) and (2,3): (31 + 51) / 2.
+	 */
+	{
+		double a4[16], al[7 * 4];
+		size_t ii, jj, bad = 0;
+
+		for (ii = 0; ii < 4; ii++)
+			for (jj = 0; jj < 4; jj++)
+				a4[ii * 4 + jj] = 10.0 * (double)(ii + jj) +
+				    (double)(jj > ii ? jj - ii : ii - jj);
+		is_int(het_io_age_lag(a4, 4, 7, al), 0, "age-lag: 7 blocks");
+		for (ii = 0; ii < 7; ii++)
+			for (jj = 0; jj < 4; jj++) {
+				int has = jj <= ii && (ii - jj) % 2 == 0 &&
+				    ii + jj <= 6;
+				double want4 = 10.0 * (double)ii + (double)jj;
+
+				if (has ? al[ii * 4 + jj] != want4 :
+				    !isnan(al[ii * 4 + jj]))
+					bad++;
+			}
+		is_int((long long)bad, 0, "... every (age, lag) cell exact, "
+		    "NAN where no pair");
+		het_io_age_lag(a4, 4, 2, al);
+		is_double(al[1 * 4 + 1], (31.0 + 51.0) / 2, 1e-12, "... 2 "
+		    "blocks: the old block's lag 1 is the mean of (1,2) and "
+		    "(2,3)");
+		is_double(al[0 * 4 + 2], 22.0, 1e-12, "... young block, lag "
+		    "2: pair (0,2) only");
 	}
 
 	/* Open and view. */
@@ -256,6 +292,18 @@ main(void)
 		}
 	ok(worst < 1e-12, "grid = block means of the corrected matrix "
 	    "(worst %.2g)", worst);
+	{
+		double al[3 * N];
+		size_t t, nbad = 0;
+
+		het_io_age_lag(want, N, 3, al);
+		for (t = 0; v->nage == 3 && t < 3 * (size_t)N; t++)
+			if (!(fabs(al[t] - v->age_lag[t]) < 1e-12) &&
+			    !(isnan(al[t]) && isnan(v->age_lag[t])))
+				nbad++;
+		ok(v->nage == 3 && nbad == 0, "the view's age-lag means (3 "
+		    "age blocks) are those of the corrected matrix");
+	}
 	s = 0;
 	for (i = 0; i + 3 < N; i++)
 		s += want[i * N + i + 3];

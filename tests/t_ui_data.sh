@@ -30,15 +30,43 @@ like "$TUI_SCREEN" 'g2\(τ\) one-time +lag 1–159 fr' "one-time projection char
 like "$TUI_SCREEN" '\? Help +Tab Panel .* q Quit' "footer key hints"
 
 # Heatmap cursor.
-before=$(printf '%s\n' "$TUI_SCREEN" | grep -o 'c2 = .*t2 [0-9–]*')
+before=$(printf '%s\n' "$TUI_SCREEN" | grep -o 'c2 = .*t2 [0-9.–]* s')
 tui_keys Enter
 wait_for 'lin +cursor'; ok $? "Enter gives the heatmap the focus"
 tui_keys l l l l k k
 wait_gone "$(printf '%s' "$before" | sed 's/[].[*^$()+?{|\\]/\\&/g')"
 ok $? "moving the cursor changes the read-out"
-after=$(printf '%s\n' "$TUI_SCREEN" | grep -o 'c2 = .*t2 [0-9–]*')
-like "$after" 'c2 = 1\.[0-9]+ +at t1 [0-9]+–[0-9]+, t2 [0-9]+–[0-9]+' "read-out shows c2 and the frames"
+after=$(printf '%s\n' "$TUI_SCREEN" | grep -o 'c2 = .*t2 [0-9.–]* s')
+like "$after" 'c2 = 1\.[0-9]+ +at t1 [0-9.]+–[0-9.]+ s, t2 [0-9.]+–[0-9.]+ s' "read-out shows c2 and the times"
 diag "read-out: '$before' -> '$after'"
+# Issue 20: the time axis, age and lag, frames on demand, cuts, zoom.
+like "$TUI_SCREEN" '│ 0 s +0\.795 s +1\.59 s t1, t2' \
+    "time axis under the heatmap: 0 s, the middle, 1.59 s (160 frames of 0.01 s)"
+like "$TUI_SCREEN" 'age [0-9.]+ s +lag [0-9.]+ s +mean of' "read-out: age and lag in seconds"
+tui_keys f
+wait_for '│ 1 +80\.5 +160 frame'; ok $? "f: the axis in frame numbers"
+like "$TUI_SCREEN" 'at t1 [0-9]+–[0-9]+, t2 [0-9]+–[0-9]+' "f: the read-out in frames"
+like "$TUI_SCREEN" 'lag [0-9]+ fr' "f: the lag in frames"
+tui_keys f
+wait_for '│ 0 s '; ok $? "f again: seconds"
+tui_keys c
+wait_for 'g2\(τ\) at age [0-9.]+–[0-9.]+ s +lag 1–159 fr, log'
+ok $? "c: g2 against lag at the cursor's age"
+tui_keys c
+wait_for 'c2 at lag [0-9.]+ s against age, the whole window'
+ok $? "c again: c2 against age at the cursor's lag"
+tui_keys c
+wait_for 'g2\(τ\) one-time'; ok $? "c a third time: the one-time projection"
+tui_keys z
+wait_for 'zoom [0-9]+–[0-9]+ '; ok $? "z zooms in: the title shows the frames"
+like "$TUI_SCREEN" 'zoom: frames [0-9]+-[0-9]+ \(Z zooms out\)' "z says so"
+tui_keys z z z z z z
+wait_for 'cannot zoom further: [0-9]+ frames shown'; ok $? "zooming stops at a few frames"
+tui_keys Z Z Z Z Z
+wait_for 'zoom out: the whole frame window'; ok $? "Z zooms back to the whole window"
+unlike "$TUI_SCREEN" 'zoom [0-9]' "no zoom in the title"
+tui_keys Z
+wait_for 'not zoomed: z zooms in on the cursor'; ok $? "Z when not zoomed says so"
 tui_keys Escape
 wait_gone 'lin +cursor'; ok $? "Esc returns the focus to the table"
 

@@ -177,15 +177,48 @@ ui_heat_legend(WINDOW *w, int y, int x, int th, int tw,
 		}
 }
 
+/* One column of a bar chart: the mean of the finite vals[l0..l1]. */
+static void
+spark_col(WINDOW *w, int y, int x, int h, const double *vals, size_t l0,
+    size_t l1, double lo, double hi)
+{
+	const struct ui_glyphs *g = ui_term_get()->g;
+	double s = 0, v;
+	size_t k, cnt = 0;
+	int row, eighths, part;
+
+	for (k = l0; k <= l1; k++)
+		if (isfinite(vals[k])) {
+			s += vals[k];
+			cnt++;
+		}
+	if (cnt == 0)
+		return;		/* nothing there: the column stays blank */
+	v = s / (double)cnt;
+	v = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+	if (!(v >= 0))
+		v = 0;
+	if (v > 1)
+		v = 1;
+	eighths = (int)(v * h * 8 + 0.5);
+	if (eighths < 1)
+		eighths = 1;	/* keep the floor of the chart visible */
+	for (row = 0; row < h; row++) {
+		part = eighths - 8 * row;
+		if (part <= 0)
+			break;
+		ui_put(w, y + h - 1 - row, x, 1, ui_color_attr(UI_C_GRAPH),
+		    g->spark[part >= 8 ? 8 : part]);
+	}
+}
+
 void
 ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
     size_t n, double lo, double hi)
 {
-	const struct ui_glyphs *g = ui_term_get()->g;
-	attr_t a = ui_color_attr(UI_C_GRAPH);
-	double la, lb, s, v;
-	size_t l0, l1, k, cnt;
-	int col, row, eighths, part;
+	double la, lb;
+	size_t l0, l1;
+	int col;
 
 	if (n == 0 || wd <= 0 || h <= 0)
 		return;
@@ -200,29 +233,24 @@ ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
 			l0 = 1;
 		if (l1 > n)
 			l1 = n;
-		s = 0;
-		cnt = 0;
-		for (k = l0; k <= l1; k++) {
-			s += vals[k - 1];
-			cnt++;
-		}
-		if (cnt == 0)
-			continue;
-		v = s / (double)cnt;
-		v = hi > lo ? (v - lo) / (hi - lo) : 0.5;
-		if (!(v >= 0))
-			v = 0;
-		if (v > 1)
-			v = 1;
-		eighths = (int)(v * h * 8 + 0.5);
-		if (eighths < 1)
-			eighths = 1;	/* keep the floor of the chart visible */
-		for (row = 0; row < h; row++) {
-			part = eighths - 8 * row;
-			if (part <= 0)
-				break;
-			ui_put(w, y + h - 1 - row, x + col, 1, a,
-			    g->spark[part >= 8 ? 8 : part]);
-		}
+		spark_col(w, y, x + col, h, vals, l0 - 1, l1 - 1, lo, hi);
+	}
+}
+
+void
+ui_spark_lin(WINDOW *w, int y, int x, int h, int wd, const double *vals,
+    size_t n, double lo, double hi)
+{
+	size_t l0, l1;
+	int col;
+
+	if (n == 0 || wd <= 0 || h <= 0)
+		return;
+	for (col = 0; col < wd; col++) {
+		l0 = (size_t)col * n / (size_t)wd;
+		l1 = ((size_t)col + 1) * n / (size_t)wd;
+		if (l1 > l0)
+			l1--;
+		spark_col(w, y, x + col, h, vals, l0, l1, lo, hi);
 	}
 }

@@ -55,9 +55,14 @@ int ui_heat_shade_levels(void);
 /*
  * ui_spark: a h-row bar chart of vals[0 .. n-1] over wd columns, column k
  * showing the mean of the values whose log-spaced lag range falls in it
- * (lags 1 .. n; vals[i] is lag i + 1).  Range [lo, hi].
+ * (lags 1 .. n; vals[i] is lag i + 1).  Range [lo, hi].  Non-finite
+ * values are left out; a column with none is blank.
+ * ui_spark_lin: the same on a linear axis (column k: the values with
+ * index in [k n / wd, (k + 1) n / wd), at least one).
  */
 void ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
     size_t n, double lo, double hi);
+void ui_spark_lin(WINDOW *w, int y, int x, int h, int wd,
+    const double *vals, size_t n, double lo, double hi);
 
 #endif /* HET_UI_HEAT_H */

@@ -21,37 +21,7 @@
 
 #include "het_nyquist.h"
 #include "ui.h"
-#include "ui_heat.h"
-
-#define LEFT_MIN	40	/* left column width at 80 columns */
-#define SUMMARY_ROWS	6
-#define VALUE_ROWS	2
-#define SPARK_ROWS	3
-#define LEGEND_COLS	2
-#define LEGEND_LABEL	11
-
-struct data_state {
-	int		 rows, cols;	/* body size */
-	int		 left;		/* left column width */
-	int		 heat;		/* the heatmap has the focus */
-	size_t		 top;		/* first table row shown (ring index) */
-	/* Heatmap geometry (body coordinates) and the grid it wants. */
-	int		 hy, hx, hh, hw;
-	size_t		 want_rows, want_cols;
-	/* Last request and the view on screen (owned). */
-	unsigned long	 gen;
-	size_t		 req_bin, req_rows, req_cols;
-	long		 req_first, req_last;
-	int		 requested;
-	struct het_io_view *view;
-	char		*error;		/* last view failure */
-	/* Scale and levels of the view. */
-	int		 logscale;
-	struct ui_heat_scale sc;
-	unsigned char	*lvl;
-	/* Cursor in window frame indices (0 .. n-1). */
-	size_t		 ci, cj;
-};
+#include "ui_p_data.h"
 
 static const struct ui_hint data_hints[] = {
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Bin" },
@@ -60,6 +30,7 @@ static const struct ui_hint data_hints[] = {
 	{ "\xe2\x8f\x8e", "Enter", "Heatmap" },
 	{ "w", "w", "Window" },
 	{ "L", "L", "Log" },
+	{ "c", "c", "Cuts" },
 	{ "a", "a", "All" },
 	{ NULL, NULL, NULL }
 };
@@ -76,14 +47,17 @@ static const char data_help[] =
     "\twith the baseline taken at the far lags\n"
     "Enter\tmove the focus to the heatmap and back\n"
     "h j k l\tin the heatmap: move the cursor (arrows too);\n"
-    "\tthe line below shows c2 and the frames under it\n"
+    "\tthe lines below show c2, t1, t2, age and lag there\n"
+    "z Z\tin the heatmap: zoom in on the cursor's age (half\n"
+    "\tthe window), zoom back out\n"
     "Esc\tleave the heatmap\n"
+    "c\tthe chart: one-time g2(tau); g2(tau) at the\n"
+    "\tcursor's age; c2 against age at the cursor's lag\n"
+    "f\ttimes in frames or in seconds\n"
     "\tThe heatmap shows block means of c2(t1, t2) with\n"
-    "\tt1 across and t2 up; the chart is the one-time\n"
-    "\tprojection g2(tau), the mean along each lag, on a\n"
-    "\tlog tau axis.\n";
-
-static void data_request(struct ui *, struct data_state *);
+    "\tt1 across and t2 up; the one-time projection\n"
+    "\tg2(tau) is the mean along each lag, on a log tau\n"
+    "\taxis.\n";
 
 static void *
 data_init(struct ui *ui)
@@ -120,7 +94,7 @@ data_resize(struct ui *ui, void *state, int lines, int cols)
 	rw = cols - s->left - 1;
 	s->hy = 1;
 	s->hx = s->left + 2;
-	s->hh = lines - 1 - VALUE_ROWS - 1 - SPARK_ROWS;
+	s->hh = lines - 1 - AXIS_ROWS - VALUE_ROWS - 1 - SPARK_ROWS;
 	avail = rw - 2 - 1 - LEGEND_COLS - 1 - LEGEND_LABEL;
 	/* Square pixels: a half block is as wide as half its height. */
 	s->hw = 2 * s->hh;	/* half blocks and shades alike */
@@ -136,13 +110,6 @@ data_resize(struct ui *ui, void *state, int lines, int cols)
 	    (size_t)s->hh;
 	s->want_cols = (size_t)s->hw;
 	data_request(ui, s);
-}
-
-/* Block of index i among p blocks over n (inverse of het_io_block). */
-static size_t
-block_of(size_t i, size_t p, size_t n)
-{
-	return ((i + 1) * p - 1) / n;
 }
 
 static void
@@ -163,7 +130,7 @@ data_levels(struct ui *ui, struct data_state *s)
 	ui_heat_levels(s->view->grid, n, &s->sc, s->lvl);
 }
 
-static void
+void
 data_request(struct ui *ui, struct data_state *s)
 {
 	struct het_io_view_req rq;
@@ -172,8 +139,7 @@ data_request(struct ui *ui, struct data_state *s)
 	if (ui->ses.meta == NULL || ui->ses.io == NULL || s->want_rows == 0)
 		return;
 	rq.bin = ui->ses.sel.cursor;
-	rq.first = ui->ses.sel.first;
-	rq.last = ui->ses.sel.last;
+	data_window(ui, s, &rq.first, &rq.last);
 	rq.rows = s->want_rows;
 	rq.cols = s->want_cols;
 	if (s->requested && rq.bin == s->req_bin && rq.first ==
@@ -194,13 +160,35 @@ data_request(struct ui *ui, struct data_state *s)
 	ui_dirty(ui, UI_DIRTY_TABS | UI_DIRTY_BODY);
 }
 
+/*
+ * The cursor of a new view v: on the same frames of the file when the
+ * old view had them and v shows them (a zoom, another bin), else the
+ * middle of v.
+ */
+static void
+keep_cursor(struct data_state *s, const struct het_io_view *v)
+{
+	long fi, fj;
+
+	if (s->view != NULL) {
+		fi = s->view->first + (long)s->ci;
+		fj = s->view->first + (long)s->cj;
+		if (fi >= v->first && fi <= v->last && fj >= v->first &&
+		    fj <= v->last) {
+			s->ci = (size_t)(fi - v->first);
+			s->cj = (size_t)(fj - v->first);
+			return;
+		}
+	}
+	s->ci = s->cj = v->n / 2;
+}
+
 static void
 data_event(struct ui *ui, void *state, struct het_event *ev)
 {
 	struct data_state *s = state;
 	struct het_io_view *v;
 	struct het_io_failure *f;
-	int same;
 
 	switch (ev->type) {
 	case HET_IO_EV_OPENED:
@@ -212,6 +200,7 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 		s->error = NULL;
 		s->requested = 0;
 		s->top = 0;
+		data_zoom_reset(s);
 		data_request(ui, s);
 		break;
 	case HET_IO_EV_VIEW:
@@ -222,13 +211,11 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 			return;
 		}
 		ev->data = NULL;
-		same = s->view != NULL && s->view->n == v->n;
+		keep_cursor(s, v);
 		het_io_view_free(s->view);
 		s->view = v;
 		free(s->error);
 		s->error = NULL;
-		if (!same || s->ci >= v->n || s->cj >= v->n)
-			s->ci = s->cj = v->n / 2;
 		data_levels(ui, s);
 		ui_log(ui, UI_LOG_DEBUG, "bin #%zu frames %ld-%ld: %zux%zu "
 		    "grid in %.3f s", v->bin + 1, v->first, v->last, v->rows,
@@ -260,8 +247,8 @@ ring_pos(const struct ui *ui)
 	return 0;
 }
 
-static void
-fmt_num(char *buf, size_t len, double v)
+void
+data_fmt_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
@@ -326,8 +313,8 @@ draw_summary(struct ui *ui, struct data_state *s, WINDOW *w)
 	    ui_color_attr(UI_C_WARN));
 	draw_nyquist(ui, w, 3, 10 + ui_strwidth(buf) + 2, s->left - 1);
 	ui_put_trunc(w, 4, 10, wd - 9, d, m->dt_source);
-	fmt_num(e, sizeof(e), m->energy_kev);
-	fmt_num(dist, sizeof(dist), m->distance_m);
+	data_fmt_num(e, sizeof(e), m->energy_kev);
+	data_fmt_num(dist, sizeof(dist), m->distance_m);
 	snprintf(buf, sizeof(buf), "%s%s", e, m->energy_kev == m->energy_kev ?
 	    " keV" : "");
 	field(w, 5, 1, wd, "energy", buf, v);
@@ -402,141 +389,6 @@ draw_table(struct ui *ui, struct data_state *s, WINDOW *w)
 }
 
 static void
-draw_readout(struct ui *ui, struct data_state *s, WINDOW *w, int y, int x,
-    int wd)
-{
-	const struct het_io_view *v = s->view;
-	const struct ui_glyphs *g = ui->scr.term.g;
-	size_t r = block_of(s->ci, v->rows, v->n);
-	size_t c = block_of(s->cj, v->cols, v->n);
-	size_t rlo, rhi, clo, chi, lag;
-	double val = v->grid[r * v->cols + c], dt = ui->ses.meta->dt;
-	char buf[256], t1[48], t2[48], num[32];
-	int used;
-
-	het_io_block(v->n, v->rows, r, &rlo, &rhi);
-	het_io_block(v->n, v->cols, c, &clo, &chi);
-	if (chi - clo > 1)
-		snprintf(t1, sizeof(t1), "%ld%s%ld", v->first + (long)clo,
-		    g->dash, v->first + (long)chi - 1);
-	else
-		snprintf(t1, sizeof(t1), "%ld", v->first + (long)clo);
-	if (rhi - rlo > 1)
-		snprintf(t2, sizeof(t2), "%ld%s%ld", v->first + (long)rlo,
-		    g->dash, v->first + (long)rhi - 1);
-	else
-		snprintf(t2, sizeof(t2), "%ld", v->first + (long)rlo);
-	fmt_num(num, sizeof(num), val);
-	snprintf(buf, sizeof(buf), "c2 = %s", num);
-	used = ui_put(w, y, x, wd, ui_color_attr(UI_C_VALUE), buf);
-	snprintf(buf, sizeof(buf), "  at t1 %s, t2 %s", t1, t2);
-	ui_put(w, y, x + used, wd - used, A_NORMAL, buf);
-	lag = (clo + chi) / 2 > (rlo + rhi) / 2 ? (clo + chi) / 2 -
-	    (rlo + rhi) / 2 : (rlo + rhi) / 2 - (clo + chi) / 2;
-	if (dt == dt)
-		snprintf(buf, sizeof(buf), "lag %zu fr = %.4g s", lag,
-		    (double)lag * dt);
-	else
-		snprintf(buf, sizeof(buf), "lag %zu frames", lag);
-	if (chi - clo > 1 || rhi - rlo > 1) {
-		snprintf(num, sizeof(num), "  mean of %zu%s%zu", chi - clo,
-		    g->times, rhi - rlo);
-		strncat(buf, num, sizeof(buf) - strlen(buf) - 1);
-	}
-	ui_put(w, y + 1, x, wd, ui_color_attr(UI_C_DIM), buf);
-}
-
-static void
-draw_heat(struct ui *ui, struct data_state *s, WINDOW *w)
-{
-	const struct het_io_view *v = s->view;
-	const struct ui_glyphs *g = ui->scr.term.g;
-	enum ui_heat_mode mode = ui_heat_mode_for(&ui->scr.term);
-	int x0 = s->left + 1, rw = s->cols - x0, lx, ly, sy;
-	attr_t ta = ui_color_attr(UI_C_TITLE);
-	char buf[256], lo[32], hi[32];
-	const struct het_io_bin *b;
-
-	if (s->heat)	/* the focus shows in the title bar's colour */
-		ta = ui_color_attr(UI_C_CURSOR);
-	ui_fill(w, 0, x0, rw, ta);
-	b = &ui->ses.meta->bins[ui->ses.sel.cursor];
-	snprintf(buf, sizeof(buf), "c2 #%zu  q %.4g  %s %.1f%s  %s",
-	    ui->ses.sel.cursor + 1, b->q, g->phi, b->phi, g->deg,
-	    s->logscale ? "log" : "lin");
-	if (s->heat && ui_strwidth(buf) + 8 < rw - 1)
-		strncat(buf, "  cursor", sizeof(buf) - strlen(buf) - 1);
-	ui_put(w, 0, x0 + 1, rw - 1, ta, buf);
-	if (s->error != NULL && (v == NULL || v->bin != ui->ses.sel.cursor)) {
-		ui_put(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_ERROR),
-		    "Cannot show this bin:");
-		ui_put_wrapped(w, 3, s->hx, rw - 3, s->rows - 4, A_NORMAL,
-		    s->error);
-		return;
-	}
-	if (v == NULL) {
-		ui_putf(w, 2, s->hx, rw - 3, ui_color_attr(UI_C_DIM),
-		    "reading c2 of bin #%zu ...", ui->ses.sel.cursor + 1);
-		return;
-	}
-	ui_heat_draw(w, s->hy, s->hx, s->hh, s->hw, mode, s->lvl, v->rows,
-	    v->cols, s->sc.nlev, (long)block_of(s->ci, v->rows, v->n),
-	    (long)block_of(s->cj, v->cols, v->n));
-	lx = s->hx + s->hw + 1;
-	ui_heat_legend(w, s->hy, lx, s->hh, LEGEND_COLS, mode, s->sc.nlev);
-	fmt_num(hi, sizeof(hi), s->sc.vhi);
-	fmt_num(lo, sizeof(lo), s->sc.vlo);
-	ui_put(w, s->hy, lx + LEGEND_COLS + 1, LEGEND_LABEL, A_NORMAL, hi);
-	ui_put(w, s->hy + s->hh - 1, lx + LEGEND_COLS + 1, LEGEND_LABEL,
-	    A_NORMAL, lo);
-	if (s->hh >= 5) {
-		ui_put(w, s->hy + 1, lx + LEGEND_COLS + 1, LEGEND_LABEL,
-		    ui_color_attr(UI_C_DIM), "max");
-		ui_put(w, s->hy + s->hh - 2, lx + LEGEND_COLS + 1,
-		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), "min");
-	}
-	if (s->logscale && s->hh >= 7) {
-		ui_put(w, s->hy + s->hh / 2, lx + LEGEND_COLS + 1,
-		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), "c2-base");
-		fmt_num(lo, sizeof(lo), s->sc.offset);
-		ui_put(w, s->hy + s->hh / 2 + 1, lx + LEGEND_COLS + 1,
-		    LEGEND_LABEL, ui_color_attr(UI_C_DIM), lo);
-	}
-	if (v->bin != ui->ses.sel.cursor || v->first != ui->ses.sel.first ||
-	    v->last != ui->ses.sel.last)
-		ui_putf(w, s->hy + s->hh, s->hx, rw - 3, ui_color_attr(
-		    UI_C_WARN), "reading bin #%zu ...", ui->ses.sel.cursor + 1);
-	else
-		draw_readout(ui, s, w, s->hy + s->hh, s->hx, s->cols - s->hx -
-		    1);
-	/* The one-time projection, lags 1 .. n-1 on a log axis. */
-	sy = s->hy + s->hh + VALUE_ROWS;
-	ly = sy + 1;
-	if (v->n >= 2) {
-		double gmin = INFINITY, gmax = -INFINITY;
-		size_t k;
-
-		for (k = 1; k < v->n; k++) {
-			if (v->g2[k] < gmin)
-				gmin = v->g2[k];
-			if (v->g2[k] > gmax)
-				gmax = v->g2[k];
-		}
-		snprintf(buf, sizeof(buf), "g2(%s) one-time  lag 1%s%zu fr, "
-		    "log", g->tau, g->dash, v->n - 1);
-		ui_put(w, sy, s->hx, s->cols - s->hx - 1,
-		    ui_color_attr(UI_C_LABEL), buf);
-		ui_spark(w, ly, s->hx, SPARK_ROWS, s->hw, v->g2 + 1, v->n - 1,
-		    gmin, gmax);
-		fmt_num(hi, sizeof(hi), gmax);
-		fmt_num(lo, sizeof(lo), gmin);
-		ui_put(w, ly, lx, LEGEND_LABEL + 3, A_NORMAL, hi);
-		ui_put(w, ly + SPARK_ROWS - 1, lx, LEGEND_LABEL + 3, A_NORMAL,
-		    lo);
-	}
-}
-
-static void
 draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
 {
 	int x = 3, wd = s->cols - 6, y = 2;
@@ -586,7 +438,7 @@ data_draw(struct ui *ui, void *state, WINDOW *w)
 	for (y = 1; y < s->rows; y++)
 		ui_put(w, y, s->left, 1, ui_color_attr(UI_C_DIM),
 		    ui->scr.term.g->vline);
-	draw_heat(ui, s, w);
+	data_draw_heat(ui, s, w);
 }
 
 static void
@@ -627,11 +479,18 @@ change_ring(struct ui *ui, struct data_state *s, int delta)
 void
 ui_data_refresh(struct ui *ui)
 {
+	struct data_state *s;
 	size_t i;
 
 	for (i = 0; i < ui->npanels; i++)
-		if (ui->panels[i] == &ui_panel_data)
-			data_request(ui, ui->pstate[i]);
+		if (ui->panels[i] == &ui_panel_data) {
+			s = ui->pstate[i];
+			/* a zoom outside a new frame window ends */
+			if (s->zfirst > 0 && (s->zfirst < ui->ses.sel.first ||
+			    s->zlast > ui->ses.sel.last))
+				data_zoom_reset(s);
+			data_request(ui, s);
+		}
 }
 
 static void
@@ -647,47 +506,6 @@ window_done(struct ui *ui, const char *text)
 	    ui->ses.sel.first, ui->ses.sel.last,
 	    ui->ses.sel.last - ui->ses.sel.first + 1);
 	ui_data_refresh(ui);
-}
-
-static int
-heat_key(struct ui *ui, struct data_state *s, int key)
-{
-	const struct het_io_view *v = s->view;
-	size_t r, c, lo, hi;
-
-	if (v == NULL)
-		return 0;
-	r = block_of(s->ci, v->rows, v->n);
-	c = block_of(s->cj, v->cols, v->n);
-	switch (key) {
-	case 'h':
-	case UI_K_LEFT:
-		c = c > 0 ? c - 1 : 0;
-		break;
-	case 'l':
-	case UI_K_RIGHT:
-		c = c + 1 < v->cols ? c + 1 : c;
-		break;
-	case 'k':
-	case UI_K_UP:
-		r = r + 1 < v->rows ? r + 1 : r;
-		break;
-	case 'j':
-	case UI_K_DOWN:
-		r = r > 0 ? r - 1 : 0;
-		break;
-	case UI_K_HOME:
-		r = c = 0;
-		break;
-	default:
-		return 0;
-	}
-	het_io_block(v->n, v->rows, r, &lo, &hi);
-	s->ci = (lo + hi - 1) / 2;
-	het_io_block(v->n, v->cols, c, &lo, &hi);
-	s->cj = (lo + hi - 1) / 2;
-	ui_dirty(ui, UI_DIRTY_BODY);
-	return 1;
 }
 
 static int
@@ -707,7 +525,7 @@ data_key(struct ui *ui, void *state, int key)
 			ui_dirty(ui, UI_DIRTY_BODY);
 			return 1;
 		}
-		if (heat_key(ui, s, key))
+		if (data_heat_key(ui, s, key))
 			return 1;
 	}
 	switch (key) {
@@ -758,6 +576,19 @@ data_key(struct ui *ui, void *state, int key)
 	case '\n':
 	case UI_K_ENTER:
 		s->heat = s->view != NULL;
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case 'c':
+		s->chart = (enum data_chart)((s->chart + 1) % DC_COUNT);
+		ui_msg(ui, UI_LOG_INFO, "chart: %s", s->chart == DC_ONETIME ?
+		    "one-time g2(tau)" : s->chart == DC_AGE ? "g2(tau) at "
+		    "the cursor's age" : "c2 against age at the cursor's lag");
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case 'f':
+		s->frames_axis = !s->frames_axis;
+		ui_msg(ui, UI_LOG_INFO, "times in %s", s->frames_axis ?
+		    "frames" : "seconds (frames when dt is unknown)");
 		ui_dirty(ui, UI_DIRTY_BODY);
 		return 1;
 	case 'L':

@@ -132,6 +132,51 @@ het_io_grid(const double *c2, size_t n, size_t rows, size_t cols,
 	(void)io_grid(NULL, 0, c2, n, rows, cols, grid, gmin, gmax);
 }
 
+/* Age-lag means; -1 when abandoned, -2 out of memory (see het_io.h). */
+static int
+io_age_lag(struct het_io *io, unsigned long gen, const double *c2,
+    size_t n, size_t nage, double *al)
+{
+	size_t *blk, *cnt, i, k, h, a, lo, hi, nh = 2 * n - 1;
+
+	blk = malloc(nh * sizeof(*blk));
+	cnt = calloc(nage * n, sizeof(*cnt));
+	if (blk == NULL || cnt == NULL) {
+		free(blk);
+		free(cnt);
+		return -2;
+	}
+	for (a = 0; a < nage; a++) {
+		het_io_block(nh, nage, a, &lo, &hi);
+		for (h = lo; h < hi; h++)
+			blk[h] = a;
+	}
+	memset(al, 0, nage * n * sizeof(*al));
+	for (i = 0; i < n; i++) {
+		if (io_superseded(io, gen)) {
+			free(blk);
+			free(cnt);
+			return -1;
+		}
+		for (k = 0; i + k < n; k++) {
+			a = blk[2 * i + k];
+			al[a * n + k] += c2[i * n + i + k];
+			cnt[a * n + k]++;
+		}
+	}
+	for (i = 0; i < nage * n; i++)
+		al[i] = cnt[i] > 0 ? al[i] / (double)cnt[i] : NAN;
+	free(blk);
+	free(cnt);
+	return 0;
+}
+
+int
+het_io_age_lag(const double *c2, size_t n, size_t nage, double *al)
+{
+	return io_age_lag(NULL, 0, c2, n, nage, al);
+}
+
 static double
 io_baseline(const double *c2, size_t n)
 {
@@ -172,6 +217,7 @@ het_io_view_free(void *p)
 		return;
 	free(v->grid);
 	free(v->g2);
+	free(v->age_lag);
 	free(v);
 }
 
@@ -345,10 +391,15 @@ io_do_view(struct het_io *io, const struct het_io_view_req *rq,
 	v->grid = het_alloc_array(v->rows * v->cols, sizeof(double), "grid",
 	    &err);
 	v->g2 = het_alloc_array(n, sizeof(double), "projection", &err);
-	if (v->grid == NULL || v->g2 == NULL)
+	v->nage = v->cols < 2 * n - 1 ? v->cols : 2 * n - 1;
+	v->age_lag = het_alloc_array(v->nage * n, sizeof(double), "age-lag "
+	    "means", &err);
+	if (v->grid == NULL || v->g2 == NULL || v->age_lag == NULL)
 		goto nomem;
 	rc = io_grid(io, gen, io->cache, n, v->rows, v->cols, v->grid,
 	    &v->gmin, &v->gmax);
+	if (rc == 0)
+		rc = io_age_lag(io, gen, io->cache, n, v->nage, v->age_lag);
 	if (rc == -2)
 		goto nomem;
 	if (rc != 0 || io_superseded(io, gen)) {

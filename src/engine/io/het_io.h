@@ -73,6 +73,12 @@ struct het_io_view_req {
  * c2[i][j] over i in row block r and j in column block c, where block k of
  * p blocks over n frames is [k*n/p, (k+1)*n/p) (het_io_block).  rows and
  * cols never exceed n.  g2[k], k = 0..n-1, is the mean along lag k.
+ * age_lag[a * n + k] is the mean of c2[i][i + k] over the pairs whose
+ * age, in half frames h = 2 i + k, lies in age block a of nage over the
+ * 2n - 1 half-frame ages (het_io_block(2n - 1, nage, a)); NAN where no
+ * pair has that lag at those ages (a cut at fixed age is row a, the
+ * standard reading of a two-time map; at fixed lag, column k: the
+ * stability check).  nage = min(cols, 2n - 1).
  * Free with het_io_view_free.
  */
 struct het_io_view {
@@ -84,6 +90,8 @@ struct het_io_view {
 	double		*grid;
 	double		 gmin, gmax;	/* range of grid */
 	double		*g2;		/* n values */
+	size_t		 nage;		/* age blocks of age_lag */
+	double		*age_lag;	/* nage * n values */
 	double		 baseline;	/* mean c2 at lags >= 3(n-1)/4, i != j */
 	enum het_tri	 tri;		/* how the file stored the window */
 	double		 seconds;	/* time spent reading and computing */
@@ -165,5 +173,13 @@ void het_io_block(size_t n, size_t p, size_t k, size_t *lo, size_t *hi);
  */
 void het_io_grid(const double *c2, size_t n, size_t rows, size_t cols,
     double *grid, double *gmin, double *gmax);
+
+/*
+ * het_io_age_lag: the age-lag means of an n x n symmetric matrix into
+ * al (nage * n values, layout of struct het_io_view's age_lag; nage <=
+ * 2n - 1).  Returns 0, or -2 when memory runs out (al untouched).
+ * Exposed for tests.  Thread: any.
+ */
+int het_io_age_lag(const double *c2, size_t n, size_t nage, double *al);
 
 #endif /* HET_IO_H */

@@ -1,0 +1,74 @@
+/*
+ * ui_p_data.h: private to the Data panel (ui_p_data.c: file summary, bins
+ * table, requests, events and keys; ui_p_data_heat.c: the heatmap with
+ * its time axis, cursor read-out, zoom and the chart below it).  Include
+ * after ui.h.  Loop thread only.
+ */
+#ifndef HET_UI_P_DATA_H
+#define HET_UI_P_DATA_H
+
+#include "het_io.h"
+#include "ui_heat.h"
+
+#define LEFT_MIN	40	/* left column width at 80 columns */
+#define SUMMARY_ROWS	6
+#define AXIS_ROWS	1	/* the time axis under the heatmap */
+#define VALUE_ROWS	2	/* the cursor read-out */
+#define SPARK_ROWS	3
+#define LEGEND_COLS	2
+#define LEGEND_LABEL	11
+#define ZOOM_MAX	16	/* windows remembered for zooming out */
+#define ZOOM_MIN	8	/* frames of the narrowest zoom */
+
+/* The chart under the heatmap (key c cycles them). */
+enum data_chart {
+	DC_ONETIME,	/* g2(tau): the mean along each lag */
+	DC_AGE,		/* g2(tau) at the cursor's age */
+	DC_LAG,		/* c2 against age at the cursor's lag */
+	DC_COUNT
+};
+
+struct data_state {
+	int		 rows, cols;	/* body size */
+	int		 left;		/* left column width */
+	int		 heat;		/* the heatmap has the focus */
+	size_t		 top;		/* first table row shown (ring index) */
+	/* Heatmap geometry (body coordinates) and the grid it wants. */
+	int		 hy, hx, hh, hw;
+	size_t		 want_rows, want_cols;
+	/* Last request and the view on screen (owned). */
+	unsigned long	 gen;
+	size_t		 req_bin, req_rows, req_cols;
+	long		 req_first, req_last;
+	int		 requested;
+	struct het_io_view *view;
+	char		*error;		/* last view failure */
+	/* Scale and levels of the view. */
+	int		 logscale;
+	struct ui_heat_scale sc;
+	unsigned char	*lvl;
+	/* Cursor in window frame indices (0 .. n-1). */
+	size_t		 ci, cj;
+	enum data_chart	 chart;
+	int		 frames_axis;	/* frame numbers instead of seconds */
+	/* Zoom: a frame window inside the selection's (0: none), and the
+	   windows zoomed out of. */
+	long		 zfirst, zlast;
+	long		 zstack[ZOOM_MAX][2];
+	int		 nzoom;
+};
+
+/* ui_p_data.c */
+void data_request(struct ui *ui, struct data_state *s);
+void data_fmt_num(char *buf, size_t len, double v);
+
+/* ui_p_data_heat.c */
+size_t data_block_of(size_t i, size_t p, size_t n);
+void data_draw_heat(struct ui *ui, struct data_state *s, WINDOW *w);
+int data_heat_key(struct ui *ui, struct data_state *s, int key);
+void data_zoom_reset(struct data_state *s);
+/* The frame window the panel shows: the zoom, else the selection's. */
+void data_window(const struct ui *ui, const struct data_state *s,
+    long *first, long *last);
+
+#endif /* HET_UI_P_DATA_H */
