@@ -188,6 +188,33 @@ wait_for 'no file is open: start hetui with a result file'; ok $? "r says a file
 tui_keys q
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
+# --- per-angle fits and multistart from the Fit panel (issue 20) -------------
+tui_start 100 30 -- -c demo.yaml
+wait_for 'sel 8/8'; ok $? "the demo again"
+tui_keys 3 m
+wait_for 'Multistart starts \(1: off\): 1'; ok $? "m asks for the starts, showing 1 (off)"
+tui_text '0'; tui_keys Enter
+wait_for 'refused: .*multistart_n'; ok $? "0 starts are refused, naming the key"
+tui_keys m; tui_text '3'; tui_keys Enter
+wait_for 'multistart: 3 starts \(the configured one'; ok $? "3 starts accepted"
+tui_keys m; tui_text '1'; tui_keys Enter
+wait_for 'multistart: 1 start \(off\)'; ok $? "and back to 1 (off)"
+tui_keys p
+wait_for 'next fits: every angle on its own'; ok $? "p: per angle"
+tui_keys r
+wait_for 'fit started per angle' 10; ok $? "the fit starts per angle"
+wait_for 'per angle: angle 1/8' 120; ok $? "the result shows angle 1 of 8"
+like "$TUI_SCREEN" 'Parameters +16 free' "one angle's parameters: 14 physics, its contrast and offset"
+tui_keys ']'
+wait_for 'per angle: angle 2/8'; ok $? "] shows the next angle's fit"
+tui_keys p
+wait_for 'next fits: all angles jointly'; ok $? "p again: jointly"
+tui_keys q
+wait_for 'unsaved edits .*Quit anyway\? \(y/n\)'
+ok $? "the multistart edits count as unsaved configuration edits"
+tui_keys y
+tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
+
 tui_start 80 24 -- --ascii -c demo.yaml
 wait_for 'sel 8/8'; ok $? "ASCII, 80x24"
 tui_keys 3 r

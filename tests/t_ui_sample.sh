@@ -172,6 +172,20 @@ tui_keys Down Enter
 wait_for 'strategy +angle_balanced'; ok $? "Enter cycles the strategy"
 tui_keys Enter Enter
 wait_for 'strategy +random'; ok $? "and back to random"
+# The gates are settings too (issue 20), edited through the schema table.
+tui_keys Down Down Enter
+wait_for 'sampling max R-hat:'; ok $? "Enter edits the R-hat gate"
+tui_text '0.9'; tui_keys Enter
+wait_for 'refused: .*max_r_hat'; ok $? "an R-hat gate of 0.9 is refused, naming the key"
+tui_keys Enter; tui_text '1.15'; tui_keys Enter
+wait_for 'max R-hat +1\.15 '; ok $? "1.15 accepted"
+like "$TUI_SCREEN" 'gates: max R-hat 1\.15' "the gate line follows"
+tui_keys Down
+wait_for 'min ESS +10 +gate: bulk ESS'; ok $? "the ESS gate row"
+tui_keys Down
+wait_for 'max div\. +[0-9.]+ +gate: divergent'; ok $? "the divergence gate row"
+tui_keys Up Up Enter; tui_text '1.2'; tui_keys Enter
+wait_for 'max R-hat +1\.2 '; ok $? "back to 1.2"
 
 tui_keys r
 wait_for 'NLSQ fit: converged, chi2_red [0-9.]+; static_ref, 1225 pairs, 4 parameters' 60

@@ -36,6 +36,8 @@ static const struct ui_hint fit_hints[] = {
 	{ "r", "r", "Fit" },
 	{ "R", "R", "From result" },
 	{ "c", "c", "Cancel" },
+	{ "p", "p", "Per angle" },
+	{ "m", "m", "Multistart" },
 	{ "[]", "[]", "Angle" },
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Scroll" },
 	{ NULL, NULL, NULL }
@@ -47,6 +49,11 @@ static const char fit_help[] =
     "\tand frame window of the open file\n"
     "R\tthe same, starting from the values of the last fit\n"
     "\t(matched by parameter name)\n"
+    "p\tthe next fits: every angle on its own (as the\n"
+    "\treference packages do), or jointly (the default)\n"
+    "m\tmultistart: the number of starts (1: off), the\n"
+    "\tconfigured one and the rest from a Latin hypercube\n"
+    "\tin the bounds (optimization.nlsq.multistart_n)\n"
     "c\tcancel the running fit; its last accepted point is\n"
     "\tkept and written as a partial result\n"
     "[  ]\tprevious / next angle of the heatmaps\n"
@@ -115,15 +122,29 @@ ui_history_append(struct ui *ui)
 	return r;
 }
 
+/* The first fit of a result that ran (a per-angle fit's first angle). */
+static const struct het_fit_result *
+first_fit(const struct het_fitjob_result *res)
+{
+	size_t k;
+
+	for (k = 0; k < res->nfits; k++)
+		if (res->fits[k] != NULL)
+			return res->fits[k];
+	return NULL;
+}
+
 static void
 history_add(struct ui *ui, const struct het_fitjob_result *res)
 {
-	const struct het_fit_result *fr = res->fits[0];
+	const struct het_fit_result *fr = first_fit(res);
 	const struct het_problem *pb = res->pb;
 	struct ui_fit_record *r;
 	size_t k, n = 0;
 	long col;
 
+	if (fr == NULL)		/* no angle ran: nothing to remember */
+		return;
 	r = ui_history_append(ui);
 	r->analysis = "fit";
 	r->file = ui_xstrdup(res->data_path);
@@ -148,6 +169,52 @@ history_add(struct ui *ui, const struct het_fitjob_result *res)
 }
 
 /* ---- starting a fit ------------------------------------------------ */
+
+const struct het_fit_result *
+fp_shown_fit(const struct fit_state *s, const struct het_fitjob_result *res)
+{
+	if (res == NULL || res->nfits == 0)
+		return NULL;
+	return res->fits[res->nfits > 1 && s->angle < res->nfits ? s->angle :
+	    0];
+}
+
+#define MS_KEY	"optimization.nlsq.multistart_n"
+
+/* The answer to m: the number of starts, through the schema table. */
+static void
+multistart_done(struct ui *ui, const char *text)
+{
+	struct het_config *c;
+	struct het_error err;
+
+	het_error_clear(&err);
+	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
+		ui_fatal("%s", err.msg);
+	if (het_config_setting_parse(c, MS_KEY, text, &err) != HET_OK ||
+	    (c->nlsq.multistart = c->nlsq.multistart_n > 1,
+	    het_config_validate(c, &err)) != HET_OK) {
+		het_config_free(c);
+		ui_msg(ui, UI_LOG_ERROR, "refused: %s", err.msg);
+		return;
+	}
+	het_config_free(ui_config_replace(ui, c));
+	ui_msg(ui, UI_LOG_INFO, "multistart: %ld start%s%s",
+	    ui->ses.cfg->nlsq.multistart_n, ui->ses.cfg->nlsq.multistart_n ==
+	    1 ? "" : "s", ui->ses.cfg->nlsq.multistart_n == 1 ? " (off)" :
+	    " (the configured one and Latin-hypercube points)");
+}
+
+static void
+multistart_ask(struct ui *ui)
+{
+	char init[32];
+
+	snprintf(init, sizeof init, "%ld", ui->ses.cfg->nlsq.multistart ?
+	    ui->ses.cfg->nlsq.multistart_n : 1);
+	ui_prompt_open_sel(ui, "Multistart starts (1: off):", init,
+	    multistart_done);
+}
 
 static void
 fit_start(struct ui *ui, struct fit_state *s, int warm)
@@ -177,6 +244,7 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	memset(&spec, 0, sizeof(spec));
 	spec.cfg = cfg;
 	spec.data_path = ui->ses.meta->path;
+	spec.per_angle = s->per_angle;
 	if (prev != NULL) {
 		spec.start_names = (const char *const *)prev->names;
 		spec.start_x = prev->x;
@@ -204,9 +272,10 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	s->error = NULL;
 	ui->ses.fit_running = 1;
 	r = ui_model_ring(ui);
-	ui_msg(ui, UI_LOG_INFO, "fit started%s: %s, %s, ring %zu (q %.4g), "
+	ui_msg(ui, UI_LOG_INFO, "fit started%s%s: %s, %s, ring %zu (q %.4g), "
 	    "%zu angle%s, frames %ld-%ld", warm ? " from the last result" :
-	    "", het_mode_name(ui->ses.cfg->mode), ui->ses.meta->path,
+	    "", s->per_angle ? " per angle" : "",
+	    het_mode_name(ui->ses.cfg->mode), ui->ses.meta->path,
 	    ui->ses.sel.ring + 1, r->q,
 	    ui_model_ring_selected(ui, ui->ses.sel.ring),
 	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
@@ -256,7 +325,7 @@ job_over(struct ui *ui, struct fit_state *s)
 static void
 on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 {
-	const struct het_fit_result *fr = res->fits[0];
+	const struct het_fit_result *fr = first_fit(res);
 	size_t k;
 	int late;
 
@@ -278,6 +347,11 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	job_over(ui, s);
 	fp_levels(ui, s);
 	history_add(ui, res);
+	if (fr == NULL) {
+		ui_msg(ui, UI_LOG_WARN, "the fit ended before any angle was "
+		    "fitted (%s)", res->status_name);
+		return;
+	}
 	for (k = 0; k < res->pb->nwarnings; k++)
 		ui_log(ui, UI_LOG_WARN, "fit: %s", res->pb->warnings[k]);
 	for (k = 0; k < fr->nwarnings; k++)
@@ -356,7 +430,8 @@ change_angle(struct ui *ui, struct fit_state *s, int delta)
 {
 	size_t n;
 
-	if (s->res == NULL || s->res->grids == NULL) {
+	if (s->res == NULL || (s->res->grids == NULL &&
+	    !s->res->per_angle)) {
 		ui_msg(ui, UI_LOG_INFO, "no fit result to show yet: r fits");
 		return;
 	}
@@ -383,8 +458,9 @@ static int
 fit_key(struct ui *ui, void *state, int key)
 {
 	struct fit_state *s = state;
+	const struct het_fit_result *shown = fp_shown_fit(s, s->res);
 	size_t np = s->job != NULL && s->snap != NULL ? s->snap->p :
-	    s->res != NULL ? s->res->fits[0]->p : 0;
+	    shown != NULL ? shown->p : 0;
 
 	switch (key) {
 	case 'r':
@@ -392,6 +468,16 @@ fit_key(struct ui *ui, void *state, int key)
 		return 1;
 	case 'R':
 		fit_start(ui, s, 1);
+		return 1;
+	case 'p':
+		s->per_angle = !s->per_angle;
+		ui_msg(ui, UI_LOG_INFO, "next fits: %s", s->per_angle ?
+		    "every angle on its own (p: jointly)" : "all angles "
+		    "jointly (p: per angle)");
+		ui_dirty(ui, UI_DIRTY_BODY);
+		return 1;
+	case 'm':
+		multistart_ask(ui);
 		return 1;
 	case 'c':
 		if (s->job == NULL) {

@@ -21,6 +21,7 @@ struct fit_state {
 	double		*cost;		/* cost of every iteration record */
 	size_t		 ncost, capcost;
 	int		 cancelling;	/* c was pressed */
+	int		 per_angle;	/* p: the next fit per angle */
 	double		 t_start;	/* ui_now() at the start */
 	long		 job_first, job_last; /* its frame window */
 	long		 prefit_iter;	/* iterations of its early-window
@@ -40,6 +41,14 @@ struct fit_state {
 	double		 rmax;		/* residual range is [-rmax, rmax] */
 	int		 nlev;
 };
+
+/*
+ * fp_shown_fit: the fit the panel shows of a result: the only one of a
+ * joint fit, the shown angle's of a per-angle fit (NULL when that angle
+ * failed or res is NULL).
+ */
+const struct het_fit_result *fp_shown_fit(const struct fit_state *s,
+    const struct het_fitjob_result *res);
 
 /* The panel's draw hook (ui_p_fit_draw.c). */
 void	fp_draw(struct ui *, void *state, WINDOW *w);

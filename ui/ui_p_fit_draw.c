@@ -212,7 +212,7 @@ draw_state(struct ui *ui, struct fit_state *s, WINDOW *w)
 {
 	const struct het_fitjob_snap *sn = s->snap;
 	const struct het_fitjob_result *res = s->job == NULL ? s->res : NULL;
-	const struct het_fit_result *fr = res != NULL ? res->fits[0] : NULL;
+	const struct het_fit_result *fr = fp_shown_fit(s, res);
 	const struct het_fit_progress *pr = sn != NULL && sn->iterating ?
 	    &sn->pr : NULL;
 	int L = s->left - 1, half = L / 2;
@@ -331,8 +331,8 @@ static void
 draw_table(struct ui *ui, struct fit_state *s, WINDOW *w)
 {
 	const struct het_fitjob_snap *sn = s->job != NULL ? s->snap : NULL;
-	const struct het_fit_result *fr = s->job == NULL && s->res != NULL ?
-	    s->res->fits[0] : NULL;
+	const struct het_fit_result *fr = s->job == NULL ?
+	    fp_shown_fit(s, s->res) : NULL;
 	int L = s->left, nw = L - 35, rows = fp_table_rows(s), y;
 	size_t np = sn != NULL ? sn->p : fr != NULL ? fr->p : 0, k;
 	const char *name, *flag;
@@ -434,13 +434,26 @@ static void
 draw_right(struct ui *ui, struct fit_state *s, WINDOW *w)
 {
 	const struct het_fitjob_result *res = s->job == NULL ? s->res : NULL;
-	const struct het_fit_result *fr = res != NULL ? res->fits[0] : NULL;
+	const struct het_fit_result *fr = fp_shown_fit(s, res);
 	const struct ui_glyphs *g = ui->scr.term.g;
 	int x0 = s->left + 1, R = s->cols - x0, y, k, left;
 	attr_t ta = ui_color_attr(UI_C_TITLE), wa = ui_color_attr(UI_C_WARN);
 	size_t i;
 
 	ui_fill(w, 0, x0, R, ta);
+	if (res != NULL && res->per_angle) {
+		ui_putf(w, 0, x0 + 1, R - 1, ta, "per angle: angle %zu/%zu  "
+		    "%s %.4g%s  bin #%zu", s->angle + 1, res->pb->nangles,
+		    g->phi, res->pb->phi[s->angle], g->deg,
+		    res->pb->bins[s->angle] + 1);
+		ui_put_wrapped(w, 2, x0 + 1, R - 2, 4, ui_color_attr(UI_C_DIM),
+		    fr != NULL ? "Every angle was fitted on its own; the "
+		    "table shows this angle's parameters ([ ] chooses the "
+		    "angle, p fits jointly again).  Joint fits draw the data, "
+		    "model and residual maps." : "This angle was not fitted "
+		    "(the fit was cancelled before it).");
+		return;
+	}
 	if (res == NULL || res->grids == NULL) {
 		ui_put(w, 0, x0 + 1, R - 1, ta, "Data | model | residual");
 		ui_put_wrapped(w, 2, x0 + 1, R - 2, 3, ui_color_attr(UI_C_DIM),

@@ -13,8 +13,22 @@
 /* Rows of the settings table, in display order. */
 enum sset {
 	SS_SHARDS = 0, SS_CHAINS, SS_WARMUP, SS_SAMPLES, SS_WORKERS,
-	SS_STRATEGY, SS_COMBINE, SS_COUNT
+	SS_STRATEGY, SS_COMBINE, SS_RHAT, SS_ESS, SS_DIV, SS_COUNT
 };
+
+/*
+ * One row of the settings table (ui_p_sample_set.c): its label, the
+ * configuration setting it edits (the schema table's dotted key; NULL
+ * for the panel's own worker count), whether Enter cycles its words
+ * instead of asking, and what it means.
+ */
+struct sample_set_row {
+	const char	*label;
+	const char	*key;
+	int		 cycles;
+	const char	*desc;
+};
+extern const struct sample_set_row sample_set_rows[SS_COUNT];
 
 #define SAMPLE_MAX_WORKERS	64	/* keeps the poll set bounded */
 

@@ -34,9 +34,6 @@
 
 /* ---- the settings view ---------------------------------------------- */
 
-static const char *const set_label[SS_COUNT] = { "shards", "chains",
-    "warmup", "samples", "workers", "strategy", "combine" };
-
 /* The smallest automatic shard of the heterodyne rule (het_shard.h). */
 static long
 ss_het_floor(const struct het_config_cmc *m)
@@ -47,6 +44,34 @@ ss_het_floor(const struct het_config_cmc *m)
 
 	return per_param > m->min_points_per_shard ? per_param :
 	    m->min_points_per_shard;
+}
+
+/* A settings row's value (as the template writes it) and meaning. */
+static void
+set_value(struct ui *ui, struct sample_state *s, int i, char *val,
+    size_t vlen, char *desc, size_t dlen)
+{
+	const struct het_config_cmc *m = &ui->ses.cfg->cmc;
+	const struct sample_set_row *row = &sample_set_rows[i];
+	struct het_error err;
+
+	snprintf(desc, dlen, "%s", row->desc != NULL ? row->desc : "");
+	if (row->key == NULL)	/* workers: the panel's own */
+		snprintf(val, vlen, s->workers == 0 ? "auto" : "%ld",
+		    s->workers);
+	else if (het_config_setting_format(ui->ses.cfg, row->key, val, vlen,
+	    &err) != HET_OK)
+		snprintf(val, vlen, "?");
+	if (i == SS_SHARDS && ui->ses.cfg->family == HET_FAMILY_HETERODYNE)
+		snprintf(desc, dlen, "auto: one per angle, >= %ld pairs each",
+		    ss_het_floor(m));
+	else if (i == SS_SHARDS)
+		snprintf(desc, dlen, "auto: by the data, >= %ld pairs each",
+		    m->min_points_per_shard);
+	else if (i == SS_CHAINS)
+		snprintf(desc, dlen, "NUTS chains per shard, %s",
+		    m->chain_parallel ? "at once when cores are free" :
+		    "one after another (chain_method)");
 }
 
 static void
@@ -62,64 +87,12 @@ draw_settings(struct ui *ui, struct sample_state *s, WINDOW *w, int y)
 	ui_put(w, y++, 1, s->cols - 2, ui_color_attr(UI_C_LABEL) | A_BOLD,
 	    "Settings  (Enter edits, r starts)");
 	for (i = 0; i < SS_COUNT && y < s->rows - 1; i++) {
-		desc[0] = '\0';
-		switch (i) {
-		case SS_SHARDS:
-			if (m->num_shards == 0)
-				snprintf(val, sizeof(val), "auto");
-			else
-				snprintf(val, sizeof(val), "%ld",
-				    m->num_shards);
-			if (ui->ses.cfg->family == HET_FAMILY_HETERODYNE)
-				snprintf(desc, sizeof(desc), "auto: one per "
-				    "angle, >= %ld pairs each",
-				    ss_het_floor(m));
-			else
-				snprintf(desc, sizeof(desc), "auto: by the "
-				    "data, >= %ld pairs each",
-				    m->min_points_per_shard);
-			break;
-		case SS_CHAINS:
-			snprintf(val, sizeof(val), "%ld", m->num_chains);
-			snprintf(desc, sizeof(desc), "NUTS chains per shard, "
-			    "%s", m->chain_parallel ? "at once when cores are "
-			    "free" : "one after another (chain_method)");
-			break;
-		case SS_WARMUP:
-			snprintf(val, sizeof(val), "%ld", m->num_warmup);
-			snprintf(desc, sizeof(desc), "adaptation iterations "
-			    "per chain (not kept)");
-			break;
-		case SS_SAMPLES:
-			snprintf(val, sizeof(val), "%ld", m->num_samples);
-			snprintf(desc, sizeof(desc), "kept draws per chain");
-			break;
-		case SS_WORKERS:
-			if (s->workers == 0)
-				snprintf(val, sizeof(val), "auto");
-			else
-				snprintf(val, sizeof(val), "%ld", s->workers);
-			snprintf(desc, sizeof(desc), "worker processes at "
-			    "once (auto: one per core)");
-			break;
-		case SS_STRATEGY:
-			snprintf(val, sizeof(val), "%s",
-			    het_config_sharding_name(m->strategy));
-			snprintf(desc, sizeof(desc), "how pairs are dealt "
-			    "into shards (Enter cycles)");
-			break;
-		case SS_COMBINE:
-			snprintf(val, sizeof(val), "%s",
-			    het_config_combine_name(m->combine));
-			snprintf(desc, sizeof(desc), "how shard posteriors "
-			    "are combined (Enter cycles)");
-			break;
-		}
+		set_value(ui, s, i, val, sizeof val, desc, sizeof desc);
 		cur = i == s->srow;
 		a = cur ? ui_color_attr(UI_C_CURSOR) : A_NORMAL;
 		if (cur)
 			ui_fill(w, y, 0, s->cols, a);
-		ui_put(w, y, 2, 10, a, set_label[i]);
+		ui_put(w, y, 2, 10, a, sample_set_rows[i].label);
 		ui_put(w, y, 13, 20, cur ? a : ui_color_attr(UI_C_VALUE),
 		    val);
 		ui_put_trunc(w, y, 34, s->cols - 35, cur ? a :

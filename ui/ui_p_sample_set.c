@@ -24,20 +24,34 @@
 #include "ui.h"
 #include "ui_p_sample.h"
 
-static const char *const set_name[SS_COUNT] = { "shards", "chains",
-    "warmup", "samples", "workers", "strategy", "combine" };
-
-/* The configuration setting of each row (the schema table's key), NULL
-   for the panel's own (workers). */
-static const char *const set_key[SS_COUNT] = {
-	"optimization.cmc.sharding.num_shards",
-	"optimization.cmc.per_shard_mcmc.num_chains",
-	"optimization.cmc.per_shard_mcmc.num_warmup",
-	"optimization.cmc.per_shard_mcmc.num_samples",
-	NULL,
-	"optimization.cmc.sharding.sharding_strategy",
-	"optimization.cmc.combination.combination_method",
+const struct sample_set_row sample_set_rows[SS_COUNT] = {
+	[SS_SHARDS] = { "shards", "optimization.cmc.sharding.num_shards", 0,
+	    NULL },
+	[SS_CHAINS] = { "chains", "optimization.cmc.per_shard_mcmc."
+	    "num_chains", 0, NULL },
+	[SS_WARMUP] = { "warmup", "optimization.cmc.per_shard_mcmc."
+	    "num_warmup", 0, "adaptation iterations per chain (not kept)" },
+	[SS_SAMPLES] = { "samples", "optimization.cmc.per_shard_mcmc."
+	    "num_samples", 0, "kept draws per chain" },
+	[SS_WORKERS] = { "workers", NULL, 0, "worker processes at once "
+	    "(auto: one per core)" },
+	[SS_STRATEGY] = { "strategy", "optimization.cmc.sharding."
+	    "sharding_strategy", 1, "how pairs are dealt into shards (Enter "
+	    "cycles)" },
+	[SS_COMBINE] = { "combine", "optimization.cmc.combination."
+	    "combination_method", 1, "how shard posteriors are combined "
+	    "(Enter cycles)" },
+	[SS_RHAT] = { "max R-hat", "optimization.cmc.validation.max_r_hat",
+	    0, "gate: split R-hat of every parameter below (> 1)" },
+	[SS_ESS] = { "min ESS", "optimization.cmc.validation.min_ess", 0,
+	    "gate: bulk ESS of every parameter above (> 0)" },
+	[SS_DIV] = { "max div.", "optimization.cmc.validation."
+	    "max_divergence_rate", 0, "gate: divergent transitions at most "
+	    "this fraction" },
 };
+
+#define set_key(row)	(sample_set_rows[row].key)
+#define set_name(row)	(sample_set_rows[row].label)
 
 /* Install the edited copy c if it validates; else show why. */
 static int
@@ -83,7 +97,7 @@ edit_done(struct ui *ui, const char *text)
 		return;
 	ui_dirty(ui, UI_DIRTY_BODY);
 	het_error_clear(&err);
-	if (set_key[s->edit_row] == NULL) {	/* workers: the panel's */
+	if (set_key(s->edit_row) == NULL) {	/* workers: the panel's */
 		if (strcmp(text, "auto") == 0)
 			v = 0;
 		else if (het_parse_long(text, "workers", 1,
@@ -98,13 +112,13 @@ edit_done(struct ui *ui, const char *text)
 	}
 	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
-	if (het_config_setting_parse(c, set_key[s->edit_row], text, &err) !=
+	if (het_config_setting_parse(c, set_key(s->edit_row), text, &err) !=
 	    HET_OK) {
 		het_config_free(c);
 		refuse(ui, s, err.msg);
 		return;
 	}
-	snprintf(what, sizeof(what), "sampling %s %s", set_name[s->edit_row],
+	snprintf(what, sizeof(what), "sampling %s %s", set_name(s->edit_row),
 	    text);
 	set_commit(ui, s, c, what);
 }
@@ -120,14 +134,14 @@ sample_set_cycle(struct ui *ui, struct sample_state *s, int row)
 	if ((c = het_config_dup(ui->ses.cfg, &err)) == NULL)
 		ui_fatal("%s", err.msg);
 	s->edit_row = row;
-	if (het_config_setting_next(c, set_key[row], &err) != HET_OK ||
-	    het_config_setting_format(c, set_key[row], val, sizeof(val),
+	if (het_config_setting_next(c, set_key(row), &err) != HET_OK ||
+	    het_config_setting_format(c, set_key(row), val, sizeof(val),
 	    &err) != HET_OK) {
 		het_config_free(c);
 		refuse(ui, s, err.msg);
 		return;
 	}
-	snprintf(what, sizeof(what), "sampling %s %s", set_name[row], val);
+	snprintf(what, sizeof(what), "sampling %s %s", set_name(row), val);
 	set_commit(ui, s, c, what);
 }
 
@@ -137,20 +151,19 @@ sample_set_edit(struct ui *ui, struct sample_state *s)
 	struct het_error err;
 	char label[64], init[64];
 
-	if (s->srow == SS_STRATEGY || s->srow == SS_COMBINE) {
+	if (sample_set_rows[s->srow].cycles) {
 		sample_set_cycle(ui, s, s->srow);
 		return;
 	}
-	if (set_key[s->srow] == NULL) {
+	if (set_key(s->srow) == NULL) {
 		if (s->workers == 0)
 			snprintf(init, sizeof(init), "auto");
 		else
 			snprintf(init, sizeof(init), "%ld", s->workers);
-	} else if (het_config_setting_format(ui->ses.cfg, set_key[s->srow],
-	    init,
-	    sizeof(init), &err) != HET_OK)
+	} else if (het_config_setting_format(ui->ses.cfg, set_key(s->srow),
+	    init, sizeof(init), &err) != HET_OK)
 		ui_fatal("%s", err.msg);
-	snprintf(label, sizeof(label), "sampling %s:", set_name[s->srow]);
+	snprintf(label, sizeof(label), "sampling %s:", set_name(s->srow));
 	s->edit_row = s->srow;
 	ui_prompt_open_sel(ui, label, init, edit_done);
 }
