@@ -38,9 +38,8 @@ add(struct het_rings *t, long ring, double q, const char *status,
 static void
 test_slope(void)
 {
+	struct het_rings_line ln;
 	struct het_rings t;
-	double b, se;
-	size_t n;
 	int k;
 
 	/* v = 3.1 q^2 exactly, relative uncertainty 1 %: slope 2. */
@@ -52,15 +51,17 @@ test_slope(void)
 	}
 	add(&t, 5, 0.05, "failed", NAN, NAN);
 	add(&t, 6, 0.06, "not_converged", 123.0, 1.0);
-	ok(het_rings_slope(&t, 0, &b, &se, &n) == HET_OK, "slope computed");
-	is_double(b, 2.0, 1e-12, "exact power law: slope 2");
-	is_int((long long)n, 4, "only the 4 converged rows count");
-	ok(se > 0 && isfinite(se), "weighted: a finite standard error");
+	ok(het_rings_slope(&t, 0, &ln) == HET_OK, "slope computed");
+	is_double(ln.slope, 2.0, 1e-12, "exact power law: slope 2");
+	is_double(ln.ln_a, log(3.1), 1e-10, "... and prefactor 3.1");
+	is_int((long long)ln.n, 4, "only the 4 converged rows count");
+	ok(ln.se > 0 && isfinite(ln.se), "weighted: a finite standard error");
 	is_int((long long)t.ncols, 2, "two columns");
 	ok(t.plot[0] && !t.plot[1], "plot flags follow the rows");
 	/* contrast[0] is constant: slope 0, unweighted (no uncertainty). */
-	ok(het_rings_slope(&t, 1, &b, &se, &n) == HET_OK &&
-	    fabs(b) < 1e-12 && se == 0, "constant column: slope 0, se 0");
+	ok(het_rings_slope(&t, 1, &ln) == HET_OK &&
+	    fabs(ln.slope) < 1e-12 && ln.se == 0,
+	    "constant column: slope 0, se 0");
 	het_rings_fini(&t);
 
 	/* Unweighted three points: ln v = 0, 1, 3 at ln q = 0, 1, 2.
@@ -70,20 +71,21 @@ test_slope(void)
 	add(&t, 1, 1.0, HET_RINGS_CONVERGED, 1.0, NAN);
 	add(&t, 2, exp(1.0), HET_RINGS_CONVERGED, exp(1.0), NAN);
 	add(&t, 3, exp(2.0), HET_RINGS_CONVERGED, exp(3.0), NAN);
-	het_rings_slope(&t, 0, &b, &se, &n);
-	is_double(b, 1.5, 1e-12, "three points: slope 1.5");
-	is_double(se, sqrt(1.0 / 12.0), 1e-12, "three points: se sqrt(1/12)");
+	het_rings_slope(&t, 0, &ln);
+	is_double(ln.slope, 1.5, 1e-12, "three points: slope 1.5");
+	is_double(ln.se, sqrt(1.0 / 12.0), 1e-12,
+	    "three points: se sqrt(1/12)");
 	add(&t, 4, 2.0, HET_RINGS_CONVERGED, -1.0, 0.1);
-	ok(het_rings_slope(&t, 0, &b, &se, &n) == HET_ERANGE && isnan(b),
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE && isnan(ln.slope),
 	    "a negative value: no power law (HET_ERANGE, NaN)");
 	het_rings_fini(&t);
 
 	het_rings_init(&t);
 	add(&t, 1, 0.01, HET_RINGS_CONVERGED, 5.0, 0.1);
-	ok(het_rings_slope(&t, 0, &b, &se, &n) == HET_ERANGE,
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE,
 	    "one row: HET_ERANGE");
 	add(&t, 2, 0.01, HET_RINGS_CONVERGED, 6.0, 0.1);
-	ok(het_rings_slope(&t, 0, &b, &se, &n) == HET_ERANGE,
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE,
 	    "equal q: HET_ERANGE");
 	het_rings_fini(&t);
 }

@@ -189,19 +189,16 @@ rg_line_add(struct rg_line *l, double x, double y, double w)
 }
 
 int
-het_rings_slope(const struct het_rings *t, size_t c, double *slope,
-    double *se, size_t *n)
+het_rings_slope(const struct het_rings *t, size_t c,
+    struct het_rings_line *line)
 {
 	struct rg_line l;
 	double v, u, b, dxx, chi2, birge;
 	int weighted = 1, pass;
 	size_t r;
 
-	*slope = NAN;
-	if (se != NULL)
-		*se = NAN;
-	if (n != NULL)
-		*n = 0;
+	line->slope = line->se = line->ln_a = NAN;
+	line->n = 0;
 	/* Pass 0 checks the rows (and whether all have weights); pass 1
 	   sums. */
 	for (pass = 0; pass < 2; pass++) {
@@ -225,18 +222,16 @@ het_rings_slope(const struct het_rings *t, size_t c, double *slope,
 	if (l.n < 2 || !(dxx > 1e-12 * l.sxx))
 		return HET_ERANGE;
 	b = (l.sxy - l.sx * l.sy / l.sw) / dxx;
-	*slope = b;
-	if (n != NULL)
-		*n = l.n;
+	line->slope = b;
+	line->ln_a = (l.sy - b * l.sx) / l.sw;
+	line->n = l.n;
 	/* chi^2 (or the residual sum of squares) of the line. */
 	chi2 = fmax(l.syy - l.sy * l.sy / l.sw - b * b * dxx, 0);
-	if (se == NULL)
-		return HET_OK;
 	if (weighted) {
 		birge = l.n > 2 ? chi2 / (double)(l.n - 2) : 0;
-		*se = sqrt(fmax(birge, 1) / dxx);
+		line->se = sqrt(fmax(birge, 1) / dxx);
 	} else if (l.n > 2)
-		*se = sqrt(chi2 / (double)(l.n - 2) / dxx);
+		line->se = sqrt(chi2 / (double)(l.n - 2) / dxx);
 	return HET_OK;
 }
 
@@ -385,8 +380,13 @@ rg_h5_params(struct rs_w *w, const struct het_rings *t, double *m,
 			m[k * p + c] = het_rings_unc(t, k, c);
 	if ((rc = het_rs_mat(w, "/uncertainties", n, p, m, err)) != HET_OK)
 		return rc;
-	for (c = 0; c < p; c++)
-		het_rings_slope(t, c, &m[c], &m[p + c], NULL);
+	for (c = 0; c < p; c++) {
+		struct het_rings_line line;
+
+		het_rings_slope(t, c, &line);
+		m[c] = line.slope;
+		m[p + c] = line.se;
+	}
 	if ((rc = het_rs_f64(w, "/slope", p, m, err)) != HET_OK)
 		return rc;
 	return het_rs_f64(w, "/slope_unc", p, m + p, err);

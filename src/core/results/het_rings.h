@@ -87,20 +87,28 @@ int het_rings_add(struct het_rings *t, long ring, double q,
 double het_rings_value(const struct het_rings *t, size_t r, size_t c);
 double het_rings_unc(const struct het_rings *t, size_t r, size_t c);
 
+/* A power law value = exp(ln_a) q^slope through a column. */
+struct het_rings_line {
+	double		 slope;
+	double		 se;		/* standard error of slope, NaN:
+					   unknown */
+	double		 ln_a;		/* intercept of ln value on ln q */
+	size_t		 n;		/* rows used */
+};
+
 /*
- * het_rings_slope: the power-law slope b of column c against q, value =
- * A q^b, by least squares of ln value on ln q over the converged rows
- * with a finite value.  Weighted by the relative uncertainties when every
- * one of those rows has one (its standard error from them, times the
- * Birge ratio sqrt(chi^2 / (n - 2)) when that exceeds 1), else
- * unweighted (the standard error from the scatter, NaN for two rows).
- *   slope, se  out; se may be NULL.  n out, may be NULL: rows used.
- * Returns HET_OK; HET_ERANGE when fewer than two rows qualify, their q
- * are all equal, or a value is not positive (no power law): *slope and
- * *se are then NaN.  Thread: any.
+ * het_rings_slope: the power-law slope of column c against q, by least
+ * squares of ln value on ln q over the converged rows with a finite
+ * value.  Weighted by the relative uncertainties when every one of those
+ * rows has one (the standard error from them, times the Birge ratio
+ * sqrt(chi^2 / (n - 2)) when that exceeds 1), else unweighted (the
+ * standard error from the scatter; NaN for two rows).
+ * Returns HET_OK with *line filled; HET_ERANGE when fewer than two rows
+ * qualify, their q are all equal, or a value is not positive (no power
+ * law): slope, se and ln_a are then NaN.  Thread: any.
  */
-int het_rings_slope(const struct het_rings *t, size_t c, double *slope,
-    double *se, size_t *n);
+int het_rings_slope(const struct het_rings *t, size_t c,
+    struct het_rings_line *line);
 
 /*
  * het_rings_write: rings.csv and rings.h5 into the folder dir (which
