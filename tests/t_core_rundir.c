@@ -277,6 +277,17 @@ test_check(const char *tmp)
 	is_int(het_rundir_check(f, 0, &err), HET_EINVAL, "check: a file is "
 	    "not a folder");
 	like(err.msg, "is a file, not a folder", "... says so");
+	snprintf(d, sizeof(d), "%s/batch", tmp);
+	mkdir(d, 0777);
+	touch(d, "rings.csv");
+	het_error_clear(&err);
+	is_int(het_rundir_check(d, 0, &err), HET_EINVAL, "check: a batch's "
+	    "rings.csv refuses");
+	unlink(strcat(d, "/rings.csv"));
+	d[strlen(d) - strlen("/rings.csv")] = '\0';
+	touch(d, "rings.h5");
+	is_int(het_rundir_check(d, 0, &err), HET_EINVAL, "check: so does "
+	    "rings.h5");
 	if (geteuid() != 0) {
 		snprintf(d, sizeof(d), "%s/unlistable", tmp);
 		mkdir(d, 0300);

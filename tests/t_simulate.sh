@@ -3,7 +3,8 @@
 # heterodyne and a homodyne golden case must reproduce the golden c2
 # matrices (to 1e-12, read back with h5py as the reference loaders do);
 # the same seed must write the same bytes; every usage and config error
-# must say what is wrong.
+# must say what is wrong.  --q Q1,Q2,... writes one ring per q, each ring
+# the matrices of the one-ring file of its q (h5diff, when installed).
 #
 # Margins (issue 19, measured 2026-11-26): the golden comparisons are
 # deterministic model evaluations: max |diff| 4.4e-16 (heterodyne, also
@@ -136,6 +137,34 @@ run_capture "$HETUI" inspect --json "$dir/o.h5"
 like "$RUN_OUT" '"frames": 25' "--frames sets the matrix size"
 like "$RUN_OUT" '"dt": 0.02' "--dt sets frame_time"
 like "$RUN_OUT" '"n_bins": 3' "--phi sets the angles"
+
+# Several q: one ring per q, each with every angle, each the model at its q.
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/rings.h5" --q 0.004,0.0085,0.013 --phi 10,80
+is "$RUN_RC" 0 "--q with three values"
+like "$RUN_OUT" "3 rings of 2 angles, .* q 0.004,0.0085,0.013 1/" "the summary names the rings"
+run_capture "$HETUI" inspect --json "$dir/rings.h5"
+like "$RUN_OUT" '"n_bins": 6' "3 rings x 2 angles = 6 matrices"
+like "$RUN_OUT" '"n_q": 3' "a 3 x 2 q map"
+like "$(printf '%s' "$RUN_OUT" | tr -d ' \n')" '"q_values":\[0\.004[0-9]*,0\.008(5|49)[0-9]*,0\.01(3|29)[0-9]*\]' \
+    "q_values in the given order"
+run_capture "$HETUI" simulate -q -c "$dir/het.yaml" -o "$dir/ring2.h5" --q 0.0085 --phi 10,80
+if command -v h5diff >/dev/null 2>&1; then
+	m=/xpcs/twotime/correlation_map
+	h5diff -q "$dir/rings.h5" "$dir/ring2.h5" $m/c2_00003 $m/c2_00001
+	ok $? "ring 2, angle 1 equals the one-ring file of its q"
+	h5diff -q "$dir/rings.h5" "$dir/ring2.h5" $m/c2_00004 $m/c2_00002
+	ok $? "ring 2, angle 2 too"
+	h5diff -q "$dir/rings.h5" "$dir/ring2.h5" $m/c2_00001 $m/c2_00001 >/dev/null 2>&1
+	ok $((1 - $?)) "ring 1 differs (another q)"
+else
+	skip 3 "h5diff not found"
+fi
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/x.h5" --q 0.01,-0.02
+is "$RUN_RC" 2 "a non-positive q is a usage error"
+like "$RUN_ERR" "--q: -0.02 must be a positive wavevector" "naming the bad value"
+run_capture "$HETUI" simulate -c "$dir/het.yaml" -o "$dir/x.h5" --q 0.01,x
+is "$RUN_RC" 2 "a bad q list is a usage error"
+like "$RUN_ERR" "--q: 'x' is not a number" "naming the bad value"
 
 # Errors.
 run_capture "$HETUI" simulate -o "$dir/x.h5"

@@ -71,6 +71,13 @@ void cli_config_warnings(const struct cli_cmd *cmd, const char *name,
  */
 int cli_check_output(const struct cli_cmd *cmd, const char *dir);
 
+/*
+ * cli_utf8: 1 when the locale's character set (LC_CTYPE from the
+ * environment, set here) is UTF-8, so human output may use symbols such
+ * as Å⁻¹ and block characters; 0 for ASCII.
+ */
+int cli_utf8(void);
+
 /* cli_print_help: the full help of one subcommand on fp. */
 void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
 

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,16 @@ cli_config_warnings(const struct cli_cmd *cmd, const char *name,
 		else
 			cli_warn(cmd, "%s: %s", name, cfg->warnings[i].msg);
 	}
+}
+
+int
+cli_utf8(void)
+{
+	const char *cs;
+
+	setlocale(LC_CTYPE, "");
+	cs = nl_langinfo(CODESET);
+	return cs != NULL && strcmp(cs, "UTF-8") == 0;
 }
 
 void

@@ -29,6 +29,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cmd_fit.h"
 #include "het_config.h"
 #include "het_dataset.h"
 #include "het_fit.h"
@@ -39,30 +40,7 @@
 #include "het_thread.h"
 #include "het_util.h"
 
-#define FIT_EXIT_CANCELLED 130
 #define FIT_BAR 24
-
-struct fit_opts {
-	const char	*config;
-	const char	*file;
-	const char	*out;
-	int		 json;
-	long		 threads;	/* 0: one per core */
-	long		 multistart;	/* 0: the config's */
-	int		 per_angle;
-	int		 force;		/* --force: -o DIR may hold results */
-	int		 seed_set;
-	unsigned long	 seed;
-	double		 dt;
-};
-
-/* What the hooks see (the iteration hook runs under het_fit's mutex). */
-struct fit_run {
-	const struct cli_cmd	*cmd;
-	const struct het_config	*cfg;
-	int			 tty;
-	long			 max_nfev;
-};
 
 static atomic_int fit_cancel;
 
@@ -76,7 +54,7 @@ fit_sigint(void *arg)
 
 static int
 fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
-    struct fit_opts *o)
+    struct cli_fit_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -85,6 +63,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "threads", required_argument, NULL, 't' },
 		{ "multistart", required_argument, NULL, 'm' },
 		{ "per-angle", no_argument, NULL, 'a' },
+		{ "all-rings", no_argument, NULL, 'R' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "dt", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'F' },
@@ -123,6 +102,9 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		case 'a':
 			o->per_angle = 1;
 			break;
+		case 'R':
+			o->all_rings = 1;
+			break;
 		case 'F':
 			o->force = 1;
 			break;
@@ -160,6 +142,12 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	if (o->config == NULL)
 		return cli_usage_error(cmd, "a config is required (-c CONFIG); "
 		    "'hetui config --template MODE' prints one");
+	/* Per-angle fits of every ring would be a table of tables; the
+	   batch compares one joint fit per ring. */
+	if (o->all_rings && o->per_angle)
+		return cli_usage_error(cmd, "--all-rings fits every ring "
+		    "jointly over its angles; --per-angle cannot be combined "
+		    "with it (fit one ring per angle without --all-rings)");
 	return CLI_EXIT_OK;
 }
 
@@ -168,7 +156,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 static void
 fit_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 {
-	struct fit_run *run = arg;
+	struct cli_fit_run *run = arg;
 
 	if (run->tty)
 		fprintf(stderr, "\rreading bin %zu/%zu (phi %g)   ", k + 1, n,
@@ -183,7 +171,7 @@ fit_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 static void
 fit_built(void *arg, const struct het_problem *pb)
 {
-	struct fit_run *run = arg;
+	struct cli_fit_run *run = arg;
 	size_t k;
 
 	for (k = 0; k < pb->nwarnings; k++)
@@ -195,7 +183,7 @@ fit_built(void *arg, const struct het_problem *pb)
 static void
 fit_progress(void *ctx, const struct het_fit_progress *pr)
 {
-	struct fit_run *run = ctx;
+	struct cli_fit_run *run = ctx;
 	char who[48] = "";
 	double frac;
 	int fill;
@@ -226,11 +214,33 @@ fit_progress(void *ctx, const struct het_fit_progress *pr)
 static void
 fit_writing(void *arg, const char *outdir)
 {
-	struct fit_run *run = arg;
+	struct cli_fit_run *run = arg;
 
 	(void)outdir;
 	if (run->tty)
 		fputc('\n', stderr);
+}
+
+void
+cli_fit_setup(const struct cli_fit_opts *o, const struct het_config *cfg,
+    const char *outdir, struct cli_fit_run *run, struct het_fitjob_spec *spec,
+    struct het_fitjob_hooks *hooks)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->cfg = cfg;
+	spec->data_path = o->file;
+	spec->outdir = outdir;
+	spec->dt = o->dt;
+	spec->per_angle = o->per_angle;
+	spec->threads = (size_t)o->threads;
+	spec->no_grids = 1;
+	memset(hooks, 0, sizeof(*hooks));
+	hooks->read = fit_read_progress;
+	hooks->built = fit_built;
+	hooks->iter = fit_progress;
+	hooks->writing = fit_writing;
+	hooks->ctx = run;
+	het_pool_blas_single_threaded();
 }
 
 /* ---- the fit ------------------------------------------------------------- */
@@ -406,8 +416,8 @@ fit_print_json(const struct het_problem *pb, struct het_fit_result **fr,
 
 /* The fit itself, its table or JSON, into outdir. */
 static int
-fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
-    struct het_config *cfg, struct fit_run *runp, const char *outdir,
+fit_job(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
+    struct het_config *cfg, struct cli_fit_run *runp, const char *outdir,
     double t0)
 {
 	struct het_fitjob_spec spec;
@@ -420,27 +430,13 @@ fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
 	int rc, st;
 
 	het_error_clear(&err);
-	memset(&spec, 0, sizeof(spec));
-	spec.cfg = cfg;
-	spec.data_path = o->file;
-	spec.outdir = outdir;
-	spec.dt = o->dt;
-	spec.per_angle = o->per_angle;
-	spec.threads = (size_t)o->threads;
-	spec.no_grids = 1;
-	memset(&hooks, 0, sizeof(hooks));
-	hooks.read = fit_read_progress;
-	hooks.built = fit_built;
-	hooks.iter = fit_progress;
-	hooks.writing = fit_writing;
-	hooks.ctx = runp;
-	het_pool_blas_single_threaded();
+	cli_fit_setup(o, cfg, outdir, runp, &spec, &hooks);
 	st = het_fitjob_execute(&spec, &hooks, &fit_cancel, &res, &err);
 	if (res == NULL) {
 		if (st == HET_ECANCEL) {
 			fprintf(stderr, "hetui %s: cancelled while reading; "
 			    "nothing was fitted or written\n", cmd->name);
-			return FIT_EXIT_CANCELLED;
+			return CLI_FIT_EXIT_CANCELLED;
 		}
 		if (runp->tty)
 			fputc('\n', stderr);
@@ -480,7 +476,7 @@ fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
 	if (st == HET_ECANCEL) {
 		fprintf(stderr, "hetui %s: cancelled; the partial result was "
 		    "written to %s/\n", cmd->name, outdir);
-		rc = FIT_EXIT_CANCELLED;
+		rc = CLI_FIT_EXIT_CANCELLED;
 	} else
 		rc = res->converged ? CLI_EXIT_OK : CLI_EXIT_NOT_CONVERGED;
 	het_fitjob_result_free(res);
@@ -488,10 +484,10 @@ fit_job(const struct cli_cmd *cmd, const struct fit_opts *o,
 }
 
 static int
-fit_run(const struct cli_cmd *cmd, const struct fit_opts *o,
+fit_run(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
     struct het_config *cfg)
 {
-	struct fit_run run;
+	struct cli_fit_run run;
 	double t0 = het_clock_now();
 	char *outdir;
 	int rc, made;
@@ -522,7 +518,7 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct het_config *cfg;
 	struct het_error err;
-	struct fit_opts o;
+	struct cli_fit_opts o;
 	int rc, sig;
 
 	rc = fit_parse(cmd, argc, argv, &o);
@@ -540,17 +536,18 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 		cfg->nlsq.seed = o.seed;
 	atomic_store(&fit_cancel, 0);
 	cli_cancel_begin(fit_sigint, NULL);
-	rc = fit_run(cmd, &o, cfg);
+	rc = o.all_rings ? cli_fit_rings(cmd, &o, cfg, &fit_cancel) :
+	    fit_run(cmd, &o, cfg);
 	sig = cli_cancel_end();
 	het_config_free(cfg);
-	return rc == FIT_EXIT_CANCELLED ? cli_cancel_status(sig, rc) : rc;
+	return rc == CLI_FIT_EXIT_CANCELLED ? cli_cancel_status(sig, rc) : rc;
 }
 
 const struct cli_cmd cli_cmd_fit = {
 	"fit",
 	"fit the configured model to a result file (NLSQ)",
 	"hetui fit -c CONFIG [FILE] [-o DIR [--force]] [--json] [--threads N] "
-	    "[--multistart N] [--per-angle] [--seed N] [--dt S]",
+	    "[--multistart N] [--per-angle | --all-rings] [--seed N] [--dt S]",
 	"Reads the q ring, angles and frame window that CONFIG selects from\n"
 	"FILE (default: experimental_data.file_path), fits the model to the\n"
 	"upper-triangle pairs of every selected angle jointly with a bounded\n"
@@ -569,10 +566,19 @@ const struct cli_cmd cli_cmd_fit = {
 	"                      Latin hypercube in the bounds\n"
 	"      --per-angle     fit every angle on its own (as the reference\n"
 	"                      packages do) instead of jointly\n"
+	"      --all-rings     fit every q ring of FILE the same way, each\n"
+	"                      into its own folder of one batch folder\n"
+	"                      (OUTPUT_DIR/<file stem>/rings-<UTC time>/, or\n"
+	"                      DIR), and summarise: rings.csv, rings.h5, a\n"
+	"                      table and each parameter against q with its\n"
+	"                      power-law slope\n"
 	"      --seed N        multistart seed (config: nlsq.seed, 42)\n"
 	"      --dt S          frame time in seconds (overrides config, file)\n"
 	"Exit status: 0 converged, 3 not converged (max_nfev or\n"
 	"max_iterations reached), 130 cancelled by SIGINT (143 SIGTERM, 129\n"
-	"SIGHUP; the partial result is written), 1 error, 2 usage error.\n",
+	"SIGHUP; the partial result is written), 1 error, 2 usage error.\n"
+	"With --all-rings the worst over the rings: 130 (143, 129) cancelled\n"
+	"(the finished rings are kept and summarised), else 1 when a ring\n"
+	"failed, else 3 when a ring did not converge, else 0.\n",
 	fit_main
 };

@@ -11,8 +11,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,12 +167,10 @@ inspect_json(const struct het_dataset *ds)
 static void
 inspect_symbols(struct inspect_sym *s)
 {
-	const char *cs, *term, *nocolor;
+	const char *term, *nocolor;
 	int fancy;
 
-	setlocale(LC_CTYPE, "");
-	cs = nl_langinfo(CODESET);
-	if (cs != NULL && strcmp(cs, "UTF-8") == 0) {
+	if (cli_utf8()) {
 		s->inv_a = "\xc3\x85\xe2\x81\xbb\xc2\xb9";
 		s->phi = "\xcf\x86";
 		s->times = "\xc3\x97";

@@ -6,8 +6,12 @@
  * The file holds frames 1..N, so frame f is at t = f dt for the
  * heterodyne model (its absolute time grid) and the window start for the
  * homodyne one; a fit of the same config to the file therefore sees the
- * parameters it was simulated with.  Matrices are produced one bin at a
- * time by the writer's fill callback, so memory stays at one matrix.
+ * parameters it was simulated with.  With several q (--q Q1,Q2,...) the
+ * file has one ring per q, each with every angle, in the writer's cell
+ * order (ring by ring), so one q writes the single-ring file it always
+ * did, byte for byte.  Matrices are produced one bin at a time by the
+ * writer's fill callback, with the model of the bin's ring (one alive at
+ * a time), so memory stays at one matrix.
  * Noise is drawn for the upper triangle (diagonal included) and mirrored,
  * from a seeded Mersenne Twister: the same command writes the same file.
  */
@@ -30,13 +34,15 @@
 #include "het_util.h"
 
 #define SIM_MAX_ANGLES 1024
+#define SIM_MAX_RINGS 256
 
 struct sim_opts {
 	const char	*config;
 	const char	*out;
 	long		 frames;	/* 0: from the config */
 	double		 dt;		/* 0: from the config */
-	double		 q;		/* 0: from the config */
+	double		 q[SIM_MAX_RINGS];
+	size_t		 nq;		/* 0: from the config */
 	double		 phi[SIM_MAX_ANGLES];
 	size_t		 nphi;		/* 0: from the config */
 	double		 noise;
@@ -48,9 +54,15 @@ struct sim_opts {
 
 struct sim_job {
 	const struct cli_cmd	*cmd;
+	struct het_model_spec	 ms;		/* the model but its q */
+	const double		*theta;		/* physics values */
+	const double		*q;		/* nq rings */
+	size_t			 ring;		/* the ring of m and ev */
+	struct het_model	*m;		/* NULL before the first bin */
 	struct het_model_eval	*ev;
 	size_t			 n;		/* frames */
 	size_t			 nphi;
+	size_t			 nq;
 	const double		*contrast;	/* per angle */
 	const double		*offset;
 	double			 noise;
@@ -60,9 +72,13 @@ struct sim_job {
 	int			 progress;	/* print progress on stderr */
 };
 
+/*
+ * A comma-separated list of numbers for option `name` into v (at most
+ * max); positive requires every value > 0.  Returns the exit status.
+ */
 static int
-sim_parse_phi(const struct cli_cmd *cmd, const char *list,
-    struct sim_opts *o)
+sim_parse_list(const struct cli_cmd *cmd, const char *list, const char *name,
+    int positive, double *v, size_t max, size_t *n)
 {
 	char *copy, *tok, *save = NULL;
 	struct het_error err;
@@ -71,24 +87,28 @@ sim_parse_phi(const struct cli_cmd *cmd, const char *list,
 	copy = strdup(list);
 	if (copy == NULL)
 		return cli_usage_error(cmd, "out of memory");
-	o->nphi = 0;
+	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		if (o->nphi == SIM_MAX_ANGLES) {
-			rc = cli_usage_error(cmd, "--phi: more than %d angles",
-			    SIM_MAX_ANGLES);
+		if (*n == max) {
+			rc = cli_usage_error(cmd, "%s: more than %zu values",
+			    name, max);
 			break;
 		}
-		if (het_parse_double(tok, "--phi", &o->phi[o->nphi], &err) !=
-		    HET_OK) {
+		if (het_parse_double(tok, name, &v[*n], &err) != HET_OK) {
 			rc = cli_usage_error(cmd, "%s", err.msg);
 			break;
 		}
-		o->nphi++;
+		if (positive && v[*n] <= 0) {
+			rc = cli_usage_error(cmd, "%s: %s must be a positive "
+			    "wavevector in 1/Å", name, tok);
+			break;
+		}
+		(*n)++;
 	}
-	if (rc == CLI_EXIT_OK && o->nphi == 0)
-		rc = cli_usage_error(cmd, "--phi: expected a list such as "
-		    "0,45,90");
+	if (rc == CLI_EXIT_OK && *n == 0)
+		rc = cli_usage_error(cmd, "%s: expected a list such as %s",
+		    name, positive ? "0.005,0.01" : "0,45,90");
 	free(copy);
 	return rc;
 }
@@ -142,14 +162,13 @@ sim_parse(const struct cli_cmd *cmd, int argc, char **argv,
 				    "seconds", optarg);
 			break;
 		case 'Q':
-			rc = het_parse_double(optarg, "--q", &o->q, &err);
-			if (rc == HET_OK && o->q <= 0)
-				rc = het_error_set(&err, HET_EINVAL,
-				    "--q: %s must be a positive wavevector "
-				    "in 1/Å", optarg);
+			if (sim_parse_list(cmd, optarg, "--q", 1, o->q,
+			    SIM_MAX_RINGS, &o->nq) != CLI_EXIT_OK)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'p':
-			if (sim_parse_phi(cmd, optarg, o) != CLI_EXIT_OK)
+			if (sim_parse_list(cmd, optarg, "--phi", 0, o->phi,
+			    SIM_MAX_ANGLES, &o->nphi) != CLI_EXIT_OK)
 				return CLI_EXIT_USAGE;
 			break;
 		case 's':
@@ -199,25 +218,51 @@ sim_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	return CLI_EXIT_OK;
 }
 
-/* Fill the full matrix of angle k: model, scaling, noise, symmetry. */
+/*
+ * The model of ring r, made when its first bin is filled: bins come ring
+ * by ring (cell q_idx * n_phi + phi_idx), so one model is alive at a time.
+ */
+static int
+sim_ring(struct sim_job *job, size_t r, struct het_error *err)
+{
+	if (job->m != NULL && job->ring == r)
+		return HET_OK;
+	het_model_eval_free(job->ev);
+	het_model_free(job->m);
+	job->ev = NULL;
+	job->ring = r;
+	job->ms.q = job->q[r];
+	if ((job->m = het_model_alloc(&job->ms, err)) == NULL ||
+	    (job->ev = het_model_eval_alloc(job->m, err)) == NULL)
+		return err->code;
+	return het_model_eval_prepare(job->ev, job->theta, NULL, err);
+}
+
+/*
+ * Fill the full matrix of bin k (ring k / nphi, angle k % nphi): model,
+ * scaling, noise, symmetry.
+ */
 static int
 sim_fill(void *arg, size_t k, double *c2, struct het_error *err)
 {
 	struct sim_job *job = arg;
-	size_t n = job->n, i, j;
-	double ct = job->contrast[k], of = job->offset[k];
+	size_t n = job->n, i, j, a = k % job->nphi;
+	double ct = job->contrast[a], of = job->offset[a];
+	int rc;
 
+	if ((rc = sim_ring(job, k / job->nphi, err)) != HET_OK)
+		return rc;
 	for (i = 0; i < n; i++) {
 		size_t m = n - 1 - i;
 
 		for (j = 0; j < m; j++) {
 			job->row[j].i = (uint32_t)i;
 			job->row[j].j = (uint32_t)(i + 1 + j);
-			job->row[j].a = (uint32_t)k;
+			job->row[j].a = (uint32_t)a;
 		}
 		if (m > 0)
 			het_model_eval_pairs(job->ev, m, job->row, job->g, NULL);
-		c2[i * n + i] = of + ct * het_model_eval_g(job->ev, k, i, i);
+		c2[i * n + i] = of + ct * het_model_eval_g(job->ev, a, i, i);
 		if (job->noise > 0)
 			c2[i * n + i] += gsl_ran_gaussian_ziggurat(job->rng,
 			    job->noise);
@@ -229,16 +274,17 @@ sim_fill(void *arg, size_t k, double *c2, struct het_error *err)
 				    job->noise);
 			if (!isfinite(v))
 				return het_error_set(err, HET_EDATA,
-				    "the model is not finite at angle %zu, "
-				    "frames %zu and %zu; check the parameter "
-				    "values", k, i + 1, i + 2 + j);
+				    "the model is not finite at q %g, angle "
+				    "%zu, frames %zu and %zu; check the "
+				    "parameter values", job->q[job->ring], a,
+				    i + 1, i + 2 + j);
 			c2[i * n + (i + 1 + j)] = v;
 			c2[(i + 1 + j) * n + i] = v;
 		}
 	}
 	if (job->progress)
-		fprintf(stderr, "\rhetui simulate: angle %zu of %zu written",
-		    k + 1, job->nphi);
+		fprintf(stderr, "\rhetui simulate: matrix %zu of %zu written",
+		    k + 1, job->nphi * job->nq);
 	return HET_OK;
 }
 
@@ -287,9 +333,11 @@ sim_resolve(const struct cli_cmd *cmd, const struct het_config *cfg,
 		return het_error_set(err, HET_EINVAL,
 		    "the frame time is unknown: set analyzer_parameters.dt "
 		    "in the config or pass --dt SECONDS");
-	if (o->q == 0)
-		o->q = cfg->q_set ? cfg->wavevector_q : 0;
-	if (o->q <= 0)
+	if (o->nq == 0 && cfg->q_set && cfg->wavevector_q > 0) {
+		o->q[0] = cfg->wavevector_q;
+		o->nq = 1;
+	}
+	if (o->nq == 0)
 		return het_error_set(err, HET_EINVAL,
 		    "the wavevector is unknown: set analyzer_parameters."
 		    "scattering.wavevector_q in the config or pass --q Q");
@@ -310,6 +358,11 @@ sim_resolve(const struct cli_cmd *cmd, const struct het_config *cfg,
 			    "analyzer_parameters.scattering.phi_angles); "
 			    "simulating phi = 0 only");
 	}
+	if (o->nq * o->nphi > HET_APSU_MAX_BINS)
+		return het_error_set(err, HET_EINVAL,
+		    "%zu rings of %zu angles are %zu matrices; an APS-U file "
+		    "holds at most %d", o->nq, o->nphi, o->nq * o->nphi,
+		    HET_APSU_MAX_BINS);
 	return HET_OK;
 }
 
@@ -318,14 +371,13 @@ sim_write(const struct sim_opts *o, const struct het_config *cfg,
     struct sim_job *job, struct het_error *err)
 {
 	struct het_apsu_spec spec;
-	double qv[1] = { o->q };
 
 	het_apsu_spec_init(&spec);
-	spec.n_q = 1;
-	spec.q = qv;
+	spec.n_q = o->nq;
+	spec.q = o->q;
 	spec.n_phi = o->nphi;
 	spec.phi = o->phi;
-	spec.nbins = o->nphi;
+	spec.nbins = o->nq * o->nphi;
 	spec.frames = (size_t)o->frames;
 	spec.fill = sim_fill;
 	spec.fill_arg = job;
@@ -338,11 +390,26 @@ sim_write(const struct sim_opts *o, const struct het_config *cfg,
 	return het_apsu_write(o->out, &spec, err);
 }
 
+/* The line that says what was written. */
+static void
+sim_summary(const struct sim_opts *o, const struct het_config *cfg)
+{
+	size_t r;
+
+	printf("wrote %s: %s model, ", o->out, het_mode_name(cfg->mode));
+	if (o->nq > 1)
+		printf("%zu rings of ", o->nq);
+	printf("%zu angle%s, %ld frames, dt %g s, q ", o->nphi,
+	    o->nphi == 1 ? "" : "s", o->frames, o->dt);
+	for (r = 0; r < o->nq; r++)
+		printf("%s%g", r > 0 ? "," : "", o->q[r]);
+	printf(" 1/Å, noise %g, seed %lu%s%s\n", o->noise, o->seed,
+	    o->float32 ? ", float32" : ", float64", o->lzf ? ", LZF" : "");
+}
+
 static int
 sim_run(const struct cli_cmd *cmd, struct sim_opts *o, struct het_config *cfg)
 {
-	struct het_model_spec ms;
-	struct het_model *m = NULL;
 	struct sim_job job;
 	struct het_error err;
 	double theta[HET_MAX_PHYS], contrast[SIM_MAX_ANGLES],
@@ -355,22 +422,20 @@ sim_run(const struct cli_cmd *cmd, struct sim_opts *o, struct het_config *cfg)
 	if (sim_resolve(cmd, cfg, o, &err) != HET_OK ||
 	    sim_scaling(cfg, o->nphi, contrast, offset, &err) != HET_OK)
 		return cli_report(cmd, &err);
-	memset(&ms, 0, sizeof(ms));
-	ms.mode = cfg->mode;
-	ms.q = o->q;
-	ms.dt = o->dt;
-	ms.start_frame = 1;
-	ms.n_frames = (size_t)o->frames;
-	ms.n_angles = o->nphi;
-	ms.phi = o->phi;
-	ms.gap = cfg->stator_rotor_gap;
+	job.ms.mode = cfg->mode;
+	job.ms.dt = o->dt;
+	job.ms.start_frame = 1;
+	job.ms.n_frames = (size_t)o->frames;
+	job.ms.n_angles = o->nphi;
+	job.ms.phi = o->phi;
+	job.ms.gap = cfg->stator_rotor_gap;
 	for (k = 0; k < cfg->nphys; k++)
 		theta[k] = cfg->phys[k].value;
-	m = het_model_alloc(&ms, &err);
-	if (m != NULL)
-		job.ev = het_model_eval_alloc(m, &err);
-	if (job.ev == NULL ||
-	    het_model_eval_prepare(job.ev, theta, NULL, &err) != HET_OK)
+	job.theta = theta;
+	job.q = o->q;
+	job.nq = o->nq;
+	/* The first ring's model now: a bad model fails before the file. */
+	if (sim_ring(&job, 0, &err) != HET_OK)
 		goto out;
 	job.cmd = cmd;
 	job.n = (size_t)o->frames;
@@ -393,12 +458,7 @@ sim_run(const struct cli_cmd *cmd, struct sim_opts *o, struct het_config *cfg)
 	if (job.progress)
 		fputc('\n', stderr);
 	if (!o->quiet)
-		printf("wrote %s: %s model, %zu angle%s, %ld frames, dt %g s, "
-		    "q %g 1/Å, noise %g, seed %lu%s%s\n", o->out,
-		    het_mode_name(cfg->mode), o->nphi, o->nphi == 1 ? "" : "s",
-		    o->frames, o->dt, o->q, o->noise, o->seed,
-		    o->float32 ? ", float32" : ", float64",
-		    o->lzf ? ", LZF" : "");
+		sim_summary(o, cfg);
 	rc = CLI_EXIT_OK;
 out:
 	if (rc != CLI_EXIT_OK) {
@@ -411,7 +471,7 @@ out:
 	free(job.row);
 	free(job.g);
 	het_model_eval_free(job.ev);
-	het_model_free(m);
+	het_model_free(job.m);
 	return rc;
 }
 
@@ -440,19 +500,22 @@ simulate_run(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_simulate = {
 	"simulate",
 	"write an APS-U result file of the configured model",
-	"hetui simulate -c CONFIG -o OUT.h5 [--frames N] [--dt S] [--q Q] "
+	"hetui simulate -c CONFIG -o OUT.h5 [--frames N] [--dt S] "
+	    "[--q Q[,Q2...]] "
 	    "[--phi A,B,...] [--noise SIGMA] [--seed N] [--float32] [--lzf] "
 	    "[--quiet]",
 	"Evaluates the model of CONFIG (its analysis_mode and parameter\n"
 	"values; per-angle contrast and offset from initial_parameters.\n"
 	"per_angle_scaling or the scaling values) for every angle and writes\n"
-	"an APS-U file: upper-triangle matrices, one q ring, frame_time = dt.\n"
+	"an APS-U file: upper-triangle matrices, one q ring per q (each with\n"
+	"every angle), frame_time = dt.\n"
 	"Options override the config:\n"
 	"  -c, --config FILE   the model configuration (required)\n"
 	"  -o, --output FILE   the file to write, atomically (required)\n"
 	"      --frames N      frames per matrix (config: end_frame)\n"
 	"      --dt S          frame time in seconds (config: dt)\n"
-	"      --q Q           wavevector in 1/Å (config: wavevector_q)\n"
+	"      --q Q[,Q2...]   wavevectors in 1/Å, one ring each (config:\n"
+	"                      wavevector_q)\n"
 	"      --phi A,B,...   detector angles in degrees (config: phi_angles)\n"
 	"      --noise SIGMA   Gaussian noise added to every element (0)\n"
 	"      --seed N        noise seed (42); the same seed writes the same file\n"

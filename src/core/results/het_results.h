@@ -5,8 +5,9 @@
  *
  * Module core/results (the opening comment of this folder): what a run
  * leaves behind: the result files of a fit and of a sampling run (HDF5,
- * JSON, checkpoints), their loaders (het_results*), and the folder of
- * each run so that no run replaces another's (het_rundir).
+ * JSON, checkpoints), their loaders (het_results*), the folder of
+ * each run so that no run replaces another's (het_rundir), and the
+ * summary of a batch of per-ring fits (het_rings).
  *
  * het_results_write() writes, into an output directory (created if
  * missing):

@@ -685,6 +685,42 @@ out:
 }
 
 int
+het_rs_open(struct rs_w *w, const char *path, struct het_error *err)
+{
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->fid = w->lcpl = w->str = -1;
+	w->file = path;
+	if ((rc = het_h5_prepare(err)) != HET_OK)
+		return rc;
+	w->lcpl = H5Pcreate(H5P_LINK_CREATE);
+	w->str = H5Tcopy(H5T_C_S1);
+	if (w->lcpl < 0 || H5Pset_create_intermediate_group(w->lcpl, 1) < 0 ||
+	    w->str < 0 || H5Tset_size(w->str, H5T_VARIABLE) < 0 ||
+	    H5Tset_cset(w->str, H5T_CSET_UTF8) < 0)
+		return het_error_set(err, HET_EINTERNAL, "HDF5 refuses a "
+		    "property list or string type");
+	w->fid = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	if (w->fid < 0)
+		return het_rs_fail(w, "the file", err);
+	return HET_OK;
+}
+
+int
+het_rs_close(struct rs_w *w, int rc, struct het_error *err)
+{
+	if (w->fid > 0 && H5Fclose(w->fid) < 0 && rc == HET_OK)
+		rc = het_rs_fail(w, "the file (close)", err);
+	if (w->str > 0)
+		H5Tclose(w->str);
+	if (w->lcpl > 0)
+		H5Pclose(w->lcpl);
+	w->fid = w->str = w->lcpl = -1;
+	return rc;
+}
+
+int
 het_rs_h5_write(const char *path, const struct het_results *res,
     const char *stamp, int checkpoint, struct het_error *err)
 {
@@ -692,24 +728,8 @@ het_rs_h5_write(const char *path, const struct het_results *res,
 	size_t k;
 	int rc;
 
-	if ((rc = het_h5_prepare(err)) != HET_OK)
-		return rc;
-	memset(&w, 0, sizeof(w));
-	w.file = path;
-	w.lcpl = H5Pcreate(H5P_LINK_CREATE);
-	w.str = H5Tcopy(H5T_C_S1);
-	if (w.lcpl < 0 || H5Pset_create_intermediate_group(w.lcpl, 1) < 0 ||
-	    w.str < 0 || H5Tset_size(w.str, H5T_VARIABLE) < 0 ||
-	    H5Tset_cset(w.str, H5T_CSET_UTF8) < 0) {
-		rc = het_error_set(err, HET_EINTERNAL, "HDF5 refuses a "
-		    "property list or string type");
+	if ((rc = het_rs_open(&w, path, err)) != HET_OK)
 		goto out;
-	}
-	w.fid = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-	if (w.fid < 0) {
-		rc = het_rs_fail(&w, "the file", err);
-		goto out;
-	}
 	if ((rc = rs_root(&w, res, stamp, err)) != HET_OK ||
 	    (rc = rs_data_group(&w, res, err)) != HET_OK ||
 	    (rc = rs_history(&w, res, err)) != HET_OK ||
@@ -721,11 +741,5 @@ het_rs_h5_write(const char *path, const struct het_results *res,
 	if (res->cmc != NULL)
 		rc = het_rs_h5_cmc(&w, res->cmc, err);
 out:
-	if (w.fid > 0 && H5Fclose(w.fid) < 0 && rc == HET_OK)
-		rc = het_rs_fail(&w, "the file (close)", err);
-	if (w.str > 0)
-		H5Tclose(w.str);
-	if (w.lcpl > 0)
-		H5Pclose(w.lcpl);
-	return rc;
+	return het_rs_close(&w, rc, err);
 }

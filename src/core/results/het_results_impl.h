@@ -85,6 +85,14 @@ struct rs_w {
 #define RS_CHUNK	65536	/* values per chunk of a packed matrix */
 #define RS_GZIP		4	/* deflate level of the packed matrices */
 
+/*
+ * het_rs_open: create the HDF5 file path (truncating) with the writer's
+ * property list and string type; het_rs_close closes whatever was opened
+ * (also after a failed open) and returns rc, or HET_EIO when rc was
+ * HET_OK and the file does not close cleanly.
+ */
+int het_rs_open(struct rs_w *w, const char *path, struct het_error *err);
+int het_rs_close(struct rs_w *w, int rc, struct het_error *err);
 int het_rs_fail(struct rs_w *w, const char *path, struct het_error *err);
 int het_rs_data(struct rs_w *w, const char *path, hid_t ftype, hid_t mtype,
     int rank, size_t d0, size_t d1, const void *data, struct het_error *err);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "het_results.h"
+#include "het_rings.h"
 #include "het_rundir.h"
 #include "het_util.h"
 
@@ -169,6 +170,8 @@ rd_is_result(const char *name)
 	return strcmp(name, HET_RESULTS_H5) == 0 ||
 	    strcmp(name, HET_RESULTS_CMC_SUMMARY) == 0 ||
 	    strcmp(name, HET_RESULTS_CMC_DIAGNOSTICS) == 0 ||
+	    strcmp(name, HET_RINGS_CSV) == 0 ||
+	    strcmp(name, HET_RINGS_H5) == 0 ||
 	    fnmatch("nlsq_*.json", name, FNM_PERIOD) == 0;
 }
 

@@ -1,0 +1,169 @@
+#include "config.h"
+/*
+ * t_core_rings.c: the summary table of a batch of per-ring fits
+ * (het_rings): columns that grow with the rows, the power-law slope
+ * (an exact power law gives its exponent to rounding, weighted and
+ * unweighted; a known three-point case gives its textbook slope and
+ * standard error; too few rows, equal q and a non-positive value are
+ * refused), and rings.csv / rings.h5 written into a folder (header,
+ * empty fields, RFC 4180 quoting, no temporary file left).
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "het_h5.h"
+#include "het_rings.h"
+#include "tap.h"
+
+static const char *const names2[] = { "D0", "contrast[0]" };
+static const unsigned char plot2[] = { 1, 0 };
+
+static void
+add(struct het_rings *t, long ring, double q, const char *status,
+    double d0, double u0)
+{
+	double v[2] = { d0, 0.2385 }, u[2] = { u0, NAN };
+	struct het_rings_vals vals = { 2, names2, v, u, plot2 };
+	struct het_error err;
+
+	ok(het_rings_add(t, ring, q, status, 1.0123, "out/r", "", &vals,
+	    &err) == HET_OK, "add ring %ld", ring);
+}
+
+static void
+test_slope(void)
+{
+	struct het_rings_line ln;
+	struct het_rings t;
+	int k;
+
+	/* v = 3.1 q^2 exactly, relative uncertainty 1 %: slope 2. */
+	het_rings_init(&t);
+	for (k = 0; k < 4; k++) {
+		double q = 0.004 * pow(1.7, k), v = 3.1 * q * q;
+
+		add(&t, k + 1, q, HET_RINGS_CONVERGED, v, 0.01 * v);
+	}
+	add(&t, 5, 0.05, "failed", NAN, NAN);
+	add(&t, 6, 0.06, "not_converged", 123.0, 1.0);
+	ok(het_rings_slope(&t, 0, &ln) == HET_OK, "slope computed");
+	is_double(ln.slope, 2.0, 1e-12, "exact power law: slope 2");
+	is_double(ln.ln_a, log(3.1), 1e-10, "... and prefactor 3.1");
+	is_int((long long)ln.n, 4, "only the 4 converged rows count");
+	ok(ln.se > 0 && isfinite(ln.se), "weighted: a finite standard error");
+	is_int((long long)t.ncols, 2, "two columns");
+	ok(t.plot[0] && !t.plot[1], "plot flags follow the rows");
+	/* contrast[0] is constant: slope 0, unweighted (no uncertainty). */
+	ok(het_rings_slope(&t, 1, &ln) == HET_OK &&
+	    fabs(ln.slope) < 1e-12 && ln.se == 0,
+	    "constant column: slope 0, se 0");
+	het_rings_fini(&t);
+
+	/* Unweighted three points: ln v = 0, 1, 3 at ln q = 0, 1, 2.
+	   b = 1.5; residuals -1/6, 1/3, -1/6; s^2 = (1/6)/1; Sxx = 2,
+	   se = sqrt(1/12). */
+	het_rings_init(&t);
+	add(&t, 1, 1.0, HET_RINGS_CONVERGED, 1.0, NAN);
+	add(&t, 2, exp(1.0), HET_RINGS_CONVERGED, exp(1.0), NAN);
+	add(&t, 3, exp(2.0), HET_RINGS_CONVERGED, exp(3.0), NAN);
+	het_rings_slope(&t, 0, &ln);
+	is_double(ln.slope, 1.5, 1e-12, "three points: slope 1.5");
+	is_double(ln.se, sqrt(1.0 / 12.0), 1e-12,
+	    "three points: se sqrt(1/12)");
+	add(&t, 4, 2.0, HET_RINGS_CONVERGED, -1.0, 0.1);
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE && isnan(ln.slope),
+	    "a negative value: no power law (HET_ERANGE, NaN)");
+	het_rings_fini(&t);
+
+	het_rings_init(&t);
+	add(&t, 1, 0.01, HET_RINGS_CONVERGED, 5.0, 0.1);
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE,
+	    "one row: HET_ERANGE");
+	add(&t, 2, 0.01, HET_RINGS_CONVERGED, 6.0, 0.1);
+	ok(het_rings_slope(&t, 0, &ln) == HET_ERANGE,
+	    "equal q: HET_ERANGE");
+	het_rings_fini(&t);
+}
+
+static char *
+slurp(const char *path)
+{
+	static char buf[8192];
+	size_t n;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void
+test_write(void)
+{
+	static const char *const n3[] = { "D0", "contrast[1]" };
+	double v[2] = { 7.5, 0.3 }, u[2] = { NAN, 0.01 };
+	struct het_rings_vals vals = { 2, n3, v, u, NULL };
+	char dir[512], p[1024], *s;
+	struct het_rings t;
+	struct het_error err;
+	struct stat st;
+
+	if (tap_tmpdir(dir, sizeof(dir), "t_core_rings") == NULL) {
+		skip(9, "no temporary directory");
+		return;
+	}
+	het_rings_init(&t);
+	add(&t, 1, 0.005, HET_RINGS_CONVERGED, 1000.0, 12.5);
+	ok(het_rings_add(&t, 2, 0.01, "failed", NAN, "", "cannot read \"c2\", "
+	    "bin 3", NULL, &err) == HET_OK, "add a failed ring");
+	ok(het_rings_add(&t, 3, 0.02, "not_converged", 2.5, "out/3", NULL,
+	    &vals, &err) == HET_OK, "a ring with a new column");
+	is_int((long long)t.ncols, 3, "the new name is a third column");
+	ok(het_rings_write(&t, dir, &err) == HET_OK, "write rings.csv, "
+	    "rings.h5");
+	snprintf(p, sizeof(p), "%s/%s", dir, HET_RINGS_CSV);
+	s = slurp(p);
+	like(s, "ring,q,q2,status,chi2_red,D0,D0_unc,contrast[0],"
+	    "contrast[0]_unc,contrast[1],contrast[1]_unc,run_dir,message\r\n",
+	    "CSV header");
+	like(s, "\r\n1,0.005,2.5e-05,converged,1.0123,1000,12.5,0.2385,,,,"
+	    "out/r,\r\n", "CSV row 1: empty where no value");
+	like(s, "\r\n2,0.01,0.0001,failed,,,,,,,,,\"cannot read \"\"c2\"\", "
+	    "bin 3\"\r\n", "CSV row 2: a failed ring, its message quoted");
+	like(s, "\r\n3,0.02,0.0004,not_converged,2.5,7.5,,,,0.3,0.01,out/3,"
+	    "\r\n", "CSV row 3: the new column");
+	snprintf(p, sizeof(p), "%s/%s", dir, HET_RINGS_H5);
+	ok(stat(p, &st) == 0 && st.st_size > 0, "rings.h5 written");
+	het_rings_fini(&t);
+	snprintf(p, sizeof(p), "ls -A '%s' | grep -c tmp >/dev/null", dir);
+	ok(system(p) != 0, "no temporary file left");
+	snprintf(p, sizeof(p), "%s/nodir", dir);
+	het_rings_init(&t);
+	ok(het_rings_write(&t, p, &err) == HET_EIO && strstr(err.msg,
+	    "nodir") != NULL, "a missing folder: HET_EIO naming it");
+	het_rings_fini(&t);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	if (system(p) != 0)
+		diag("cannot remove %s", dir);
+}
+
+int
+main(void)
+{
+	struct het_error err;
+
+	plan_lazy();
+	if (het_h5_library_init(&err) != HET_OK)
+		skip_all("HDF5 cannot start");
+	test_slope();
+	test_write();
+	return exit_status();
+}
