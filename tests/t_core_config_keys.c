@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "het_config.h"
+#include "het_config_impl.h"
 #include "het_util.h"
 #include "tap.h"
 
@@ -65,6 +66,57 @@ refused(struct het_config *c, const char *key, const char *text,
 	is_str(fmt(c, key), before, "... the setting unchanged");
 }
 
+/*
+ * The defaults come from the schema table: on a default configuration of
+ * each family, every entry with a default and a place in the template
+ * formats to that default (numbers compared as numbers: "1e-8" and
+ * "1e-08" are one value), the homodyne one where it has its own.  This
+ * fails when het_cl_set_defaults skips an entry, when a default does not
+ * read back as written, or when an editor's format and the template's
+ * words part; what the defaults are is held by the templates
+ * (t_config.sh).
+ */
+static void
+table_defaults(void)
+{
+	static const enum het_mode modes[2] = { HET_MODE_TWO_COMPONENT,
+	    HET_MODE_HOM_STATIC };
+	struct het_config *c;
+	struct het_error err;
+	char path[256], *end;
+	const char *want, *got;
+	size_t i, m, n, bad;
+	double a;
+
+	for (m = 0; m < 2; m++) {
+		if ((c = het_config_default(modes[m], &err)) == NULL)
+			return;
+		for (i = n = bad = 0; i < het_cl_nkeys; i++) {
+			const struct het_cl_key *k = &het_cl_keys[i];
+
+			if (k->def == NULL || k->tkey == NULL)
+				continue;
+			want = m == 1 && k->def_hom != NULL ? k->def_hom :
+			    k->def;
+			snprintf(path, sizeof path, "%s.%s",
+			    het_cl_sections[k->tsec].path, k->tkey);
+			got = fmt(c, path);
+			a = strtod(want, &end);
+			n++;
+			if (*end == '\0' && end != want ? !(a == strtod(got,
+			    NULL)) : strcmp(got, want) != 0) {
+				diag("%s: %s, the table says %s", path, got,
+				    want);
+				bad++;
+			}
+		}
+		ok(n >= 55 && bad == 0, "%s: the %zu table defaults are applied "
+		    "and read back as written", m ? "homodyne" : "heterodyne",
+		    n);
+		het_config_free(c);
+	}
+}
+
 int
 main(void)
 {
@@ -86,6 +138,7 @@ main(void)
 	    "format: the seed");
 	is_str(fmt(c, "optimization.nlsq.x_scale"), "jac", "format: x_scale "
 	    "jac");
+	table_defaults();
 
 	is_int(het_config_setting_parse(c, K_CHAINS, " 8 ", &err), HET_OK,
 	    "parse ' 8 ' for num_chains");

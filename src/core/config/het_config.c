@@ -95,17 +95,11 @@ het_cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	hom = cfg->family == HET_FAMILY_HOMODYNE;
 	cfg->mode_source = HET_MODE_DEFAULT;
 
-	cfg->dt_set = 0;
+	/* The values a null or "jac" default leaves in place. */
 	cfg->dt = 0;
-	cfg->start_frame = 1;
-	cfg->end_frame = -1;
-	cfg->q_set = 0;
 	cfg->wavevector_q = 0;
-	cfg->phi_filter = 0;
-	cfg->phi_tolerance = 3.0;
-	cfg->phi_fallback = 1;
-	cfg->gap_set = 0;
 	cfg->stator_rotor_gap = 2.0e6;
+	cfg->nlsq.x_scale = 1.0;
 
 	cfg->nphys = het_mode_nphys(mode);
 	tab = het_params_table(cfg->family, &n);
@@ -117,60 +111,18 @@ het_cl_set_defaults(struct het_config *cfg, enum het_mode mode,
 	for (i = 0; i < HET_S_COUNT; i++)
 		param_from_def(&cfg->scaling.p[i], het_params_scaling(
 		    cfg->family, (enum het_scaling_param)i));
-	cfg->scaling.nlsq_mode = HET_SCALING_AUTO;
-	cfg->scaling.cmc_mode = HET_SCALING_AUTO;
-	cfg->scaling.fourier_order = 2;
-	cfg->scaling.fourier_auto_threshold = 6;
-	cfg->scaling.constant_threshold = 3;
+	/* Every setting of the schema table that has a default. */
+	for (i = 0; i < het_cl_nkeys; i++) {
+		const struct het_cl_key *k = &het_cl_keys[i];
+		const char *d = hom && k->def_hom != NULL ? k->def_hom :
+		    k->def;
+		int rc;
 
-	cfg->nlsq.method = HET_NLSQ_TRF;
-	cfg->nlsq.loss = HET_LOSS_SOFT_L1;
-	cfg->nlsq.f_scale = 1.0;
-	cfg->nlsq.ftol = cfg->nlsq.xtol = cfg->nlsq.gtol = 1e-8;
-	cfg->nlsq.x_scale_jac = 1;
-	cfg->nlsq.x_scale = 1.0;
-	cfg->nlsq.max_nfev = 0;
-	cfg->nlsq.max_iterations = 1000;
-	cfg->nlsq.multistart = 0;
-	cfg->nlsq.multistart_n = 10;
-	cfg->nlsq.seed = 42;
-
-	cfg->cmc.num_shards = 0;
-	cfg->cmc.max_points_per_shard = 0;
-	cfg->cmc.min_points_per_shard = 10000;
-	cfg->cmc.min_points_per_param = 1500;
-	cfg->cmc.strategy = HET_SHARD_RANDOM;
-	cfg->cmc.num_warmup = 500;
-	cfg->cmc.num_samples = 1500;
-	cfg->cmc.num_chains = 4;
-	cfg->cmc.target_accept_prob = 0.95;
-	cfg->cmc.max_tree_depth = 10;
-	cfg->cmc.dense_mass = hom;
-	cfg->cmc.laplace_init = 1;
-	cfg->cmc.marginalise_scaling = 0;
-	cfg->cmc.psis_draws = 200;
-	cfg->cmc.reweight_draws = 4000;
-	cfg->cmc.reweight_seconds = 120;
-	cfg->cmc.chain_parallel = 1;
-	cfg->cmc.seed = 42;
-	cfg->cmc.sigma = hom ? HET_SIGMA_MAD : HET_SIGMA_DIAGONAL;
-	cfg->cmc.per_shard_timeout = 3600;
-	cfg->cmc.heartbeat_timeout = 600;
-	cfg->cmc.min_success_rate = 0.90;
-	cfg->cmc.combine = HET_COMBINE_ROBUST;
-	cfg->cmc.max_r_hat = 1.1;
-	cfg->cmc.min_ess = 400;
-	cfg->cmc.min_bfmi = 0.3;
-	cfg->cmc.max_divergence_rate = 0.10;
-	cfg->cmc.use_reparam = 1;
-	cfg->cmc.coordinates = 2;
-	cfg->cmc.nlsq_priors = 1;
-	cfg->cmc.nlsq_prior_width_factor = 2.0;
-
-	cfg->create_subdirs = cfg->timestamp_dirs = 1;
-	free(cfg->output_dir);
-	cfg->output_dir = het_strdup(hom ? "./results" : "./output", err);
-	return cfg->output_dir != NULL ? HET_OK : HET_ENOMEM;
+		if (d != NULL && (rc = het_cl_set_text(cfg, k, k->canon, d,
+		    err)) != HET_OK)
+			return rc;
+	}
+	return HET_OK;
 }
 
 int

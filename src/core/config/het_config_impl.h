@@ -124,6 +124,19 @@ int het_cl_pick_word(struct cl_load *ld, const struct cl_cand *c, size_t n,
 int het_cl_read_mode(struct cl_load *ld);
 
 /*
+ * het_cl_set_text: set entry k of cfg from text in the template's
+ * vocabulary (a number, "auto", a word, true/false, "null", "jac", a
+ * string); path names the setting in messages.  HET_EINVAL for text that
+ * is not a value of the entry's kind or an entry that is not one value
+ * (a list, a mapping, the parameter blocks); HET_ENOMEM.
+ * het_cl_set_defaults applies every entry's default this way
+ * (het_config_setting.c).
+ */
+struct het_cl_key;
+int het_cl_set_text(struct het_config *cfg, const struct het_cl_key *k,
+    const char *path, const char *text, struct het_error *err);
+
+/*
  * het_config_table.c: the schema table of the settings (data selection,
  * phi filtering, optimization.nlsq, optimization.cmc, output), which
  * drives the reader (het_cl_read_table), the template
@@ -184,6 +197,10 @@ struct het_cl_key {
 	const struct het_cl_word *words; /* HET_CK_WORD: accepted words */
 	size_t		 nwords;
 	unsigned	 family;	/* HET_CK_HET, HET_CK_HOM or both */
+	const char	*def;		/* the default, as the template writes
+					   it (het_cl_set_text reads it), or
+					   NULL: none here */
+	const char	*def_hom;	/* the homodyne default, NULL: def */
 	struct {
 		int		 sec;	/* enum het_ck_sec */
 		const char	*key;

@@ -166,13 +166,21 @@ het_config_setting_parse(struct het_config *cfg, const char *path,
     const char *text, struct het_error *err)
 {
 	const struct het_cl_key *k = key_of(path);
+
+	if (k == NULL)
+		return unknown_key(path, err);
+	return het_cl_set_text(cfg, k, path, text, err);
+}
+
+int
+het_cl_set_text(struct het_config *cfg, const struct het_cl_key *k,
+    const char *path, const char *text, struct het_error *err)
+{
 	char *f, *dup;
 	double d = 0.0;
 	long l = 0;
 	int w = 0, rc;
 
-	if (k == NULL)
-		return unknown_key(path, err);
 	if ((rc = single_value(k, path, err)) != HET_OK)
 		return rc;
 	f = (char *)cfg + k->off;
