@@ -80,9 +80,8 @@ rings_list(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
 	return CLI_EXIT_OK;
 }
 
-/* The parameters of a fit as a row: fitted ones, then fixed physics. */
-static int
-rings_row_vals(const struct het_fitjob_result *res, struct het_rings_vals *v,
+int
+cli_batch_vals(const struct het_fitjob_result *res, struct het_rings_vals *v,
     struct het_error *err)
 {
 	const struct het_problem *pb = res->pb;
@@ -143,7 +142,7 @@ rings_add(struct cli_rings *b, size_t r, const char *dir,
 		rc = het_rings_add(&b->table, (long)b->qidx[r] + 1, b->q[r],
 		    "failed", NAN, "", why->msg[0] != '\0' ? why->msg :
 		    het_status_str(why->code), NULL, &err);
-	else if ((rc = rings_row_vals(res, &v, &err)) == HET_OK)
+	else if ((rc = cli_batch_vals(res, &v, &err)) == HET_OK)
 		rc = het_rings_add(&b->table, (long)b->qidx[r] + 1, b->q[r],
 		    res->status_name, res->fits[0]->chi2_red, dir, "", &v,
 		    &err);
@@ -238,24 +237,29 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	return st == HET_ECANCEL;
 }
 
-/* The exit status of the batch: the worst over its rings. */
-static int
-rings_status(const struct cli_rings *b)
+int
+cli_batch_status(const struct het_rings *t, int cancelled, int lost)
 {
 	size_t k;
-	int failed = b->lost, notconv = 0;
+	int failed = lost, notconv = 0;
 
-	if (b->cancelled)
+	if (cancelled)
 		return CLI_FIT_EXIT_CANCELLED;
-	for (k = 0; k < b->table.nrows; k++) {
-		if (strcmp(b->table.rows[k].status, "failed") == 0)
+	for (k = 0; k < t->nrows; k++) {
+		if (strcmp(t->rows[k].status, "failed") == 0)
 			failed = 1;
-		else if (strcmp(b->table.rows[k].status,
-		    HET_RINGS_CONVERGED) != 0)
+		else if (strcmp(t->rows[k].status, HET_RINGS_CONVERGED) != 0)
 			notconv = 1;
 	}
 	return failed ? CLI_EXIT_ERROR : notconv ? CLI_EXIT_NOT_CONVERGED :
 	    CLI_EXIT_OK;
+}
+
+/* The exit status of the rings: the worst over them. */
+static int
+rings_status(const struct cli_rings *b)
+{
+	return cli_batch_status(&b->table, b->cancelled, b->lost);
 }
 
 /* Run every ring, then write and print the summary. */
