@@ -170,15 +170,55 @@ rings_dir(const struct cli_rings *b, size_t r)
 	return p;
 }
 
-/* Fit ring r into its folder; its row.  Returns 1 when cancelled. */
-static int
-rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
-    struct het_config *cfg, const atomic_int *cancel)
+int
+cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
+    const struct het_config *cfg, const char *data_path, const char *dir,
+    const struct cli_batch_start *start, const atomic_int *cancel,
+    struct het_fitjob_result **out, struct het_error *err)
 {
 	struct het_fitjob_spec spec;
 	struct het_fitjob_hooks hooks;
 	struct het_fitjob_result *res = NULL;
 	struct cli_fit_run run;
+	int st;
+
+	memset(&run, 0, sizeof(run));
+	run.cmd = cmd;
+	run.cfg = cfg;
+	run.tty = isatty(STDERR_FILENO);
+	cli_fit_setup(o, cfg, dir, &run, &spec, &hooks);
+	spec.data_path = data_path;
+	if (start != NULL) {
+		spec.start_names = (const char *const *)start->names;
+		spec.start_x = start->x;
+		spec.nstart = start->n;
+	}
+	/* A folder with another run's results is never replaced. */
+	if (het_rundir_check(dir, o->force, err) == HET_OK &&
+	    het_mkdirs(dir, "batch folder", err) == HET_OK)
+		st = het_fitjob_execute(&spec, &hooks, cancel, &res, err);
+	else
+		st = err->code;
+	if (res != NULL && !res->written) {
+		*err = res->write_err;
+		het_fitjob_result_free(res);
+		res = NULL;
+	}
+	if (res == NULL) {
+		if (run.tty)
+			fputc('\n', stderr);
+		rmdir(dir);	/* only when empty: nothing of a user's */
+	}
+	*out = res;
+	return st;
+}
+
+/* Fit ring r into its folder; its row.  Returns 1 when cancelled. */
+static int
+rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
+    struct het_config *cfg, const atomic_int *cancel)
+{
+	struct het_fitjob_result *res = NULL;
 	struct het_error err;
 	char *dir;
 	size_t w;
@@ -194,36 +234,19 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	    b->q[r], dir);
 	cfg->wavevector_q = b->q[r];
 	cfg->q_set = 1;
-	memset(&run, 0, sizeof(run));
-	run.cmd = b->cmd;
-	run.cfg = cfg;
-	run.tty = isatty(STDERR_FILENO);
-	cli_fit_setup(o, cfg, dir, &run, &spec, &hooks);
-	spec.data_path = b->data_path;
-	/* A ring folder with another run's results is never replaced. */
-	if (het_rundir_check(dir, o->force, &err) == HET_OK &&
-	    het_mkdirs(dir, "ring folder", &err) == HET_OK)
-		st = het_fitjob_execute(&spec, &hooks, cancel, &res, &err);
-	else
-		st = err.code;
-	if (res != NULL && !res->written) {
-		err = res->write_err;
-		het_fitjob_result_free(res);
-		res = NULL;
-	}
+	st = cli_batch_fit(b->cmd, o, cfg, b->data_path, dir, NULL, cancel,
+	    &res, &err);
 	if (res == NULL && st == HET_ECANCEL) {
 		fprintf(stderr, "hetui %s: ring %zu cancelled while reading; "
 		    "not fitted\n", b->cmd->name, r + 1);
-		rmdir(dir);
 		free(dir);
 		return 1;
 	}
 	rings_add(b, r, dir, res, &err);
-	if (res == NULL) {
+	if (res == NULL)
 		fprintf(stderr, "hetui %s: ring %zu (q %g) failed: %s\n",
 		    b->cmd->name, r + 1, b->q[r], err.msg);
-		rmdir(dir);	/* only when empty: nothing of a user's */
-	} else {
+	else {
 		for (w = 0; w < res->fits[0]->nwarnings; w++)
 			cli_warn(b->cmd, "ring %zu: %s", r + 1,
 			    res->fits[0]->warnings[w]);

@@ -7,11 +7,13 @@
 #ifndef HET_CMD_FIT_RINGS_H
 #define HET_CMD_FIT_RINGS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include <jansson.h>
 
 #include "cli.h"
+#include "cmd_fit.h"
 #include "het_fitjob.h"
 #include "het_rings.h"
 
@@ -65,6 +67,27 @@ const char *cli_batch_status_name(int cancelled, int rc);
  */
 int cli_batch_vals(const struct het_fitjob_result *res,
     struct het_rings_vals *v, struct het_error *err);
+
+/* A warm start: values by parameter name (het_fitjob_spec). */
+struct cli_batch_start {
+	char		**names;
+	double		*x;
+	size_t		 n;
+};
+
+/*
+ * cli_batch_fit: the fit of `hetui fit` (options o, cfg) of data_path
+ * into dir, a folder of a batch: refused when dir holds another run's
+ * results (unless --force), made, fitted from start (NULL: the
+ * configuration's values) with the progress of `hetui fit` on stderr.
+ * *out is the result whose files were written, or NULL (then err says
+ * why and an empty dir is removed).  Returns the fit's status
+ * (HET_ECANCEL with *out NULL: cancelled while reading).
+ */
+int cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
+    const struct het_config *cfg, const char *data_path, const char *dir,
+    const struct cli_batch_start *start, const atomic_int *cancel,
+    struct het_fitjob_result **out, struct het_error *err);
 
 /*
  * cli_batch_status: the exit status of a batch: CLI_FIT_EXIT_CANCELLED
