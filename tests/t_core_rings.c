@@ -6,7 +6,11 @@
  * unweighted; a known three-point case gives its textbook slope and
  * standard error; too few rows, equal q and a non-positive value are
  * refused), and rings.csv / rings.h5 written into a folder (header,
- * empty fields, RFC 4180 quoting, no temporary file left).
+ * empty fields, RFC 4180 quoting, no temporary file left); the series
+ * layout (`hetui fit --series`): the linear drift per file, weighted,
+ * with its standard error scaled up by the Birge ratio when the points
+ * scatter more than their uncertainties allow, and series.csv with the
+ * leading columns index, file, mtime, t and start_from.
  */
 
 #include <math.h>
@@ -155,6 +159,82 @@ test_write(void)
 		diag("cannot remove %s", dir);
 }
 
+/* Row i of a series: value v +- u, the file "dir/f,i.h5". */
+static void
+add_file(struct het_rings *t, long i, double v, double u)
+{
+	struct het_rings_cell lead[HET_SERIES_NLEAD];
+	double val[1] = { v }, unc[1] = { u };
+	struct het_rings_vals vals = { 1, names2, val, unc, plot2 };
+	struct het_error err;
+	char name[32];
+
+	memset(lead, 0, sizeof(lead));
+	snprintf(name, sizeof(name), "dir/f,%ld.h5", i);
+	lead[HET_SERIES_INDEX].i = i;
+	lead[HET_SERIES_FILE].s = name;
+	lead[HET_SERIES_MTIME].s = "2024-03-05T10:00:00Z";
+	lead[HET_SERIES_T].x = 12.5 * (double)(i - 1);
+	lead[HET_SERIES_START].i = i - 1;
+	ok(het_rings_add_row(t, lead, HET_RINGS_CONVERGED, 0.98, "b/x", "",
+	    &vals, &err) == HET_OK, "add file %ld", i);
+}
+
+static void
+test_series(void)
+{
+	/* Residuals +-0.5 about v = 10 + 2 i; u = 0.1 is far too small. */
+	static const double off[5] = { 0.5, -0.5, 0.5, -0.5, 0.5 };
+	struct het_rings_line ln;
+	struct het_error err;
+	struct het_rings t;
+	char dir[512], p[1024], *s;
+	double sxx;
+	long i;
+
+	het_rings_init_layout(&t, &het_rings_layout_series);
+	for (i = 1; i <= 5; i++)
+		add_file(&t, i, 10.0 + 2.0 * (double)i, 0.25);
+	ok(het_rings_slope(&t, 0, &ln) == HET_OK, "series: a drift");
+	is_double(ln.slope, 2.0, 1e-12, "an exact line: drift 2 per file");
+	is_double(ln.ln_a, 10.0, 1e-11, "... and intercept 10");
+	/* Weighted, no scatter: se = u / sqrt(Sxx), Sxx = 10. */
+	is_double(ln.se, 0.25 / sqrt(10.0), 1e-12,
+	    "no scatter: se from the uncertainties");
+	het_rings_fini(&t);
+
+	het_rings_init_layout(&t, &het_rings_layout_series);
+	for (i = 1; i <= 5; i++)
+		add_file(&t, i, 10.0 + 2.0 * (double)i + off[i - 1], 0.1);
+	het_rings_slope(&t, 0, &ln);
+	/* Residuals about the fitted line of (i, off): slope 0 (the
+	   offsets are symmetric about i = 3), mean 0.1; chi^2 =
+	   sum (off - 0.1)^2 / u^2 = 1.2 / 0.01; Birge^2 = 120 / 3 = 40. */
+	sxx = 10.0;
+	is_double(ln.slope, 2.0, 1e-12, "scattered: the drift");
+	is_double(ln.se, sqrt(40.0) * 0.1 / sqrt(sxx), 1e-10,
+	    "scattered: se scaled by the Birge ratio");
+	if (tap_tmpdir(dir, sizeof(dir), "t_core_rings_series") == NULL) {
+		skip(2, "no temporary directory");
+		het_rings_fini(&t);
+		return;
+	}
+	ok(het_rings_write(&t, dir, &err) == HET_OK, "write series.csv, "
+	    "series.h5");
+	snprintf(p, sizeof(p), "%s/%s", dir, HET_SERIES_CSV);
+	s = slurp(p);
+	like(s, "index,file,mtime,t,start_from,status,chi2_red,D0,D0_unc,"
+	    "run_dir,message\r\n", "series.csv: header");
+	like(s, "\r\n2,\"dir/f,2.h5\",2024-03-05T10:00:00Z,12.5,1,converged,"
+	    "0.98,13.5,0.1,b/x,\r\n", "series.csv: row 2, its file quoted");
+	snprintf(p, sizeof(p), "%s/%s", dir, HET_SERIES_H5);
+	ok(access(p, R_OK) == 0, "series.h5 written");
+	het_rings_fini(&t);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	if (system(p) != 0)
+		diag("cannot remove %s", dir);
+}
+
 int
 main(void)
 {
@@ -165,5 +245,6 @@ main(void)
 		skip_all("HDF5 cannot start");
 	test_slope();
 	test_write();
+	test_series();
 	return exit_status();
 }

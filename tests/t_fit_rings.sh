@@ -27,12 +27,6 @@ cp "$top_srcdir/tests/configs/rings_truth.yaml" \
     "$top_srcdir/tests/configs/rings_start.yaml" "$dir/"
 cd "$dir" || exit 1
 
-# col FILE NAME: the values of the CSV column NAME, one per line.
-col() {
-	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
-	    { sub(/\r$/, ""); print $c }' "$1"
-}
-
 run_capture "$HETUI" simulate -q -c rings_truth.yaml -o rings.h5 \
     --q 0.005,0.0075,0.011 --noise 0.003 --seed 11
 is "$RUN_RC" 0 "simulate three rings"
@@ -65,15 +59,15 @@ is "$(head -1 "$csv" | tr -d '\r')" \
     "ring,q,q2,status,chi2_red,D0,D0_unc,contrast[0],contrast[0]_unc,contrast[1],contrast[1]_unc,offset[0],offset[0]_unc,offset[1],offset[1]_unc,alpha,alpha_unc,D_offset,D_offset_unc,run_dir,message" \
     "rings.csv: the documented columns"
 is "$(wc -l <"$csv" | tr -d ' ')" 4 "rings.csv: a header and 3 rows"
-is "$(col "$csv" status | tr '\n' ' ')" "converged converged converged " "rings.csv: every status"
-is "$(col "$csv" ring | tr '\n' ' ')" "1 2 3 " "rings.csv: the rings"
-is "$(col "$csv" q | tr '\n' ' ')" "0.005 0.0075 0.011 " "rings.csv: q as the file stores it"
-col "$csv" D0 >d0
-col "$csv" D0_unc >d0u
+is "$(csv_col "$csv" status | tr '\n' ' ')" "converged converged converged " "rings.csv: every status"
+is "$(csv_col "$csv" ring | tr '\n' ' ')" "1 2 3 " "rings.csv: the rings"
+is "$(csv_col "$csv" q | tr '\n' ' ')" "0.005 0.0075 0.011 " "rings.csv: q as the file stores it"
+csv_col "$csv" D0 >d0
+csv_col "$csv" D0_unc >d0u
 z=$(paste -d' ' d0 d0u)
 ok "$(echo "$z" | awk 'NF == 2 { d = $1 - 12000; d = d < 0 ? -d : d; if (!(d < 4 * $2 && $2 > 0)) bad = 1; n++ }
     END { exit !(n == 3 && !bad) }'; echo $?)" "D0 within 4 standard errors of 12000 in every ring"
-is "$(col "$csv" alpha_unc | tr '\n' ' ')" "   " "a fixed parameter: its value, an empty uncertainty"
+is "$(csv_col "$csv" alpha_unc | tr '\n' ' ')" "   " "a fixed parameter: its value, an empty uncertainty"
 ok "$([ -f "$fo/rings.h5" ]; echo $?)" "rings.h5 in the batch folder"
 n=0
 for d in "$fo"/ring0[1-3]-q*; do
@@ -81,7 +75,7 @@ for d in "$fo"/ring0[1-3]-q*; do
 	    n=$((n + 1))
 done
 is "$n" 3 "one results folder per ring, with its results"
-is "$(col "$csv" run_dir | head -1)" "$fo/ring01-q0.005" "rings.csv: run_dir of ring 1"
+is "$(csv_col "$csv" run_dir | head -1)" "$fo/ring01-q0.005" "rings.csv: run_dir of ring 1"
 unlike "$(ls -aR "$fo")" "tmp" "no temporary file left"
 if command -v h5dump >/dev/null 2>&1; then
 	like "$(h5dump -d /status "$fo/rings.h5")" '"converged", "converged", "converged"' \
@@ -123,9 +117,9 @@ mkdir -p fail/ring02-q0.0075
 echo "a user's file" >fail/ring02-q0.0075/hetui_results.h5
 run_capture "$HETUI" fit -c rings_start.yaml --all-rings -o fail
 is "$RUN_RC" 1 "a failed ring: exit 1"
-is "$(col fail/rings.csv status | tr '\n' ' ')" "converged failed converged " \
+is "$(csv_col fail/rings.csv status | tr '\n' ' ')" "converged failed converged " \
     "the batch goes on: rings 1 and 3 converged, ring 2 failed"
-like "$(col fail/rings.csv message | sed -n 2p)" "holds the results of another run" \
+like "$(csv_col fail/rings.csv message | sed -n 2p)" "holds the results of another run" \
     "the failed ring's row says why"
 is "$(cat fail/ring02-q0.0075/hetui_results.h5)" "a user's file" "the user's file is untouched"
 like "$RUN_ERR" "ring 2 \\(q 0.0075\\) failed: " "stderr names the failed ring"
@@ -135,42 +129,22 @@ like "$RUN_OUT" "^ +2 +0\\.0075 +failed +- +-" "the table shows the failed ring"
 sed 's/    loss: linear/    loss: linear\n    max_nfev: 2/' rings_start.yaml >rings_nfev.yaml
 run_capture "$HETUI" fit -c rings_nfev.yaml --all-rings -o nfev
 is "$RUN_RC" 3 "max_nfev 2: exit 3 (not converged)"
-is "$(col nfev/rings.csv status | tr '\n' ' ')" "not_converged not_converged not_converged " \
+is "$(csv_col nfev/rings.csv status | tr '\n' ' ')" "not_converged not_converged not_converged " \
     "every ring's row says not_converged"
 like "$RUN_OUT" "D0 against q \\(0 converged rings\\): no power-law slope" \
     "no slope from rings that did not converge"
 
 # --- cancellation -----------------------------------------------------------------------
-cat >big.yaml <<'YAML'
-analysis_mode: two_component
-analyzer_parameters:
-  dt: 0.1
-  end_frame: 400
-  scattering: {wavevector_q: 0.01, phi_angles: [0.0, 30.0, 60.0, 90.0]}
-parameters:
-  sample: {D0_sample: 3000.0, alpha_sample: -0.2}
-  velocity: {v0: 50.0, v_offset: 5.0}
-  fraction: {f0: 0.3, f1: 0.05, f2: 15.0, f3: 0.2}
-optimization:
-  nlsq: {max_nfev: 100000, max_iterations: 100000}
-YAML
+cp "$top_srcdir/tests/configs/slow_fit.yaml" big.yaml
 "$HETUI" simulate -q -c big.yaml -o big.h5 --noise 0.01 --q 0.01,0.012
 sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' big.yaml >big_start.yaml
 "$HETUI" fit -c big_start.yaml big.h5 --all-rings -o bigc --threads 1 \
     >big.out 2>big.err &
-pid=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '^iter 1 ' big.err 2>/dev/null; do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -INT $pid 2>/dev/null
-wait $pid
-rc=$?
+interrupt_after $! big.err
+rc=$INT_RC
 if grep -q 'cancelled; the 1 finished ring' big.err; then
 	is "$rc" 130 "SIGINT during ring 1: exit 130"
-	is "$(col bigc/rings.csv status | tr '\n' ' ')" "cancelled " \
+	is "$(csv_col bigc/rings.csv status | tr '\n' ' ')" "cancelled " \
 	    "the summary holds the cancelled ring's partial result"
 	ok "$([ -f bigc/ring01-q0.01/nlsq_metadata.json ] && [ ! -e bigc/ring02-q0.012 ]; echo $?)" \
 	    "ring 1's partial result is kept; ring 2 was not started"

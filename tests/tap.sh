@@ -61,6 +61,29 @@ run_capture() {
 	RUN_ERR=$(cat "$TAP_TMP/err")
 }
 
+# csv_col FILE NAME: the values of the CSV column NAME (CRLF or LF line
+# ends, no quoted commas), one per line.
+csv_col() {
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++)
+	    { sub(/\r$/, "", $i); if ($i == n) c = i } next }
+	    { sub(/\r$/, ""); print $c }' "$1"
+}
+
+# interrupt_after PID FILE: SIGINT to PID once FILE (its stderr) shows a
+# fit's first iteration ("iter 1 "), or after 30 s, or not at all when
+# PID has ended; then wait for it.  $INT_RC is its exit status.
+interrupt_after() {
+	_i=0
+	while [ $_i -lt 600 ] && ! grep -q '^iter 1 ' "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+	INT_RC=$?
+}
+
 done_testing() {
 	if [ "$TAP_PLANNED" -eq -2 ]; then echo "1..$TAP_N"; TAP_PLANNED=$TAP_N; fi
 	if [ "$TAP_PLANNED" -ne "$TAP_N" ]; then

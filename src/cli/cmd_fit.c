@@ -64,6 +64,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "multistart", required_argument, NULL, 'm' },
 		{ "per-angle", no_argument, NULL, 'a' },
 		{ "all-rings", no_argument, NULL, 'R' },
+		{ "series", no_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "dt", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'F' },
@@ -105,6 +106,9 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		case 'R':
 			o->all_rings = 1;
 			break;
+		case 'r':
+			o->series = 1;
+			break;
 		case 'F':
 			o->force = 1;
 			break;
@@ -134,16 +138,29 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		if (rc != HET_OK)
 			return cli_usage_error(cmd, "%s", err.msg);
 	}
+	if (o->series) {
+		o->inputs = argv + optind;
+		o->ninputs = (size_t)(argc - optind);
+		optind = argc;
+	}
 	if (optind < argc)
 		o->file = argv[optind++];
 	if (optind < argc)
-		return cli_usage_error(cmd, "unexpected argument '%s'",
-		    argv[optind]);
+		return cli_usage_error(cmd, "unexpected argument '%s' "
+		    "(several files: --series)", argv[optind]);
 	if (o->config == NULL)
 		return cli_usage_error(cmd, "a config is required (-c CONFIG); "
 		    "'hetui config --template MODE' prints one");
 	/* Per-angle fits of every ring would be a table of tables; the
 	   batch compares one joint fit per ring. */
+	if (o->series && o->ninputs == 0)
+		return cli_usage_error(cmd, "--series needs the result files "
+		    "of the series or their folders");
+	/* A series follows one ring's fit through the files. */
+	if (o->series && (o->all_rings || o->per_angle))
+		return cli_usage_error(cmd, "--series fits the configured ring "
+		    "jointly in every file; %s cannot be combined with it",
+		    o->all_rings ? "--all-rings" : "--per-angle");
 	if (o->all_rings && o->per_angle)
 		return cli_usage_error(cmd, "--all-rings fits every ring "
 		    "jointly over its angles; --per-angle cannot be combined "
@@ -536,7 +553,8 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 		cfg->nlsq.seed = o.seed;
 	atomic_store(&fit_cancel, 0);
 	cli_cancel_begin(fit_sigint, NULL);
-	rc = o.all_rings ? cli_fit_rings(cmd, &o, cfg, &fit_cancel) :
+	rc = o.series ? cli_fit_series(cmd, &o, cfg, &fit_cancel) :
+	    o.all_rings ? cli_fit_rings(cmd, &o, cfg, &fit_cancel) :
 	    fit_run(cmd, &o, cfg);
 	sig = cli_cancel_end();
 	het_config_free(cfg);
@@ -546,8 +564,9 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_fit = {
 	"fit",
 	"fit the configured model to a result file (NLSQ)",
-	"hetui fit -c CONFIG [FILE] [-o DIR [--force]] [--json] [--threads N] "
-	    "[--multistart N] [--per-angle | --all-rings] [--seed N] [--dt S]",
+	"hetui fit -c CONFIG [FILE | --series FILE_OR_FOLDER...] [-o DIR "
+	    "[--force]] [--json] [--threads N] [--multistart N] [--per-angle | "
+	    "--all-rings] [--seed N] [--dt S]",
 	"Reads the q ring, angles and frame window that CONFIG selects from\n"
 	"FILE (default: experimental_data.file_path), fits the model to the\n"
 	"upper-triangle pairs of every selected angle jointly with a bounded\n"
@@ -572,13 +591,21 @@ const struct cli_cmd cli_cmd_fit = {
 	"                      DIR), and summarise: rings.csv, rings.h5, a\n"
 	"                      table and each parameter against q with its\n"
 	"                      power-law slope\n"
+	"      --series        fit every result file named (folders: their\n"
+	"                      result files) in the order of their\n"
+	"                      modification times, each from the last\n"
+	"                      converged result, into one batch folder\n"
+	"                      (OUTPUT_DIR/series-<UTC time>/, or DIR), and\n"
+	"                      summarise: series.csv, series.h5, a table and\n"
+	"                      each parameter against the file index with\n"
+	"                      its drift per file\n"
 	"      --seed N        multistart seed (config: nlsq.seed, 42)\n"
 	"      --dt S          frame time in seconds (overrides config, file)\n"
 	"Exit status: 0 converged, 3 not converged (max_nfev or\n"
 	"max_iterations reached), 130 cancelled by SIGINT (143 SIGTERM, 129\n"
 	"SIGHUP; the partial result is written), 1 error, 2 usage error.\n"
-	"With --all-rings the worst over the rings: 130 (143, 129) cancelled\n"
-	"(the finished rings are kept and summarised), else 1 when a ring\n"
-	"failed, else 3 when a ring did not converge, else 0.\n",
+	"With --all-rings (--series) the worst over the rings (files): 130\n"
+	"(143, 129) cancelled (the finished ones are kept and summarised),\n"
+	"else 1 when one failed, else 3 when one did not converge, else 0.\n",
 	fit_main
 };

@@ -1,7 +1,9 @@
 /*
  * cmd_fit.h: the parts of `hetui fit` shared between cmd_fit.c (the
- * command, one fit) and cmd_fit_rings.c (--all-rings: the same fit for
- * every q ring of the file, and the batch summary).  Main thread only.
+ * command, one fit), cmd_fit_rings.c (--all-rings: the same fit for
+ * every q ring of the file, and the batch summary) and cmd_fit_series.c
+ * (--series: the same fit for every file of a series).  Main thread
+ * only.
  */
 #ifndef HET_CMD_FIT_H
 #define HET_CMD_FIT_H
@@ -25,6 +27,9 @@ struct cli_fit_opts {
 	long		 multistart;	/* 0: the config's */
 	int		 per_angle;
 	int		 all_rings;	/* --all-rings */
+	int		 series;	/* --series */
+	char		**inputs;	/* --series: the files and folders */
+	size_t		 ninputs;
 	int		 force;		/* --force: -o DIR may hold results */
 	int		 seed_set;
 	unsigned long	 seed;
@@ -61,5 +66,17 @@ void cli_fit_setup(const struct cli_fit_opts *o, const struct het_config *cfg,
  */
 int cli_fit_rings(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
     struct het_config *cfg, const atomic_int *cancel);
+
+/*
+ * cli_fit_series: `hetui fit --series`: the fit of cfg for every result
+ * file of o->inputs (files, and folders' result files) in the order of
+ * their modification times, each from the last converged result, into
+ * its own folder of one batch folder; then series.csv, series.h5 and the
+ * summary (table, plots with the drift per file, or --json) on stdout.
+ * Returns the exit status as cli_fit_rings, over the files; 1 too when
+ * the inputs are refused (nothing is made then).
+ */
+int cli_fit_series(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
+    const struct het_config *cfg, const atomic_int *cancel);
 
 #endif /* HET_CMD_FIT_H */

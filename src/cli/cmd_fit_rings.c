@@ -80,9 +80,8 @@ rings_list(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
 	return CLI_EXIT_OK;
 }
 
-/* The parameters of a fit as a row: fitted ones, then fixed physics. */
-static int
-rings_row_vals(const struct het_fitjob_result *res, struct het_rings_vals *v,
+int
+cli_batch_vals(const struct het_fitjob_result *res, struct het_rings_vals *v,
     struct het_error *err)
 {
 	const struct het_problem *pb = res->pb;
@@ -143,7 +142,7 @@ rings_add(struct cli_rings *b, size_t r, const char *dir,
 		rc = het_rings_add(&b->table, (long)b->qidx[r] + 1, b->q[r],
 		    "failed", NAN, "", why->msg[0] != '\0' ? why->msg :
 		    het_status_str(why->code), NULL, &err);
-	else if ((rc = rings_row_vals(res, &v, &err)) == HET_OK)
+	else if ((rc = cli_batch_vals(res, &v, &err)) == HET_OK)
 		rc = het_rings_add(&b->table, (long)b->qidx[r] + 1, b->q[r],
 		    res->status_name, res->fits[0]->chi2_red, dir, "", &v,
 		    &err);
@@ -171,15 +170,55 @@ rings_dir(const struct cli_rings *b, size_t r)
 	return p;
 }
 
-/* Fit ring r into its folder; its row.  Returns 1 when cancelled. */
-static int
-rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
-    struct het_config *cfg, const atomic_int *cancel)
+int
+cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
+    const struct het_config *cfg, const char *data_path, const char *dir,
+    const struct cli_batch_start *start, const atomic_int *cancel,
+    struct het_fitjob_result **out, struct het_error *err)
 {
 	struct het_fitjob_spec spec;
 	struct het_fitjob_hooks hooks;
 	struct het_fitjob_result *res = NULL;
 	struct cli_fit_run run;
+	int st;
+
+	memset(&run, 0, sizeof(run));
+	run.cmd = cmd;
+	run.cfg = cfg;
+	run.tty = isatty(STDERR_FILENO);
+	cli_fit_setup(o, cfg, dir, &run, &spec, &hooks);
+	spec.data_path = data_path;
+	if (start != NULL) {
+		spec.start_names = (const char *const *)start->names;
+		spec.start_x = start->x;
+		spec.nstart = start->n;
+	}
+	/* A folder with another run's results is never replaced. */
+	if (het_rundir_check(dir, o->force, err) == HET_OK &&
+	    het_mkdirs(dir, "batch folder", err) == HET_OK)
+		st = het_fitjob_execute(&spec, &hooks, cancel, &res, err);
+	else
+		st = err->code;
+	if (res != NULL && !res->written) {
+		*err = res->write_err;
+		het_fitjob_result_free(res);
+		res = NULL;
+	}
+	if (res == NULL) {
+		if (run.tty)
+			fputc('\n', stderr);
+		rmdir(dir);	/* only when empty: nothing of a user's */
+	}
+	*out = res;
+	return st;
+}
+
+/* Fit ring r into its folder; its row.  Returns 1 when cancelled. */
+static int
+rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
+    struct het_config *cfg, const atomic_int *cancel)
+{
+	struct het_fitjob_result *res = NULL;
 	struct het_error err;
 	char *dir;
 	size_t w;
@@ -195,36 +234,19 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	    b->q[r], dir);
 	cfg->wavevector_q = b->q[r];
 	cfg->q_set = 1;
-	memset(&run, 0, sizeof(run));
-	run.cmd = b->cmd;
-	run.cfg = cfg;
-	run.tty = isatty(STDERR_FILENO);
-	cli_fit_setup(o, cfg, dir, &run, &spec, &hooks);
-	spec.data_path = b->data_path;
-	/* A ring folder with another run's results is never replaced. */
-	if (het_rundir_check(dir, o->force, &err) == HET_OK &&
-	    het_mkdirs(dir, "ring folder", &err) == HET_OK)
-		st = het_fitjob_execute(&spec, &hooks, cancel, &res, &err);
-	else
-		st = err.code;
-	if (res != NULL && !res->written) {
-		err = res->write_err;
-		het_fitjob_result_free(res);
-		res = NULL;
-	}
+	st = cli_batch_fit(b->cmd, o, cfg, b->data_path, dir, NULL, cancel,
+	    &res, &err);
 	if (res == NULL && st == HET_ECANCEL) {
 		fprintf(stderr, "hetui %s: ring %zu cancelled while reading; "
 		    "not fitted\n", b->cmd->name, r + 1);
-		rmdir(dir);
 		free(dir);
 		return 1;
 	}
 	rings_add(b, r, dir, res, &err);
-	if (res == NULL) {
+	if (res == NULL)
 		fprintf(stderr, "hetui %s: ring %zu (q %g) failed: %s\n",
 		    b->cmd->name, r + 1, b->q[r], err.msg);
-		rmdir(dir);	/* only when empty: nothing of a user's */
-	} else {
+	else {
 		for (w = 0; w < res->fits[0]->nwarnings; w++)
 			cli_warn(b->cmd, "ring %zu: %s", r + 1,
 			    res->fits[0]->warnings[w]);
@@ -238,24 +260,29 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	return st == HET_ECANCEL;
 }
 
-/* The exit status of the batch: the worst over its rings. */
-static int
-rings_status(const struct cli_rings *b)
+int
+cli_batch_status(const struct het_rings *t, int cancelled, int lost)
 {
 	size_t k;
-	int failed = b->lost, notconv = 0;
+	int failed = lost, notconv = 0;
 
-	if (b->cancelled)
+	if (cancelled)
 		return CLI_FIT_EXIT_CANCELLED;
-	for (k = 0; k < b->table.nrows; k++) {
-		if (strcmp(b->table.rows[k].status, "failed") == 0)
+	for (k = 0; k < t->nrows; k++) {
+		if (strcmp(t->rows[k].status, "failed") == 0)
 			failed = 1;
-		else if (strcmp(b->table.rows[k].status,
-		    HET_RINGS_CONVERGED) != 0)
+		else if (strcmp(t->rows[k].status, HET_RINGS_CONVERGED) != 0)
 			notconv = 1;
 	}
 	return failed ? CLI_EXIT_ERROR : notconv ? CLI_EXIT_NOT_CONVERGED :
 	    CLI_EXIT_OK;
+}
+
+/* The exit status of the rings: the worst over them. */
+static int
+rings_status(const struct cli_rings *b)
+{
+	return cli_batch_status(&b->table, b->cancelled, b->lost);
 }
 
 /* Run every ring, then write and print the summary. */

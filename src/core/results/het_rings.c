@@ -1,14 +1,17 @@
 #include "config.h"
 /*
- * het_rings.c: the summary table of a batch of per-ring fits (see
- * het_rings.h).
+ * het_rings.c: the summary table of a batch of fits, per q ring or per
+ * file of a series (see het_rings.h).
  *
- * Design: rows keep the values of the columns known when they were added
+ * Design: the batch's kind is only its layout, a static table of leading
+ * columns, so the rows, the files and the trend are one code for both.
+ * Rows keep the values of the columns known when they were added
  * (nvals); a later column is NaN for them, so adding a row never touches
  * the others.  The CSV is printed into a memory stream and written with
  * het_write_file_atomic; the HDF5 file is made under a temporary name
- * with the results writer's helpers (het_rs_*) and renamed.  The slope
- * is an ordinary (or weighted) least-squares line through (ln q, ln v).
+ * with the results writer's helpers (het_rs_*) and renamed.  The trend
+ * is an ordinary (or weighted) least-squares line through (ln x, ln v)
+ * or (x, v).
  */
 
 #include <math.h>
@@ -21,15 +24,48 @@
 #include "het_rings.h"
 #include "het_util.h"
 
+static const struct het_rings_col rg_lead_rings[] = {
+	{ "ring", HET_RINGS_INT }, { "q", HET_RINGS_REAL },
+	{ "q2", HET_RINGS_REAL }
+};
+
+const struct het_rings_layout het_rings_layout_rings = {
+	rg_lead_rings, 3, 1, 1, HET_RINGS_CSV, HET_RINGS_H5
+};
+
+static const struct het_rings_col rg_lead_series[HET_SERIES_NLEAD] = {
+	{ "index", HET_RINGS_INT }, { "file", HET_RINGS_TEXT },
+	{ "mtime", HET_RINGS_TEXT }, { "t", HET_RINGS_REAL },
+	{ "start_from", HET_RINGS_INT }
+};
+
+const struct het_rings_layout het_rings_layout_series = {
+	rg_lead_series, HET_SERIES_NLEAD, HET_SERIES_INDEX, 0, HET_SERIES_CSV,
+	HET_SERIES_H5
+};
+
+void
+het_rings_init_layout(struct het_rings *t,
+    const struct het_rings_layout *layout)
+{
+	memset(t, 0, sizeof(*t));
+	t->layout = layout;
+}
+
 void
 het_rings_init(struct het_rings *t)
 {
-	memset(t, 0, sizeof(*t));
+	het_rings_init_layout(t, &het_rings_layout_rings);
 }
 
 static void
-rg_row_fini(struct het_rings_row *r)
+rg_row_fini(const struct het_rings *t, struct het_rings_row *r)
 {
+	size_t k;
+
+	for (k = 0; r->cell != NULL && k < t->layout->nlead; k++)
+		free((char *)r->cell[k].s);
+	free(r->cell);
 	free(r->status);
 	free(r->run_dir);
 	free(r->message);
@@ -43,13 +79,14 @@ het_rings_fini(struct het_rings *t)
 	size_t k;
 
 	for (k = 0; k < t->nrows; k++)
-		rg_row_fini(&t->rows[k]);
+		rg_row_fini(t, &t->rows[k]);
 	for (k = 0; k < t->ncols; k++)
 		free(t->names[k]);
 	free(t->rows);
 	free(t->names);
 	free(t->plot);
 	memset(t, 0, sizeof(*t));
+	t->layout = &het_rings_layout_rings;
 }
 
 static int
@@ -119,10 +156,31 @@ rg_fill(struct het_rings *t, struct het_rings_row *r,
 	return HET_OK;
 }
 
+/* Copy the leading values into the row (text duplicated). */
+static int
+rg_lead(const struct het_rings *t, struct het_rings_row *r,
+    const struct het_rings_cell *lead)
+{
+	size_t k, n = t->layout->nlead;
+
+	if ((r->cell = calloc(n, sizeof(*r->cell))) == NULL)
+		return HET_ENOMEM;
+	for (k = 0; k < n; k++) {
+		r->cell[k].i = lead[k].i;
+		r->cell[k].x = lead[k].x;
+		if (t->layout->lead[k].type == HET_RINGS_TEXT &&
+		    (r->cell[k].s = strdup(lead[k].s != NULL ? lead[k].s :
+		    "")) == NULL)
+			return HET_ENOMEM;
+	}
+	return HET_OK;
+}
+
 int
-het_rings_add(struct het_rings *t, long ring, double q, const char *status,
-    double chi2_red, const char *run_dir, const char *message,
-    const struct het_rings_vals *v, struct het_error *err)
+het_rings_add_row(struct het_rings *t, const struct het_rings_cell *lead,
+    const char *status, double chi2_red, const char *run_dir,
+    const char *message, const struct het_rings_vals *v,
+    struct het_error *err)
 {
 	struct het_rings_row *r;
 	size_t cap;
@@ -137,22 +195,45 @@ het_rings_add(struct het_rings *t, long ring, double q, const char *status,
 	}
 	r = &t->rows[t->nrows];
 	memset(r, 0, sizeof(*r));
-	r->ring = ring;
-	r->q = q;
 	r->chi2_red = chi2_red;
 	r->status = strdup(status != NULL ? status : "");
 	r->run_dir = strdup(run_dir != NULL ? run_dir : "");
 	r->message = strdup(message != NULL ? message : "");
-	if (r->status == NULL || r->run_dir == NULL || r->message == NULL) {
-		rg_row_fini(r);
+	if (r->status == NULL || r->run_dir == NULL || r->message == NULL ||
+	    rg_lead(t, r, lead) != HET_OK) {
+		rg_row_fini(t, r);
 		return rg_nomem(err);
 	}
 	if (v != NULL && rg_fill(t, r, v, err) != HET_OK) {
-		rg_row_fini(r);
+		rg_row_fini(t, r);
 		return HET_ENOMEM;
 	}
 	t->nrows++;
 	return HET_OK;
+}
+
+int
+het_rings_add(struct het_rings *t, long ring, double q, const char *status,
+    double chi2_red, const char *run_dir, const char *message,
+    const struct het_rings_vals *v, struct het_error *err)
+{
+	struct het_rings_cell lead[3];
+
+	memset(lead, 0, sizeof(lead));
+	lead[0].i = ring;
+	lead[1].x = q;
+	lead[2].x = q * q;
+	return het_rings_add_row(t, lead, status, chi2_red, run_dir, message,
+	    v, err);
+}
+
+double
+het_rings_x(const struct het_rings *t, size_t r)
+{
+	const struct het_rings_cell *c = &t->rows[r].cell[t->layout->xcol];
+
+	return t->layout->lead[t->layout->xcol].type == HET_RINGS_INT ?
+	    (double)c->i : c->x;
 }
 
 double
@@ -193,8 +274,8 @@ het_rings_slope(const struct het_rings *t, size_t c,
     struct het_rings_line *line)
 {
 	struct rg_line l;
-	double v, u, b, dxx, chi2, birge;
-	int weighted = 1, pass;
+	double v, u, x, b, dxx, chi2, birge;
+	int weighted = 1, pass, lg = t->layout->loglog;
 	size_t r;
 
 	line->slope = line->se = line->ln_a = NAN;
@@ -209,17 +290,21 @@ het_rings_slope(const struct het_rings *t, size_t c,
 			if (strcmp(t->rows[r].status, HET_RINGS_CONVERGED) !=
 			    0 || !isfinite(v))
 				continue;
-			if (v <= 0 || !(t->rows[r].q > 0))
+			x = het_rings_x(t, r);
+			if (lg && (v <= 0 || !(x > 0)))
 				return HET_ERANGE;
 			if (!(isfinite(u) && u > 0))
 				weighted = 0;
-			if (pass == 1)
-				rg_line_add(&l, log(t->rows[r].q), log(v),
-				    weighted ? (v * v) / (u * u) : 1.0);
+			if (pass == 1 && lg)
+				rg_line_add(&l, log(x), log(v), weighted ?
+				    (v * v) / (u * u) : 1.0);
+			else if (pass == 1)
+				rg_line_add(&l, x, v, weighted ?
+				    1.0 / (u * u) : 1.0);
 		}
 	}
 	dxx = l.sxx - l.sx * l.sx / l.sw;
-	if (l.n < 2 || !(dxx > 1e-12 * l.sxx))
+	if (l.n < 2 || !(dxx > 1e-12 * (l.sxx + l.sx * l.sx / l.sw)))
 		return HET_ERANGE;
 	b = (l.sxy - l.sx * l.sy / l.sw) / dxx;
 	line->slope = b;
@@ -236,7 +321,7 @@ het_rings_slope(const struct het_rings *t, size_t c,
 }
 
 /* ------------------------------------------------------------------ */
-/* rings.csv */
+/* The CSV file */
 
 /* A text field, quoted when it holds a comma, quote or line break. */
 static void
@@ -255,12 +340,42 @@ rg_csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A number, or nothing when there is none. */
+static void
+rg_csv_real(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.15g", v);
+}
+
 static void
 rg_csv_num(FILE *f, double v)
 {
 	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.15g", v);
+	rg_csv_real(f, v);
+}
+
+/* The leading values of row r. */
+static void
+rg_csv_lead(FILE *f, const struct het_rings *t, const struct het_rings_row *r)
+{
+	size_t k;
+
+	for (k = 0; k < t->layout->nlead; k++) {
+		if (k > 0)
+			fputc(',', f);
+		switch (t->layout->lead[k].type) {
+		case HET_RINGS_INT:
+			fprintf(f, "%ld", r->cell[k].i);
+			break;
+		case HET_RINGS_REAL:
+			rg_csv_real(f, r->cell[k].x);
+			break;
+		case HET_RINGS_TEXT:
+			rg_csv_str(f, r->cell[k].s);
+			break;
+		}
+	}
 }
 
 static void
@@ -269,7 +384,12 @@ rg_csv_table(FILE *f, const struct het_rings *t)
 	const struct het_rings_row *r;
 	size_t k, c;
 
-	fputs("ring,q,q2,status,chi2_red", f);
+	for (k = 0; k < t->layout->nlead; k++) {
+		if (k > 0)
+			fputc(',', f);
+		rg_csv_str(f, t->layout->lead[k].name);
+	}
+	fputs(",status,chi2_red", f);
 	for (c = 0; c < t->ncols; c++) {
 		fputc(',', f);
 		rg_csv_str(f, t->names[c]);
@@ -280,9 +400,7 @@ rg_csv_table(FILE *f, const struct het_rings *t)
 	fputs(",run_dir,message\r\n", f);
 	for (k = 0; k < t->nrows; k++) {
 		r = &t->rows[k];
-		fprintf(f, "%ld", r->ring);
-		rg_csv_num(f, r->q);
-		rg_csv_num(f, r->q * r->q);
+		rg_csv_lead(f, t, r);
 		fputc(',', f);
 		rg_csv_str(f, r->status);
 		rg_csv_num(f, r->chi2_red);
@@ -320,27 +438,37 @@ rg_write_csv(const struct het_rings *t, const char *path,
 }
 
 /* ------------------------------------------------------------------ */
-/* rings.h5 */
+/* The HDF5 file */
 
 /* The per-row columns of the table. */
 static int
 rg_h5_rows(struct rs_w *w, const struct het_rings *t, double *a,
-    const char **s, long *ring, struct het_error *err)
+    const char **s, long *iv, struct het_error *err)
 {
-	size_t n = t->nrows, k;
-	int rc;
+	size_t n = t->nrows, k, c;
+	char path[80];
+	int rc = HET_OK;
 
-	for (k = 0; k < n; k++)
-		ring[k] = t->rows[k].ring;
-	if ((rc = het_rs_i64(w, "/ring", n, ring, NULL, err)) != HET_OK)
-		return rc;
-	for (k = 0; k < n; k++)
-		a[k] = t->rows[k].q;
-	if ((rc = het_rs_f64(w, "/q", n, a, err)) != HET_OK)
-		return rc;
-	for (k = 0; k < n; k++)
-		a[k] = t->rows[k].q * t->rows[k].q;
-	if ((rc = het_rs_f64(w, "/q2", n, a, err)) != HET_OK)
+	for (c = 0; c < t->layout->nlead && rc == HET_OK; c++) {
+		snprintf(path, sizeof(path), "/%s", t->layout->lead[c].name);
+		for (k = 0; k < n; k++) {
+			iv[k] = t->rows[k].cell[c].i;
+			a[k] = t->rows[k].cell[c].x;
+			s[k] = t->rows[k].cell[c].s;
+		}
+		switch (t->layout->lead[c].type) {
+		case HET_RINGS_INT:
+			rc = het_rs_i64(w, path, n, iv, NULL, err);
+			break;
+		case HET_RINGS_REAL:
+			rc = het_rs_f64(w, path, n, a, err);
+			break;
+		case HET_RINGS_TEXT:
+			rc = het_rs_strs(w, path, n, s, err);
+			break;
+		}
+	}
+	if (rc != HET_OK)
 		return rc;
 	for (k = 0; k < n; k++)
 		a[k] = t->rows[k].chi2_red;
@@ -436,8 +564,8 @@ het_rings_write(const struct het_rings *t, const char *dir,
 	char *csv, *h5;
 	int rc;
 
-	csv = het_rl_join(dir, HET_RINGS_CSV, err);
-	h5 = het_rl_join(dir, HET_RINGS_H5, err);
+	csv = het_rl_join(dir, t->layout->csv, err);
+	h5 = het_rl_join(dir, t->layout->h5, err);
 	if (csv == NULL || h5 == NULL)
 		rc = HET_ENOMEM;
 	else if ((rc = rg_write_csv(t, csv, err)) == HET_OK)

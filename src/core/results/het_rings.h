@@ -1,20 +1,28 @@
 /*
- * het_rings.h: the summary of a batch of fits, one per q ring of a result
- * file (`hetui fit --all-rings`): a table with one row per ring (q, q^2,
- * status, reduced chi-square, every parameter's value and uncertainty),
- * the power-law slope of each parameter against q, and the two files that
- * hold the table in the batch folder:
- *   rings.csv   one header line, then one line per ring (RFC 4180:
+ * het_rings.h: the summary of a batch of fits: one per q ring of a result
+ * file (`hetui fit --all-rings`) or one per file of a series taken during
+ * an experiment (`hetui fit --series`).  A table with one row per fit:
+ * the batch's leading columns (its layout: ring, q and q^2 for the rings;
+ * index, file, modification time, seconds since the first file and the
+ * file the fit started from for a series), status, reduced chi-square,
+ * every parameter's value and uncertainty; the trend of each parameter
+ * against one leading column (the rings' power law against q, the
+ * series' linear drift per file); and the two files that hold the table
+ * in the batch folder (rings.csv and rings.h5, or series.csv and
+ * series.h5):
+ *   NAME.csv    one header line, then one line per row (RFC 4180:
  *               fields holding a comma, quote or line break are quoted);
- *               columns ring, q, q2, status, chi2_red, then NAME and
- *               NAME_unc for every parameter, then run_dir and message;
- *               an empty field where there is no value (a failed ring,
- *               a degenerate or fixed parameter's uncertainty).
- *   rings.h5    the same table as datasets: ring (int64), q, q2,
- *               chi2_red (f8, n), status, run_dir, message (UTF-8
- *               strings, n), parameters (names, p), values and
- *               uncertainties (f8, n x p, NaN where the CSV is empty),
- *               slope and slope_unc (f8, p, NaN where undefined).
+ *               columns: the leading ones, status, chi2_red, then NAME
+ *               and NAME_unc for every parameter, then run_dir and
+ *               message; an empty field where there is no value (a
+ *               failed fit, a degenerate or fixed parameter's
+ *               uncertainty).
+ *   NAME.h5     the same table as datasets: one per leading column
+ *               (int64, f8 or UTF-8 strings, n), chi2_red (f8, n),
+ *               status, run_dir, message (UTF-8 strings, n), parameters
+ *               (names, p), values and uncertainties (f8, n x p, NaN
+ *               where the CSV is empty), slope and slope_unc (f8, p, the
+ *               trend; NaN where undefined).
  * Both are written atomically (temporary file, fsync, rename).
  *
  * Columns follow the order in which rows bring the parameter names, so a
@@ -30,13 +38,68 @@
 
 #define HET_RINGS_CSV	"rings.csv"
 #define HET_RINGS_H5	"rings.h5"
+#define HET_SERIES_CSV	"series.csv"
+#define HET_SERIES_H5	"series.h5"
 
 /* The status of a row whose fit converged (the only rows slopes use). */
 #define HET_RINGS_CONVERGED	"converged"
 
+/* The type of a leading column. */
+enum het_rings_type {
+	HET_RINGS_INT,			/* int64 */
+	HET_RINGS_REAL,			/* f8; NaN: none */
+	HET_RINGS_TEXT			/* a UTF-8 string */
+};
+
+struct het_rings_col {
+	const char	*name;
+	enum het_rings_type type;
+};
+
+/* One leading value: i, x or s by the column's type. */
+struct het_rings_cell {
+	long		 i;
+	double		 x;
+	const char	*s;		/* copied by het_rings_add_row */
+};
+
+/*
+ * What the rows of a batch are (static storage; the table borrows it).
+ *   lead, nlead  the leading columns.
+ *   xcol         the leading column (HET_RINGS_INT or _REAL) parameters
+ *                are plotted and trended against.
+ *   loglog       1: the trend is a power law (ln value on ln x); 0: a
+ *                straight line (value on x).
+ *   csv, h5      the file names het_rings_write writes.
+ */
+struct het_rings_layout {
+	const struct het_rings_col *lead;
+	size_t		 nlead;
+	size_t		 xcol;
+	int		 loglog;
+	const char	*csv, *h5;
+};
+
+/* The layouts of `hetui fit --all-rings` and `hetui fit --series`. */
+extern const struct het_rings_layout het_rings_layout_rings;
+extern const struct het_rings_layout het_rings_layout_series;
+
+/* The leading columns of het_rings_layout_series, by index. */
+enum {
+	HET_SERIES_INDEX,		/* 1-based position in the series */
+	HET_SERIES_FILE,		/* the file as named or listed */
+	HET_SERIES_MTIME,		/* its modification time, UTC,
+					   ISO 8601 */
+	HET_SERIES_T,			/* s since the first file's */
+	HET_SERIES_START,		/* index of the file whose result
+					   the fit started from, 0: the
+					   configuration's start */
+	HET_SERIES_NLEAD
+};
+
 struct het_rings_row {
-	long		 ring;		/* 1-based ring of the file */
-	double		 q;		/* 1/Angstrom */
+	struct het_rings_cell *cell;	/* the layout's nlead values (text
+					   owned by the row) */
 	char		*status;	/* "converged", "not_converged",
 					   "cancelled", "failed" */
 	double		 chi2_red;	/* NaN: none */
@@ -48,6 +111,7 @@ struct het_rings_row {
 };
 
 struct het_rings {
+	const struct het_rings_layout *layout;
 	size_t		 nrows, ncols;
 	struct het_rings_row *rows;
 	char		**names;	/* ncols parameter names */
@@ -66,52 +130,73 @@ struct het_rings_vals {
 };
 
 /*
- * het_rings_init / het_rings_fini: an empty table, and freeing
+ * het_rings_init / het_rings_init_layout / het_rings_fini: an empty
+ * table of the rings layout or of layout (borrowed), and freeing
  * everything it holds.  Thread: any (one table per thread).
  */
 void het_rings_init(struct het_rings *t);
+void het_rings_init_layout(struct het_rings *t,
+    const struct het_rings_layout *layout);
 void het_rings_fini(struct het_rings *t);
 
 /*
- * het_rings_add: append a row.  status, run_dir and message are copied
- * (NULL: ""); v may be NULL (a ring without values, such as a failed
- * one).  New names become new columns.  chi2_red NaN: none.
- * Returns HET_OK or HET_ENOMEM (the table is unchanged).
+ * het_rings_add_row: append a row.  lead holds the layout's nlead
+ * leading values (text copied; NULL text: ""); status, run_dir and
+ * message are copied (NULL: ""); v may be NULL (a fit without values,
+ * such as a failed one).  New names become new columns.  chi2_red NaN:
+ * none.  Returns HET_OK or HET_ENOMEM (the table is unchanged).
  */
+int het_rings_add_row(struct het_rings *t, const struct het_rings_cell *lead,
+    const char *status, double chi2_red, const char *run_dir,
+    const char *message, const struct het_rings_vals *v,
+    struct het_error *err);
+
+/* het_rings_add: het_rings_add_row for the rings layout (ring, q, q^2). */
 int het_rings_add(struct het_rings *t, long ring, double q,
     const char *status, double chi2_red, const char *run_dir,
     const char *message, const struct het_rings_vals *v,
     struct het_error *err);
 
+/* het_rings_x: row r's value of the layout's xcol.  Thread: any. */
+double het_rings_x(const struct het_rings *t, size_t r);
+
 /* het_rings_value / het_rings_unc: row r, column c; NaN when none. */
 double het_rings_value(const struct het_rings *t, size_t r, size_t c);
 double het_rings_unc(const struct het_rings *t, size_t r, size_t c);
 
-/* A power law value = exp(ln_a) q^slope through a column. */
+/*
+ * The trend of a column: with loglog a power law value = exp(ln_a)
+ * x^slope, else a straight line value = ln_a + slope x.
+ */
 struct het_rings_line {
 	double		 slope;
 	double		 se;		/* standard error of slope, NaN:
 					   unknown */
-	double		 ln_a;		/* intercept of ln value on ln q */
+	double		 ln_a;		/* intercept (of ln value on ln x
+					   with loglog) */
 	size_t		 n;		/* rows used */
 };
 
 /*
- * het_rings_slope: the power-law slope of column c against q, by least
- * squares of ln value on ln q over the converged rows with a finite
- * value.  Weighted by the relative uncertainties when every one of those
- * rows has one (the standard error from them, times the Birge ratio
- * sqrt(chi^2 / (n - 2)) when that exceeds 1), else unweighted (the
- * standard error from the scatter; NaN for two rows).
+ * het_rings_slope: the trend of column c against the layout's xcol, by
+ * least squares over the converged rows with a finite value: ln value on
+ * ln x with loglog (the rings' power law against q), value on x without
+ * (a series' drift per file).  Weighted by the uncertainties (relative
+ * ones with loglog) when every one of those rows has one: the standard
+ * error from them, times the Birge ratio sqrt(chi^2 / (n - 2)) when that
+ * exceeds 1 (the points scatter more than their uncertainties allow);
+ * else unweighted (the standard error from the scatter; NaN for two
+ * rows).
  * Returns HET_OK with *line filled; HET_ERANGE when fewer than two rows
- * qualify, their q are all equal, or a value is not positive (no power
- * law): slope, se and ln_a are then NaN.  Thread: any.
+ * qualify, their x are all equal, or (loglog) a value or x is not
+ * positive: slope, se and ln_a are then NaN.  Thread: any.
  */
 int het_rings_slope(const struct het_rings *t, size_t c,
     struct het_rings_line *line);
 
 /*
- * het_rings_write: rings.csv and rings.h5 into the folder dir (which
+ * het_rings_write: the layout's CSV and HDF5 files (rings.csv and
+ * rings.h5, or series.csv and series.h5) into the folder dir (which
  * must exist), each through a temporary file and a rename.  Returns
  * HET_OK, HET_EIO (naming the file; the old file, if any, is kept) or
  * HET_ENOMEM.  Thread: any thread that may call HDF5.

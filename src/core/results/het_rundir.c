@@ -172,6 +172,8 @@ rd_is_result(const char *name)
 	    strcmp(name, HET_RESULTS_CMC_DIAGNOSTICS) == 0 ||
 	    strcmp(name, HET_RINGS_CSV) == 0 ||
 	    strcmp(name, HET_RINGS_H5) == 0 ||
+	    strcmp(name, HET_SERIES_CSV) == 0 ||
+	    strcmp(name, HET_SERIES_H5) == 0 ||
 	    fnmatch("nlsq_*.json", name, FNM_PERIOD) == 0;
 }
 

@@ -55,7 +55,8 @@ char *het_rundir_make(const struct het_config *cfg, const char *data_path,
  * het_rundir_check: may a run write its results into dir, a folder the
  * user named?  Yes when dir does not exist, holds none of hetui's result
  * files (hetui_results.h5, nlsq_*.json, cmc_summary.json,
- * cmc_diagnostics.json, and a batch's rings.csv and rings.h5), or force
+ * cmc_diagnostics.json, and a batch's rings.csv, rings.h5, series.csv
+ * and series.h5), or force
  * is set.  Returns HET_OK, HET_EINVAL
  * with err naming dir and the first few result files found (the caller
  * adds how to override), or HET_EIO when dir exists but cannot be
