@@ -142,7 +142,7 @@ sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' big.yaml >big_start.yaml
     >big.out 2>big.err &
 interrupt_after $! big.err
 rc=$INT_RC
-if grep -q 'cancelled; the 1 finished ring' big.err; then
+if grep -q 'cancelled; the 1 finished ring is summarised' big.err; then
 	is "$rc" 130 "SIGINT during ring 1: exit 130"
 	is "$(csv_col bigc/rings.csv status | tr '\n' ' ')" "cancelled " \
 	    "the summary holds the cancelled ring's partial result"

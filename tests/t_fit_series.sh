@@ -92,6 +92,15 @@ like "$j" '^\{"status":"converged","analysis_mode":"static","order":"modificatio
 like "$j" '"drifts":\{"D0":\{"drift_per_file":[0-9.e+]+,"uncertainty":[0-9.e+-]+,"n_files":5\}\}' \
     "--json: the drift of D0"
 
+# A summary and a run's results written into the data folder (-o there)
+# are hetui's own files, not new measurements: the next series skips them.
+cp js/series.h5 data/series.h5
+cp "$(ls -d js/*/ | head -1)hetui_results.h5" data/hetui_results.h5
+run_capture "$HETUI" fit -c rings_start.yaml --series data --json -o js2
+like "$(printf '%s' "$RUN_OUT" | tr -d ' \n')" '"n_files":5,"n_fitted":5' \
+    "series.h5 and hetui_results.h5 in the data folder are not taken as files"
+rm -f data/series.h5 data/hetui_results.h5
+
 # --- refusals ----------------------------------------------------------------------
 run_capture "$HETUI" fit -c rings_start.yaml --series
 is "$RUN_RC" 2 "--series without inputs: usage error"

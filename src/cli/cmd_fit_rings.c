@@ -316,8 +316,9 @@ rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
 		cli_rings_print(b);
 	if (b->cancelled)
 		fprintf(stderr, "hetui %s: cancelled; the %zu finished "
-		    "ring%s are summarised in %s/\n", b->cmd->name,
-		    b->table.nrows, b->table.nrows == 1 ? "" : "s", b->batch);
+		    "ring%s %s summarised in %s/\n", b->cmd->name,
+		    b->table.nrows, b->table.nrows == 1 ? "" : "s",
+		    b->table.nrows == 1 ? "is" : "are", b->batch);
 	return rings_status(b);
 }
 

@@ -82,6 +82,24 @@ series_push(struct cli_series *s, const char *path, const struct stat *st)
 }
 
 /* The result files of folder dir, as the file browser lists them. */
+/*
+ * The files hetui itself writes that carry an HDF5 signature: a folder
+ * that holds a batch summary or a run's results (-o into the data
+ * folder) must not feed them back into the next series.
+ */
+static int
+hetui_output(const char *name)
+{
+	static const char *const own[] = { "series.h5", "rings.h5",
+	    "hetui_results.h5", "hetui_checkpoint.h5" };
+	size_t i;
+
+	for (i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (strcmp(name, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 series_folder(struct cli_series *s, const char *dir, struct het_error *err)
 {
@@ -98,6 +116,8 @@ series_folder(struct cli_series *s, const char *dir, struct het_error *err)
 		    "result files: name the folder that holds them, or the "
 		    "files", l->note != NULL ? l->note : dir);
 	for (k = 0; k < l->nfiles && rc == HET_OK; k++) {
+		if (hetui_output(l->files[k].name))
+			continue;	/* a summary or result hetui wrote */
 		len = strlen(dir) + strlen(l->files[k].name) + 2;
 		if ((p = malloc(len)) == NULL)
 			rc = het_error_set(err, HET_ENOMEM, "out of memory");
