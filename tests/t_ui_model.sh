@@ -246,7 +246,21 @@ wait_for 'Help +Tab Panel .*Edit .* q Quit'; ok $? "80x24: footer hints"
 tui_keys End
 wait_for 'offset +1 +0\.5 +1\.5'; ok $? "80x24: End scrolls to the offset row"
 like "$TUI_SCREEN" 'offset per angle \(3\) +1\.002 0\.998 1\.001' "80x24: per-angle offsets listed"
+# Issue 20: the per-angle start values are editable (a: contrast, A: offset).
+tui_keys A
+wait_for 'Start offset per angle: 1\.002 0\.998 1\.001'; ok $? "A asks for the offsets, prefilled"
+tui_keys C-u; tui_text '1 x'; tui_keys Enter
+wait_for "refused: 'x' is not a number"; ok $? "a word is refused"
+tui_keys A C-u; tui_text '1 1'; tui_keys Enter
+wait_for 'refused: 2 values but 3 angles are selected'; ok $? "two values for three angles are refused"
+tui_keys A C-u; tui_text '0.99, 1 1.01'; tui_keys Enter
+wait_for 'offset per angle \(3\) +0\.99 1 1\.01'; ok $? "three values, blanks or commas, accepted"
+tui_keys A C-u Enter
+wait_for 'start offset per angle: 0 values'; ok $? "an empty answer clears the offsets"
+wait_gone 'offset per angle \(3\)'; ok $? "... and the list is gone"
 tui_keys q
+wait_for 'Quit anyway\? \(y/n\)'; ok $? "the edits are unsaved edits"
+tui_keys y
 tui_wait_exit 10; is "$TUI_STATUS" 0 "exit status 0"
 
 # ASCII.

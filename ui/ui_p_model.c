@@ -36,6 +36,7 @@ static const struct ui_hint model_hints[] = {
 	{ "u", "u", "Undo" },
 	{ "m", "m", "Mode" },
 	{ "s", "s", "Scaling" },
+	{ "a", "a A", "Per angle" },
 	{ "S", "S", "Save" },
 	{ "O", "O", "Open" },
 	{ NULL, NULL, NULL }
@@ -57,6 +58,9 @@ static const char model_help[] =
     "\t(heterodyne / homodyne) resets the parameters\n"
     "\tto its defaults after asking\n"
     "s\tcycle the NLSQ per-angle scaling mode\n"
+    "a  A\tthe start contrast (a) or offset (A) of every\n"
+    "\tangle, as numbers separated by blanks or commas;\n"
+    "\tempty: none (the scaling's value for every angle)\n"
     "S\tsave the configuration (asks for the file)\n"
     "O\topen another configuration file\n"
     "\tAn edit that makes the configuration invalid is\n"
@@ -107,8 +111,8 @@ model_resize(struct ui *ui, void *state, int lines, int cols)
 	s->wu = 9;	/* the rest is set per mode by mp_columns() */
 }
 
-static struct model_state *
-model_state(struct ui *ui)
+struct model_state *
+mp_state(struct ui *ui)
 {
 	size_t i;
 
@@ -289,8 +293,8 @@ mp_sync(struct ui *ui, struct model_state *s)
 	s->top = 0;
 }
 
-static struct het_config *
-model_copy(struct ui *ui)
+struct het_config *
+mp_copy(struct ui *ui)
 {
 	struct het_config *c;
 	struct het_error err;
@@ -306,8 +310,8 @@ model_copy(struct ui *ui)
  * on the undo stack.  Otherwise c is freed, the edit is refused and the
  * reason is shown.  Returns 0 when applied.
  */
-static int
-model_commit(struct ui *ui, struct model_state *s, struct het_config *c,
+int
+mp_commit(struct ui *ui, struct model_state *s, struct het_config *c,
     size_t row, const char *what)
 {
 	struct het_error err;
@@ -341,7 +345,7 @@ model_commit(struct ui *ui, struct model_state *s, struct het_config *c,
 static void
 edit_done(struct ui *ui, const char *text)
 {
-	struct model_state *s = model_state(ui);
+	struct model_state *s = mp_state(ui);
 	struct het_config_param *p;
 	struct het_config *c;
 	struct het_error err;
@@ -355,7 +359,7 @@ edit_done(struct ui *ui, const char *text)
 		return;
 	ui_dirty(ui, UI_DIRTY_BODY);	/* the prompt is not the panel */
 	name = mp_row_def(ui->ses.cfg, s->edit_row)->name;
-	c = model_copy(ui);
+	c = mp_copy(ui);
 	p = mp_row_param(c, s->edit_row);
 	if (s->edit_col == MC_PRIOR) {
 		mp_fmt_prior(old, sizeof(old), &p->prior, 1);
@@ -401,7 +405,7 @@ edit_done(struct ui *ui, const char *text)
 	}
 	snprintf(what, sizeof(what), "%s %s %s -> %s", name,
 	    col_name[s->edit_col], old, text);
-	if (model_commit(ui, s, c, s->edit_row, what) == 0)
+	if (mp_commit(ui, s, c, s->edit_row, what) == 0)
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
 }
 
@@ -431,14 +435,14 @@ edit_cell(struct ui *ui, struct model_state *s)
 static void
 toggle_vary(struct ui *ui, struct model_state *s)
 {
-	struct het_config *c = model_copy(ui);
+	struct het_config *c = mp_copy(ui);
 	struct het_config_param *p = mp_row_param(c, s->row);
 	char what[128];
 
 	p->vary = !p->vary;
 	snprintf(what, sizeof(what), "%s %s", mp_row_def(c, s->row)->name,
 	    p->vary ? "varies" : "fixed");
-	if (model_commit(ui, s, c, s->row, what) == 0)
+	if (mp_commit(ui, s, c, s->row, what) == 0)
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
 }
 
@@ -446,7 +450,7 @@ static void
 cycle_scaling(struct ui *ui, struct model_state *s)
 {
 	static const char key[] = "optimization.nlsq.per_angle_mode";
-	struct het_config *c = model_copy(ui);
+	struct het_config *c = mp_copy(ui);
 	struct het_error err;
 	char what[128], val[32];
 
@@ -459,14 +463,14 @@ cycle_scaling(struct ui *ui, struct model_state *s)
 		return;
 	}
 	snprintf(what, sizeof(what), "NLSQ scaling mode %s", val);
-	if (model_commit(ui, s, c, s->row, what) == 0)
+	if (mp_commit(ui, s, c, s->row, what) == 0)
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
 }
 
 static void
 set_mode(struct ui *ui, struct model_state *s, enum het_mode m)
 {
-	struct het_config *c = model_copy(ui), *def;
+	struct het_config *c = mp_copy(ui), *def;
 	const struct het_param_def *tab;
 	struct het_error err;
 	enum het_mode was = c->mode;
@@ -499,7 +503,7 @@ set_mode(struct ui *ui, struct model_state *s, enum het_mode m)
 	snprintf(what, sizeof(what), "mode %s -> %s (%s, %zu parameters)",
 	    het_mode_name(was), het_mode_name(m), c->family ==
 	    HET_FAMILY_HETERODYNE ? "heterodyne" : "homodyne", c->nphys);
-	if (model_commit(ui, s, c, 0, what) == 0) {
+	if (mp_commit(ui, s, c, 0, what) == 0) {
 		ui_msg(ui, UI_LOG_INFO, "%s", what);
 		if (s->row >= mp_nrows(ui->ses.cfg))
 			s->row = 0;
@@ -674,6 +678,10 @@ model_key(struct ui *ui, void *state, int key)
 		break;
 	case 's':
 		cycle_scaling(ui, s);
+		break;
+	case 'a':
+	case 'A':
+		mp_angles_ask(ui, key == 'A');
 		break;
 	case 'S':
 		ui_prompt_open_sel(ui, "Save config to:", ui->ses.cfg_path,

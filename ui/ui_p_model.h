@@ -30,6 +30,8 @@ struct model_state {
 					   contrast and offset) */
 	int		 col;		/* enum mcol */
 	size_t		 top;		/* first scrolling line shown */
+	int		 angles_offset;	/* the per-angle prompt edits the
+					   offsets (A), not the contrasts */
 	unsigned long	 serial;	/* ui->ses.cfg_serial of the stack */
 	struct model_undo undo[UNDO_MAX];
 	size_t		 nundo;
@@ -58,6 +60,15 @@ void	mp_fmt_prior(char *buf, size_t len, const struct het_prior *pr,
 	    int edit);
 /* Drop the undo stack when another configuration was loaded. */
 void	mp_sync(struct ui *, struct model_state *);
+/* ui_p_model.c: the panel's state, an edit copy of the configuration and
+   installing it (validated; refused with the reason otherwise, 0 when
+   applied). */
+struct model_state *mp_state(struct ui *);
+struct het_config *mp_copy(struct ui *);
+int	mp_commit(struct ui *, struct model_state *, struct het_config *c,
+	    size_t row, const char *what);
+/* ui_p_model_angles.c: a: the start contrast per angle, A: the offset. */
+void	mp_angles_ask(struct ui *, int offset);
 /* The panel's draw hook. */
 void	mp_draw(struct ui *, void *state, WINDOW *w);
 
