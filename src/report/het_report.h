@@ -54,8 +54,8 @@ struct het_report_out {
  *   res    filled on HET_OK (het_report_out_fini releases it).
  * A folder is created when missing; an existing one must be empty or
  * hold the marker file HET_REPORT_MARKER of an earlier report (its
- * figures are replaced), else HET_EEXIST-like refusal (HET_EINVAL)
- * unless force.  Returns HET_OK; HET_ENOTFOUND (not a run folder);
+ * figures are replaced), else it is refused (HET_EINVAL) unless force.
+ * Returns HET_OK; HET_ENOTFOUND (not a run folder);
  * HET_EFORMAT (a damaged or foreign result file); HET_EINVAL (an output
  * that would overwrite what the user made); HET_EIO (the output cannot
  * be written: nothing is left behind but the figures already renamed
