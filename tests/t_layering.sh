@@ -12,7 +12,7 @@
 # consensus) do not include the configuration's, directly or through
 # another header: het_config_bridge.h is where the two meet.
 . "$top_srcdir/tests/tap.sh"
-plan 15
+plan 18
 
 core="$top_builddir/src/core/libhetcore.a"
 engine="$top_builddir/src/engine/libhetengine.a"
@@ -102,5 +102,19 @@ else
 	like "$out" 'libhdf5' "hetui-worker links the core's HDF5"
 	out=$($LDD "$top_builddir/hetui")
 	like "$out" 'ncurses' "hetui (the workstation) links ncursesw"
+fi
+# cairo (hetui report, src/report) only in the hetui binary
+report="$top_builddir/src/report/libhetreport.a"
+bad=$(defined "$report" | grep -v '^het_' | head -5 | tr '\n' ' ')
+[ -n "$(defined "$report")" ] && [ -z "$bad" ]
+ok $? "every external symbol of the report library starts with het_${bad:+ (not: $bad)}"
+bad=$(printf '%s\n%s\n' "$undef_core" "$undef_engine" | grep '^cairo_' |
+    head -3 | tr '\n' ' ')
+[ -z "$bad" ]; ok $? "neither the core nor the engine references cairo${bad:+ ($bad)}"
+if [ -z "$LDD" ]; then
+	skip 1 "ldd not found"
+else
+	unlike "$($LDD "$top_builddir/hetui-worker")" 'libcairo' \
+	    "hetui-worker does not link cairo"
 fi
 done_testing

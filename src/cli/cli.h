@@ -38,6 +38,7 @@ extern const struct cli_cmd cli_cmd_simulate;
 extern const struct cli_cmd cli_cmd_config;
 extern const struct cli_cmd cli_cmd_fit;
 extern const struct cli_cmd cli_cmd_sample;
+extern const struct cli_cmd cli_cmd_report;
 
 /*
  * cli_usage_error: print "hetui NAME: MESSAGE" and the usage line to

@@ -23,6 +23,7 @@ static const struct cli_cmd *const cli_commands[] = {
 	&cli_cmd_config,
 	&cli_cmd_fit,
 	&cli_cmd_sample,
+	&cli_cmd_report,
 };
 #define CLI_NCOMMANDS (sizeof(cli_commands) / sizeof(cli_commands[0]))
 

@@ -1,0 +1,83 @@
+/*
+ * het_report_impl.h: what the files of the report module share: the
+ * list of figures, the drawing of each (het_report_fig.c, _post.c) and
+ * the plotting primitives (het_report_draw.c).
+ */
+#ifndef HET_REPORT_IMPL_H
+#define HET_REPORT_IMPL_H
+
+#include <stddef.h>
+
+#include <cairo.h>
+
+#include "het_error.h"
+#include "het_results_run.h"
+
+enum het_rep_kind {
+	HET_REP_HEAT, HET_REP_G2, HET_REP_PARAMS, HET_REP_POST,
+	HET_REP_SHARDS, HET_REP_TRACES
+};
+
+/* One figure: its file stem, pixel size and what it draws. */
+struct het_rep_fig {
+	char		 name[32];
+	int		 w, h;
+	enum het_rep_kind kind;
+	size_t		 idx;		/* angle or table */
+};
+
+/* het_rep_figs: the figures of run into a new array (*n of them). */
+int het_rep_figs(const struct het_results_run *run,
+    struct het_rep_fig **out, size_t *n, struct het_error *err);
+
+/* The matrices of the last angle drawn (zeroed to start). */
+struct het_rep_cache {
+	size_t		 angle, n;
+	double		*model, *data, *resid;	/* n x n, NaN diagonals */
+};
+void het_rep_cache_fini(struct het_rep_cache *c);
+
+/*
+ * het_rep_draw: draw figure f of run on cr (white background first),
+ * with the matrices of c or read into it.
+ */
+int het_rep_draw(cairo_t *cr, const struct het_results_run *run,
+    const struct het_rep_fig *f, struct het_rep_cache *c,
+    struct het_error *err);
+int het_rep_draw_post(cairo_t *cr, const struct het_results_run *run,
+    const struct het_rep_fig *f, struct het_error *err);
+
+/* 1 when name is a physics parameter (not contrast or offset). */
+int het_rep_physics(const char *name);
+
+/* ---- primitives (het_report_draw.c) ---- */
+
+/* A plot area in pixels and the data ranges it shows. */
+struct het_rep_axis {
+	double	 x, y, w, h;
+	double	 x0, x1, y0, y1;
+	int	 xlog;
+};
+
+/* The font (sans, hinting off) at size px, bold or not. */
+void het_rep_font(cairo_t *cr, double size, int bold);
+/* Text at (x, y) baseline; align -1 left, 0 centre, 1 right. */
+void het_rep_text(cairo_t *cr, double x, double y, int align,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The viridis map at t in [0, 1]; the diverging map at t in [-1, 1]. */
+void het_rep_cmap(double t, double rgb[3]);
+void het_rep_dmap(double t, double rgb[3]);
+double het_rep_px(const struct het_rep_axis *a, double v);
+double het_rep_py(const struct het_rep_axis *a, double v);
+/* The frame, ticks and tick labels of a, and the two axis labels. */
+void het_rep_axes(cairo_t *cr, const struct het_rep_axis *a,
+    const char *xlabel, const char *ylabel);
+/* A vertical colour bar at (x, y, w, h) from lo (bottom) to hi. */
+void het_rep_bar(cairo_t *cr, double x, double y, double w, double h,
+    double lo, double hi, int diverging);
+/* The colour of series k (a fixed palette). */
+void het_rep_series(cairo_t *cr, size_t k);
+/* Shortest %g of v with at most prec digits, "-" when not finite. */
+void het_rep_num(char *buf, size_t len, double v, int prec);
+
+#endif /* HET_REPORT_IMPL_H */
