@@ -53,22 +53,22 @@ in_seconds(const struct ui *ui, const struct data_state *s)
 
 /*
  * A time of the view, t frames after its first frame (t may be a half
- * frame): seconds since the file's first frame, (frame - 1) dt, or the
- * frame number (1-based, as everywhere in hetui); with span, a duration
- * of t frames (seconds, or "N fr").  unit 0 leaves the unit out.
+ * frame): seconds on the model's time grid, frame f at f dt (het_model.h,
+ * and hetui report's axes), or the frame number (1-based, as everywhere
+ * in hetui); with span, a duration of t frames (seconds, or "N fr").
+ * unit 0 leaves the unit out.
  */
 static void
 fmt_t(const struct ui *ui, const struct data_state *s, double t, int span,
     int unit, char *buf, size_t len)
 {
 	double dt = ui->ses.meta->dt;
-	double f = span ? t : (double)s->view->first - 1 + t;
+	double f = span ? t : (double)s->view->first + t;
 
 	if (in_seconds(ui, s))
 		snprintf(buf, len, "%.4g%s", f * dt, unit ? " s" : "");
 	else
-		snprintf(buf, len, "%.4g%s", span ? f : f + 1, span && unit ?
-		    " fr" : "");
+		snprintf(buf, len, "%.4g%s", f, span && unit ? " fr" : "");
 }
 
 /* The time axis under the heatmap: the first, middle and last frame. */
