@@ -60,7 +60,7 @@
  *                  [-g REPS] [-w WARMUP] [-d DRAWS] [-s SHARD.json]
  *                  [-r RESULT.json]
  *   -A  every pair of the grid (default: a shard of NPAIR pairs);
- *   -c  rates or power_law (default rates);
+ *   -c  rates, power_law or physical (default rates);
  *   -f  frames of the grid, 40 to 300 (default 300);
  *   -L  no Laplace start (the default before it: unit metric, x0 + jitter);
  *   -M  contrast and offset sampled (the default before the marginal:
@@ -640,6 +640,7 @@ run_chains(struct bench *B, long nwarm, long ndraw, int dense, long accept,
 	printf("laplace %s k-hat %.3f effective fraction %.3f\n",
 	    res.laplace ? "used" : "not used", res.laplace_khat,
 	    res.laplace_ess);
+	printf("power laws on anchor times (bit mask) %u\n", res.anchors);
 	printf("sampling wall %.2f s\n", wall);
 	printf("sampling cpu %.2f s\n", cpu);
 	for (c = 0; c < res.nchain; c++)
@@ -716,9 +717,12 @@ main(int argc, char **argv)
 				coords = HET_COORDS_RATES;
 			else if (strcmp(optarg, "power_law") == 0)
 				coords = HET_COORDS_POWER_LAW;
+			else if (strcmp(optarg, "physical") == 0)
+				coords = HET_COORDS_PHYSICAL;
 			else {
-				fprintf(stderr, "bench_cmc: -c takes rates or "
-				    "power_law, not '%s'\n", optarg);
+				fprintf(stderr, "bench_cmc: -c takes rates, "
+				    "power_law or physical, not '%s'\n",
+				    optarg);
 				return 2;
 			}
 			break;
@@ -802,7 +806,8 @@ main(int argc, char **argv)
 	printf("shard pairs %zu (%s) frames %zu angles %d parameters %d "
 	    "coordinates %s (power-law triples %zu)\n", B.n, lay[layout],
 	    B.nf, NA, NP, coords == HET_COORDS_RATES ? "rates" :
-	    "power_law", het_posterior_nreparam(B.post));
+	    coords == HET_COORDS_POWER_LAW ? "power_law" : "physical",
+	    het_posterior_nreparam(B.post));
 	if (het_posterior_to_u(B.post, B.x0, u, &err) != HET_OK) {
 		fprintf(stderr, "bench_cmc: %s\n", err.msg);
 		rc = 1;
