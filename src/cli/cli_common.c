@@ -163,8 +163,8 @@ cli_meta_opt(const struct cli_cmd *cmd, const char *name, const char *arg,
 	snprintf(buf, sizeof buf, "--%s", name);
 	if (strcmp(name, "phi") != 0) {
 		if (het_parse_double(arg, buf, &v, &err) != HET_OK || !(v > 0))
-			return cli_usage_error(cmd, "%s takes a positive number, "
-			    "not '%s'", buf, arg);
+			return cli_usage_error(cmd, "%s takes a positive "
+			    "number, not '%s'", buf, arg);
 		*(strcmp(name, "q") == 0 ? &m->meta.q : &m->meta.dt) = v;
 		return 0;
 	}
