@@ -29,7 +29,7 @@ key_of(const char *path)
 
 	for (i = 0; i < het_cl_nkeys; i++) {
 		if (het_cl_keys[i].tkey == NULL)
-			continue;	/* read only, or the parameter blocks */
+			continue;	/* read only, or the parameters */
 		sec = &het_cl_sections[het_cl_keys[i].tsec];
 		n = strlen(sec->path);
 		if (strncmp(path, sec->path, n) == 0 && path[n] == '.' &&

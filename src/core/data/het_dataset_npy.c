@@ -104,8 +104,9 @@ sc_phi(const char *name, yaml_document_t *doc, const yaml_node_t *n,
 	size_t k, cnt;
 	int rc;
 
-	cnt = n->type == YAML_SEQUENCE_NODE ? (size_t)(n->data.sequence.items.top
-	    - n->data.sequence.items.start) : 1;
+	cnt = n->type != YAML_SEQUENCE_NODE ? 1 :
+	    (size_t)(n->data.sequence.items.top -
+	    n->data.sequence.items.start);
 	if (cnt == 0 || cnt > NPY_MAX_PHI)
 		return sc_fail(name, n, "phi", "an empty or overlong list",
 		    err);

@@ -321,8 +321,8 @@ het_dataset_dt(const struct het_dataset *ds, const struct het_selection *sel,
 	if (ds->info.layout == HET_LAYOUT_NPY)
 		return het_error_set(err, HET_ENOTFOUND, "%s: dt is unknown: "
 		    "a .npy file has none and %s; set it in the config "
-		    "(analyzer_parameters.dt, seconds), with --dt, or as dt: in "
-		    "the sidecar", ds->info.path, ds->sidecar != NULL ?
+		    "(analyzer_parameters.dt, seconds), with --dt, or as dt: "
+		    "in the sidecar", ds->info.path, ds->sidecar != NULL ?
 		    "its sidecar gives none" : "no sidecar gives it");
 	return het_error_set(err, HET_ENOTFOUND,
 	    "%s: dt is unknown: the file has no usable %s (%s); set it in the "

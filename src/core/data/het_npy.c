@@ -315,7 +315,7 @@ het_npy_parse_header(const unsigned char *buf, size_t len,
 struct het_npy {
 	int			 fd;
 	struct het_npy_hdr	 h;
-	unsigned char		*buf;		/* one row or column span */
+	unsigned char		*buf;	/* one row or column span */
 	size_t			 cap;
 };
 
