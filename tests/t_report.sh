@@ -63,6 +63,18 @@ for f in first/*.png; do
 	cmp -s "$f" "fit1/report/${f#first/}" || same=1
 done
 ok $same "the second report is byte-identical"
+# A figure an earlier report listed but this one does not write (a run
+# with more angles before) is removed; files the marker does not list
+# stay.
+printf 'heat_099.png\n' >> fit1/report/.hetui-report
+echo stale > fit1/report/heat_099.png
+echo mine > fit1/report/notes.png
+run_capture "$HETUI" report fit1
+is "$RUN_RC" 0 "a third report"
+ok "$([ ! -e fit1/report/heat_099.png ]; echo $?)" "the stale figure the old marker listed is gone"
+is "$(cat fit1/report/notes.png)" mine "a file the marker did not list is kept"
+unlike "$(cat fit1/report/.hetui-report)" "heat_099" "the new marker lists only this report's figures"
+rm -f fit1/report/notes.png
 
 # --- the figures of a posterior ---------------------------------------------
 run_capture "$HETUI" report -c sample_run.yaml post1 -o post-png

@@ -11,7 +11,9 @@
  * or interrupted report never leaves a half-written figure under a
  * figure's name.  A folder of PNG files gets a marker file first
  * (HET_REPORT_MARKER, the list of figures), which is how a later report
- * knows that the files there are its own to replace.
+ * knows that the files there are its own to replace; once its figures
+ * are written, a later report removes those the old list named that it
+ * did not write (a run with fewer angles leaves no stale figure).
  */
 
 #include <dirent.h>
@@ -148,6 +150,59 @@ out:
 	return rc;
 }
 
+/*
+ * After a report into dir: remove the figures the earlier report's
+ * marker (old, its text, or NULL) listed that this one did not write (a
+ * run with fewer angles leaves no stale heat_NNN behind).  Only plain
+ * names ending in .png are touched; a failure to remove one is not an
+ * error (the new marker no longer claims it).
+ */
+static void
+rep_remove_stale(const char *dir, char *old, const struct het_rep_fig *f,
+    size_t n)
+{
+	char *line, *save = NULL, *path;
+	struct het_error e;
+	size_t k, len;
+
+	for (line = old != NULL ? strtok_r(old, "\n", &save) : NULL;
+	    line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		len = strlen(line);
+		if (line[0] == '#' || line[0] == '.' || strchr(line, '/') ||
+		    len < 5 || strcmp(line + len - 4, ".png") != 0)
+			continue;
+		for (k = 0; k < n; k++)
+			if (len - 4 < sizeof f[k].name &&
+			    strncmp(line, f[k].name, len - 4) == 0 &&
+			    f[k].name[len - 4] == '\0')
+				break;
+		if (k < n || (path = rep_join(dir, line, "", &e)) == NULL)
+			continue;
+		unlink(path);
+		free(path);
+	}
+}
+
+/* The text of dir's marker, or NULL (none, or unreadable). */
+static char *
+rep_old_marker(const char *dir)
+{
+	struct het_error e;
+	char *path = rep_join(dir, HET_REPORT_MARKER, "", &e), *buf = NULL;
+	size_t n = 0;
+	FILE *fp;
+
+	if (path != NULL && (fp = fopen(path, "r")) != NULL) {
+		if ((buf = malloc(65536)) != NULL) {
+			n = fread(buf, 1, 65535, fp);
+			buf[n] = '\0';
+		}
+		fclose(fp);
+	}
+	free(path);
+	return buf;
+}
+
 static int
 rep_png(const char *dir, const struct het_results_run *run,
     const struct het_rep_fig *f, struct het_rep_cache *c,
@@ -258,6 +313,7 @@ het_report_write(const char *rundir, const char *out, int force,
 	struct stat st;
 	size_t n = 0, k;
 	double t0 = rep_now();
+	char *old = NULL;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -284,12 +340,17 @@ het_report_write(const char *rundir, const char *out, int force,
 		goto out;
 	}
 	if ((rc = rep_dir_ok(res->path, force, err)) != HET_OK ||
-	    (rc = het_mkdirs(res->path, "output folder", err)) != HET_OK ||
-	    (rc = rep_marker(res->path, f, n, err)) != HET_OK)
+	    (rc = het_mkdirs(res->path, "output folder", err)) != HET_OK)
+		goto out;
+	old = rep_old_marker(res->path);
+	if ((rc = rep_marker(res->path, f, n, err)) != HET_OK)
 		goto out;
 	for (k = 0; k < n && rc == HET_OK; k++)
 		rc = rep_png(res->path, &run, &f[k], &cache, err);
+	if (rc == HET_OK)
+		rep_remove_stale(res->path, old, f, n);
 out:
+	free(old);
 	res->nfig = n;
 	res->seconds = rep_now() - t0;
 	free(f);
