@@ -126,6 +126,14 @@ struct cli_meta {
 	double			 phi[CLI_META_MAX_PHI];
 };
 void cli_meta_init(struct cli_meta *m);
+/*
+ * cli_numbers: the comma-separated numbers of list (option name) into v,
+ * at most max, their count in *n.  Returns HET_OK, or HET_EINVAL (an item
+ * that is not a number, as het_parse_double words it), HET_ERANGE (more
+ * than max) or HET_ENOMEM, with err set; prints nothing.
+ */
+int cli_numbers(const char *list, const char *name, double *v, size_t max,
+    size_t *n, struct het_error *err);
 int cli_meta_opt(const struct cli_cmd *cmd, const char *name,
     const char *arg, struct cli_meta *m);
 

@@ -152,13 +152,37 @@ cli_meta_init(struct cli_meta *m)
 }
 
 int
+cli_numbers(const char *list, const char *name, double *v, size_t max,
+    size_t *n, struct het_error *err)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = HET_OK;
+
+	*n = 0;
+	if ((copy = strdup(list)) == NULL)
+		return het_error_set(err, HET_ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == HET_OK;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max)
+			rc = het_error_set(err, HET_ERANGE, "%s: more than %zu "
+			    "values", name, max);
+		else if ((rc = het_parse_double(tok, name, &v[*n], err)) ==
+		    HET_OK)
+			(*n)++;
+	}
+	free(copy);
+	return rc;
+}
+
+int
 cli_meta_opt(const struct cli_cmd *cmd, const char *name, const char *arg,
     struct cli_meta *m)
 {
 	struct het_error err;
-	char buf[64], *copy, *tok, *save = NULL;
+	char buf[64];
 	size_t n = 0;
 	double v;
+	int rc;
 
 	snprintf(buf, sizeof buf, "--%s", name);
 	if (strcmp(name, "phi") != 0) {
@@ -168,20 +192,13 @@ cli_meta_opt(const struct cli_cmd *cmd, const char *name, const char *arg,
 		*(strcmp(name, "q") == 0 ? &m->meta.q : &m->meta.dt) = v;
 		return 0;
 	}
-	if ((copy = strdup(arg)) == NULL)
+	rc = cli_numbers(arg, buf, m->phi, CLI_META_MAX_PHI, &n, &err);
+	if (rc == HET_ENOMEM)
 		return cli_usage_error(cmd, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (n == CLI_META_MAX_PHI || het_parse_double(tok, buf,
-		    &m->phi[n], &err) != HET_OK) {
-			free(copy);
-			return cli_usage_error(cmd, "--phi takes angles in "
-			    "degrees separated by commas (at most %d), not "
-			    "'%s'", CLI_META_MAX_PHI, arg);
-		}
-		n++;
-	}
-	free(copy);
+	if (rc != HET_OK)
+		return cli_usage_error(cmd, "--phi takes angles in degrees "
+		    "separated by commas (at most %d), not '%s'",
+		    CLI_META_MAX_PHI, arg);
 	if (n == 0)
 		return cli_usage_error(cmd, "--phi takes at least one angle");
 	m->meta.phi = m->phi;

@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "cmd_fit.h"
 #include "cmd_fit_rings.h"
+#include "het_results.h"
 #include "het_rings.h"
 #include "het_rundir.h"
 #include "het_scan.h"
@@ -83,21 +84,15 @@ series_push(struct cli_series *s, const char *path, const struct stat *st)
 
 /* The result files of folder dir, as the file browser lists them. */
 /*
- * The files hetui itself writes that carry an HDF5 signature: a folder
- * that holds a batch summary or a run's results (-o into the data
- * folder) must not feed them back into the next series.
+ * The files hetui itself writes: a folder that holds a batch summary or
+ * a run's results or checkpoint (-o into the data folder) must not feed
+ * them back into the next series.
  */
 static int
 hetui_output(const char *name)
 {
-	static const char *const own[] = { "series.h5", "rings.h5",
-	    "hetui_results.h5", "hetui_checkpoint.h5" };
-	size_t i;
-
-	for (i = 0; i < sizeof own / sizeof own[0]; i++)
-		if (strcmp(name, own[i]) == 0)
-			return 1;
-	return 0;
+	return het_rundir_is_result(name) ||
+	    strcmp(name, HET_RESULTS_CHECKPOINT) == 0;
 }
 
 static int

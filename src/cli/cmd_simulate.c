@@ -80,37 +80,22 @@ static int
 sim_parse_list(const struct cli_cmd *cmd, const char *list, const char *name,
     int positive, double *v, size_t max, size_t *n)
 {
-	char *copy, *tok, *save = NULL;
 	struct het_error err;
-	int rc = CLI_EXIT_OK;
+	size_t k;
+	int rc;
 
-	copy = strdup(list);
-	if (copy == NULL)
-		return cli_usage_error(cmd, "out of memory");
-	*n = 0;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (*n == max) {
-			rc = cli_usage_error(cmd, "%s: more than %zu values",
-			    name, max);
-			break;
-		}
-		if (het_parse_double(tok, name, &v[*n], &err) != HET_OK) {
-			rc = cli_usage_error(cmd, "%s", err.msg);
-			break;
-		}
-		if (positive && v[*n] <= 0) {
-			rc = cli_usage_error(cmd, "%s: %s must be a positive "
-			    "wavevector in 1/Å", name, tok);
-			break;
-		}
-		(*n)++;
-	}
-	if (rc == CLI_EXIT_OK && *n == 0)
-		rc = cli_usage_error(cmd, "%s: expected a list such as %s",
+	/* the values before a bad item are checked first, in list order */
+	rc = cli_numbers(list, name, v, max, n, &err);
+	for (k = 0; positive && k < *n; k++)
+		if (v[k] <= 0)
+			return cli_usage_error(cmd, "%s: %g must be a positive "
+			    "wavevector in 1/Å", name, v[k]);
+	if (rc != HET_OK)
+		return cli_usage_error(cmd, "%s", err.msg);
+	if (*n == 0)
+		return cli_usage_error(cmd, "%s: expected a list such as %s",
 		    name, positive ? "0.005,0.01" : "0,45,90");
-	free(copy);
-	return rc;
+	return CLI_EXIT_OK;
 }
 
 static int

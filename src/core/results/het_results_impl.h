@@ -143,6 +143,9 @@ int het_rs_json_write(const char *path, json_t *doc, struct het_error *err);
 int het_rl_strings(hid_t fid, const char *file, const char *path,
     const char *hint, char ***out, size_t *n, struct het_error *err);
 double het_rl_attr(hid_t fid, const char *path, const char *name);
+/* het_rl_strings_free: free n strings of het_rl_strings and the array
+   (s may be NULL). */
+void het_rl_strings_free(char **s, size_t n);
 char *het_rl_join(const char *dir, const char *name, struct het_error *err);
 
 #endif /* HET_RESULTS_IMPL_H */

@@ -240,16 +240,6 @@ lc_table(hid_t fid, const char *file, double **id, double **np,
 	return HET_OK;
 }
 
-static void
-lc_free_strings(char **s, size_t n)
-{
-	size_t k;
-
-	for (k = 0; s != NULL && k < n; k++)
-		free(s[k]);
-	free(s);
-}
-
 /* Everything of the file: the table, then every done shard. */
 static int
 lc_file(hid_t fid, struct het_results_prev_cmc *out, struct het_error *err)
@@ -292,8 +282,8 @@ lc_file(hid_t fid, struct het_results_prev_cmc *out, struct het_error *err)
 		rc = lc_shard(fid, file, names, p, ps, err);
 	}
 out:
-	lc_free_strings(names, p);
-	lc_free_strings(state, K);
+	het_rl_strings_free(names, p);
+	het_rl_strings_free(state, K);
 	free(id);
 	free(np);
 	return rc;

@@ -161,6 +161,16 @@ out:
 
 /* ---- HDF5 ---------------------------------------------------------------- */
 
+void
+het_rl_strings_free(char **s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; s != NULL && k < n; k++)
+		free(s[k]);
+	free(s);
+}
+
 int
 het_rl_strings(hid_t fid, const char *file, const char *path, const char *hint,
     char ***out, size_t *n, struct het_error *err)

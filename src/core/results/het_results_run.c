@@ -30,20 +30,10 @@
 #define RR_MAX	(1u << 24)	/* values of any vector read */
 
 static void
-rr_strings_free(char **s, size_t n)
-{
-	size_t k;
-
-	for (k = 0; s != NULL && k < n; k++)
-		free(s[k]);
-	free(s);
-}
-
-static void
 rr_table_fini(struct het_results_table *t)
 {
-	rr_strings_free(t->name, t->n);
-	rr_strings_free(t->unit, t->n);
+	het_rl_strings_free(t->name, t->n);
+	het_rl_strings_free(t->unit, t->n);
 	free(t->value);
 	free(t->unc);
 	free(t->lo);
@@ -70,7 +60,7 @@ het_results_run_clear(struct het_results_run *r)
 	free(r->tab);
 	free(r->file);
 	free(r->phi);
-	rr_strings_free(r->cmc_names, r->p);
+	het_rl_strings_free(r->cmc_names, r->p);
 	free(r->nlsq);
 	free(r->draws);
 	memset(r, 0, sizeof(*r));
@@ -305,7 +295,7 @@ rr_cmc(hid_t fid, struct het_results_run *r, struct het_error *err)
 		rc = rr_shard(fid, file, r->p, &r->shard[k], err);
 	}
 out:
-	rr_strings_free(state, ns);
+	het_rl_strings_free(state, ns);
 	free(id);
 	return rc;
 }

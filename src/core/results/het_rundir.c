@@ -163,9 +163,8 @@ het_rundir_make(const struct het_config *cfg, const char *data_path,
 	return dir;
 }
 
-/* 1 when name is one of the result files a run writes. */
-static int
-rd_is_result(const char *name)
+int
+het_rundir_is_result(const char *name)
 {
 	return strcmp(name, HET_RESULTS_H5) == 0 ||
 	    strcmp(name, HET_RESULTS_CMC_SUMMARY) == 0 ||
@@ -201,7 +200,7 @@ het_rundir_check(const char *dir, int force, struct het_error *err)
 	found[0] = '\0';
 	while ((de = readdir(d)) != NULL) {
 		/* A folder under a result's name holds no result. */
-		if (!rd_is_result(de->d_name) || (de->d_type == DT_UNKNOWN ?
+		if (!het_rundir_is_result(de->d_name) || (de->d_type == DT_UNKNOWN ?
 		    fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
 		    S_ISDIR(st.st_mode) : de->d_type == DT_DIR))
 			continue;

@@ -64,4 +64,10 @@ char *het_rundir_make(const struct het_config *cfg, const char *data_path,
  */
 int het_rundir_check(const char *dir, int force, struct het_error *err);
 
+/*
+ * het_rundir_is_result: 1 when name (a file name, no folder) is one of
+ * the result files het_rundir_check looks for, else 0.  Any thread.
+ */
+int het_rundir_is_result(const char *name);
+
 #endif
