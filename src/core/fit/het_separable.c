@@ -41,8 +41,8 @@
 #include "het_util.h"
 
 /* Point the arrays of a het_model_sep into one buffer of N-frame rows. */
-static void
-sep_layout(struct het_model_sep *x, double *buf, size_t N)
+void
+het_sep_layout(struct het_model_sep *x, double *buf, size_t N)
 {
 	size_t t;
 
@@ -55,27 +55,10 @@ sep_layout(struct het_model_sep *x, double *buf, size_t N)
 	x->qa = x->V + N;
 }
 
-void
-het_separable_free(struct het_separable *s)
+/* The workspace of one evaluation (every object has its own). */
+static void
+sep_work_free(struct het_separable *s)
 {
-	size_t a;
-
-	if (s == NULL)
-		return;
-	for (a = 0; a < s->na; a++) {
-		if (s->U != NULL)
-			free(s->U[a]);
-		if (s->rp != NULL)
-			free(s->rp[a]);
-		if (s->ent != NULL)
-			free(s->ent[a]);
-	}
-	free(s->U);
-	free(s->rp);
-	free(s->ent);
-	free(s->ybar);
-	free(s->yy);
-	free(s->cnt);
 	free(s->frbuf);
 	free(s->adbuf);
 	free(s->cs);
@@ -92,6 +75,35 @@ het_separable_free(struct het_separable *s)
 	free(s->gc);
 	free(s->go);
 	free(s->zero);
+	het_sep_normal_free(s);
+}
+
+void
+het_separable_free(struct het_separable *s)
+{
+	size_t a;
+
+	if (s == NULL)
+		return;
+	sep_work_free(s);
+	if (s->view) {
+		free(s);
+		return;
+	}
+	for (a = 0; a < s->na; a++) {
+		if (s->U != NULL)
+			free(s->U[a]);
+		if (s->rp != NULL)
+			free(s->rp[a]);
+		if (s->ent != NULL)
+			free(s->ent[a]);
+	}
+	free(s->U);
+	free(s->rp);
+	free(s->ent);
+	free(s->ybar);
+	free(s->yy);
+	free(s->cnt);
 	free(s);
 }
 
@@ -119,6 +131,13 @@ sep_check(const struct het_resid *r, struct het_error *err)
 	return HET_OK;
 }
 
+/* Whether the object holds angle a's pairs (all, or the one chosen). */
+static int
+sep_kept(const struct het_separable *s, size_t a)
+{
+	return s->angle < 0 || a == (size_t)s->angle;
+}
+
 /* Storage of each angle: a dense triangle when complete, else rows. */
 static int
 sep_storage(struct het_separable *s, struct het_error *err)
@@ -141,7 +160,7 @@ sep_storage(struct het_separable *s, struct het_error *err)
 	}
 	/* row starts: counts at i + 1, then running sums */
 	for (k = 0; k < n; k++)
-		if (s->rp[pr[k].a] != NULL)
+		if (sep_kept(s, pr[k].a) && s->rp[pr[k].a] != NULL)
 			s->rp[pr[k].a][pr[k].i + 1]++;
 	for (a = 0; a < s->na; a++)
 		for (i = 0; s->rp[a] != NULL && i < s->N; i++)
@@ -163,6 +182,8 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	double d;
 
 	for (k = 0; k < n; k++) {
+		if (!sep_kept(s, pr[k].a))
+			continue;
 		s->cnt[pr[k].a]++;
 		s->ybar[pr[k].a] += y[k];
 	}
@@ -174,6 +195,8 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	for (k = 0; k < n; k++) {
 		a = pr[k].a;
 		i = pr[k].i;
+		if (!sep_kept(s, a))
+			continue;
 		off = sep_row_off(s->N, i) + (pr[k].j - i - 1);
 		idx = a * s->npk + off;
 		if (seen[idx / 8] & (1u << (idx % 8)))
@@ -202,45 +225,15 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	return HET_OK;
 }
 
-struct het_separable *
-het_separable_alloc(const struct het_resid *r, struct het_error *err)
+/* The object's own workspace (het_separable_impl.h). */
+static int
+sep_work_alloc(struct het_separable *s, struct het_error *err)
 {
-	const struct het_model_spec *ms;
-	struct het_separable *s;
-	unsigned char *seen = NULL;
-	size_t N, na, nb;
+	size_t N = s->N, na = s->na;
+	size_t nb = (3 * HET_SEP_MAXTERMS + 1) * N + na;
 	const char *what = "separable likelihood";
 
-	ms = het_model_spec_of(het_resid_model(r));
-	N = ms->n_frames;
-	na = ms->n_angles;
-	if (sep_check(r, err) != HET_OK)
-		return NULL;
-	if ((s = calloc(1, sizeof(*s))) == NULL) {
-		het_error_set(err, HET_ENOMEM, "%s: out of memory", what);
-		return NULL;
-	}
-	s->r = r;
-	s->N = N;
-	s->na = na;
-	s->npk = N * (N - 1) / 2;
-	s->nfp = het_resid_nphys_free(r);
-	s->w2 = het_resid_ndata(r) > 0 ? het_resid_weight(r, 0) *
-	    het_resid_weight(r, 0) : 1.0;
-	nb = (3 * HET_SEP_MAXTERMS + 1) * N + na;
-	if ((s->U = het_alloc_array(na, sizeof(*s->U), what, err)) == NULL ||
-	    (s->rp = het_alloc_array(na, sizeof(*s->rp), what, err)) ==
-	    NULL ||
-	    (s->ent = het_alloc_array(na, sizeof(*s->ent), what, err)) ==
-	    NULL ||
-	    (seen = het_alloc_array(na * s->npk / 8 + 1, 1, what, err)) ==
-	    NULL ||
-	    (s->ybar = het_alloc_array(na, sizeof(double), what, err)) ==
-	    NULL ||
-	    (s->yy = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
-	    (s->cnt = het_alloc_array(na, sizeof(size_t), what, err)) ==
-	    NULL ||
-	    (s->frbuf = het_alloc_array(nb, sizeof(double), what, err)) ==
+	if ((s->frbuf = het_alloc_array(nb, sizeof(double), what, err)) ==
 	    NULL ||
 	    (s->adbuf = het_alloc_array(nb, sizeof(double), what, err)) ==
 	    NULL ||
@@ -269,31 +262,113 @@ het_separable_alloc(const struct het_resid *r, struct het_error *err)
 	    (s->gc = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
 	    (s->go = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
 	    (s->zero = het_alloc_array(3 * na, sizeof(double), what, err)) ==
+	    NULL)
+		return HET_ENOMEM;
+	memset(s->zero, 0, 3 * na * sizeof(double));
+	het_sep_layout(&s->fr, s->frbuf, N);
+	het_sep_layout(&s->ad, s->adbuf, N);
+	return HET_OK;
+}
+
+/* A new object of problem r with its sizes set and nothing allocated. */
+static struct het_separable *
+sep_new(const struct het_resid *r, struct het_error *err)
+{
+	const struct het_model_spec *ms;
+	struct het_separable *s;
+
+	ms = het_model_spec_of(het_resid_model(r));
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		het_error_set(err, HET_ENOMEM, "separable likelihood: out of "
+		    "memory");
+		return NULL;
+	}
+	s->r = r;
+	s->N = ms->n_frames;
+	s->na = ms->n_angles;
+	s->npk = s->N * (s->N - 1) / 2;
+	s->nfp = het_resid_nphys_free(r);
+	s->w2 = het_resid_ndata(r) > 0 ? het_resid_weight(r, 0) *
+	    het_resid_weight(r, 0) : 1.0;
+	return s;
+}
+
+struct het_separable *
+het_separable_alloc_angle(const struct het_resid *r, long angle,
+    struct het_error *err)
+{
+	struct het_separable *s;
+	unsigned char *seen = NULL;
+	size_t na;
+	const char *what = "separable likelihood";
+
+	if (sep_check(r, err) != HET_OK || (s = sep_new(r, err)) == NULL)
+		return NULL;
+	na = s->na;
+	s->angle = angle;
+	if ((s->U = het_alloc_array(na, sizeof(*s->U), what, err)) == NULL ||
+	    (s->rp = het_alloc_array(na, sizeof(*s->rp), what, err)) ==
 	    NULL ||
+	    (s->ent = het_alloc_array(na, sizeof(*s->ent), what, err)) ==
+	    NULL ||
+	    (seen = het_alloc_array(na * s->npk / 8 + 1, 1, what, err)) ==
+	    NULL ||
+	    (s->ybar = het_alloc_array(na, sizeof(double), what, err)) ==
+	    NULL ||
+	    (s->yy = het_alloc_array(na, sizeof(double), what, err)) == NULL ||
+	    (s->cnt = het_alloc_array(na, sizeof(size_t), what, err)) ==
+	    NULL ||
+	    sep_work_alloc(s, err) != HET_OK ||
 	    sep_fill(s, seen, err) != HET_OK) {
 		free(seen);
 		het_separable_free(s);
 		return NULL;
 	}
 	free(seen);
-	memset(s->zero, 0, 3 * na * sizeof(double));
-	sep_layout(&s->fr, s->frbuf, N);
-	sep_layout(&s->ad, s->adbuf, N);
+	return s;
+}
+
+struct het_separable *
+het_separable_alloc(const struct het_resid *r, struct het_error *err)
+{
+	return het_separable_alloc_angle(r, -1, err);
+}
+
+struct het_separable *
+het_separable_view(const struct het_separable *data, struct het_error *err)
+{
+	struct het_separable *s;
+
+	if ((s = sep_new(data->r, err)) == NULL)
+		return NULL;
+	s->view = 1;
+	s->angle = data->angle;
+	s->U = data->U;
+	s->rp = data->rp;
+	s->ent = data->ent;
+	s->ybar = data->ybar;
+	s->yy = data->yy;
+	s->cnt = data->cnt;
+	if (sep_work_alloc(s, err) != HET_OK) {
+		het_separable_free(s);
+		return NULL;
+	}
 	return s;
 }
 
 /*
- * Close angle a: sum r^2 and the angle's d f/d contrast, d f/d offset
- * from its sums (complete: y g, g, g^2 in acc; incomplete: r^2, r g, r),
- * times the common weight squared.
+ * Close angle a: v = (sum r^2, d f/d contrast, d f/d offset) of f =
+ * 1/2 sum r^2 from its sums (complete: y g, g, g^2 in acc; incomplete:
+ * r^2, r g, r) and the rho fix-up's differences (acc[3..5]), times the
+ * common weight squared.
  */
-static void
-sep_close(const struct het_separable *s, size_t a, double con, double dd,
-    const double *acc, struct het_model_lsq_out *out, int grad)
+void
+het_sep_close(const struct het_separable *s, size_t a, double con,
+    double dd, double v[3])
 {
+	const double *acc = s->acc + SEP_NACC * a;
 	double n = (double)s->cnt[a], gb, ss, gc, go;
 
-	/* acc[3..5]: the rho fix-up's differences of ss, gcon, goff */
 	if (s->U[a] == NULL) {
 		ss = acc[0];
 		gc = acc[1];
@@ -308,16 +383,13 @@ sep_close(const struct het_separable *s, size_t a, double con, double dd,
 		    acc[0];
 		go = n * (dd + con * gb);
 	}
-	out->ss += s->w2 * (ss + acc[3]);
-	if (!grad)
-		return;
-	out->gcon[a] += s->w2 * (gc + acc[4]);
-	out->goff[a] += s->w2 * (go + acc[5]);
+	v[0] = s->w2 * (ss + acc[3]);
+	v[1] = s->w2 * (gc + acc[4]);
+	v[2] = s->w2 * (go + acc[5]);
 }
 
-/* Per-frame factors, trigonometric tables and adjoints of one point. */
-static void
-sep_setup(struct het_separable *s, const struct het_model_eval *mev,
+void
+het_sep_point(struct het_separable *s, const struct het_model_eval *mev,
     int grad)
 {
 	double th;
@@ -337,6 +409,46 @@ sep_setup(struct het_separable *s, const struct het_model_eval *mev,
 		    s->na) * sizeof(double));
 	memset(s->acc, 0, SEP_NACC * s->na * sizeof(double));
 	het_sep_runs(s);
+	s->shift_b0 = SIZE_MAX;
+	s->nblk = het_sep_blocks(s);
+}
+
+void
+het_sep_angle_block(struct het_separable *s, size_t a, size_t b,
+    const double *con, const double *off, const double *coef, int grad)
+{
+	const double *ad;
+	double dd, c, *acc, rf[3];
+	size_t b0 = s->blk[b], b1 = s->blk[b + 1];
+
+	if (s->shift_b0 != b0) {
+		het_sep_shift(s, b0, b1);
+		s->shift_b0 = b0;
+	}
+	if (coef == NULL) {
+		c = con[a];
+		dd = off[a] - s->ybar[a];
+		rf[0] = s->w2 * c * c;
+		rf[1] = s->w2 * c * dd;
+		rf[2] = s->w2 * c;
+		ad = rf;
+	} else {
+		c = 1;
+		dd = 0;
+		ad = coef + 3 * a;
+	}
+	acc = s->acc + SEP_NACC * a;
+	het_sep_factors(s, a, b0, b1, grad);
+	if (s->U[a] == NULL)
+		het_sep_pass_sparse(s, a, b0, b1, dd, c, ad, grad, acc);
+	else {
+		het_sep_pass_full(s, s->U[a], b0, b1, -ad[2], grad, acc);
+		het_sep_moments(s, b0, b1, ad[1], 0.5 * ad[0], grad, acc);
+	}
+	if (s->fix)
+		het_sep_fixup(s, a, b0, b1, dd, c, ad, grad, acc + 3);
+	if (grad)
+		het_sep_fold(s, a, b0, b1);
 }
 
 /*
@@ -350,56 +462,18 @@ static void
 sep_run(struct het_separable *s, const struct het_model_eval *mev,
     const double *con, const double *off, const double *coef, int grad)
 {
-	const double *ad;
-	double dd, c, *acc, rf[3];
-	size_t nb, b, b0, b1, a;
+	size_t b, a;
 
-	sep_setup(s, mev, grad);
-	nb = het_sep_blocks(s);
-	for (b = 0; b < nb; b++) {
-		b0 = s->blk[b];
-		b1 = s->blk[b + 1];
-		het_sep_shift(s, b0, b1);
-		for (a = 0; a < s->na; a++) {
-			if (s->cnt[a] == 0)
-				continue;
-			if (coef == NULL) {
-				c = con[a];
-				dd = off[a] - s->ybar[a];
-				rf[0] = s->w2 * c * c;
-				rf[1] = s->w2 * c * dd;
-				rf[2] = s->w2 * c;
-				ad = rf;
-			} else {
-				c = 1;
-				dd = 0;
-				ad = coef + 3 * a;
-			}
-			acc = s->acc + SEP_NACC * a;
-			het_sep_factors(s, a, b0, b1, grad);
-			if (s->U[a] == NULL)
-				het_sep_pass_sparse(s, a, b0, b1, dd, c, ad,
-				    grad,
-				    acc);
-			else {
-				het_sep_pass_full(s, s->U[a], b0, b1, -ad[2],
-				    grad,
-				    acc);
-				het_sep_moments(s, b0, b1, ad[1], 0.5 * ad[0],
-				    grad,
-				    acc);
-			}
-			if (s->fix)
-				het_sep_fixup(s, a, b0, b1, dd, c, ad, grad,
-				    acc + 3);
-			if (grad)
-				het_sep_fold(s, a, b0, b1);
-		}
-	}
+	het_sep_point(s, mev, grad);
+	for (b = 0; b < s->nblk; b++)
+		for (a = 0; a < s->na; a++)
+			if (s->cnt[a] > 0)
+				het_sep_angle_block(s, a, b, con, off, coef,
+				    grad);
 }
 
-static int
-sep_check_ev(const struct het_separable *s, const struct het_resid_eval *ev,
+int
+het_sep_check_ev(const struct het_separable *s, const struct het_resid_eval *ev,
     int grad, struct het_error *err)
 {
 	if (het_resid_eval_problem(ev) != s->r)
@@ -418,17 +492,24 @@ het_separable_eval(struct het_separable *s, const struct het_resid_eval *ev,
 {
 	const struct het_model_eval *mev = het_resid_eval_mev(ev);
 	const double *con, *off;
+	double v[3];
 	size_t a;
 	int grad = want_grad != 0, rc;
 
-	if ((rc = sep_check_ev(s, ev, grad, err)) != HET_OK)
+	if ((rc = het_sep_check_ev(s, ev, grad, err)) != HET_OK)
 		return rc;
 	het_resid_angle_scaling(ev, &con, &off);
 	sep_run(s, mev, con, off, NULL, grad);
-	for (a = 0; a < s->na; a++)
-		if (s->cnt[a] > 0)
-			sep_close(s, a, con[a], off[a] - s->ybar[a],
-			    s->acc + SEP_NACC * a, out, grad);
+	for (a = 0; a < s->na; a++) {
+		if (s->cnt[a] == 0)
+			continue;
+		het_sep_close(s, a, con[a], off[a] - s->ybar[a], v);
+		out->ss += v[0];
+		if (grad) {
+			out->gcon[a] += v[1];
+			out->goff[a] += v[2];
+		}
+	}
 	if (grad && s->nfp > 0)
 		het_model_eval_sep_adjoint(mev, &s->ad, out->gfree);
 	return HET_OK;
@@ -443,7 +524,7 @@ het_separable_moments(struct het_separable *s,
 	size_t a;
 	int rc;
 
-	if ((rc = sep_check_ev(s, ev, 0, err)) != HET_OK)
+	if ((rc = het_sep_check_ev(s, ev, 0, err)) != HET_OK)
 		return rc;
 	sep_run(s, het_resid_eval_mev(ev), NULL, NULL, s->zero, 0);
 	for (a = 0; a < s->na; a++) {
@@ -482,7 +563,7 @@ het_separable_adjoint(struct het_separable *s,
 	const struct het_model_eval *mev = het_resid_eval_mev(ev);
 	int rc;
 
-	if ((rc = sep_check_ev(s, ev, 1, err)) != HET_OK)
+	if ((rc = het_sep_check_ev(s, ev, 1, err)) != HET_OK)
 		return rc;
 	sep_run(s, mev, NULL, NULL, coef, 1);
 	if (s->nfp > 0)

@@ -95,6 +95,22 @@ struct het_separable *het_separable_alloc(const struct het_resid *r,
 void het_separable_free(struct het_separable *s);
 
 /*
+ * het_separable_alloc_angle: as het_separable_alloc with angle >= 0
+ * holding that angle's pairs alone (a per-angle fit: the other angles
+ * count as having no pairs), angle -1 every angle.
+ *
+ * het_separable_view: a new object on the data of `data` (which must
+ * outlive it and is only read) with its own workspace, so that several
+ * threads evaluate one problem at once without copying its data.  Free
+ * with het_separable_free.  Errors: HET_ENOMEM.
+ * Thread: any; data may be read by any number of views at once.
+ */
+struct het_separable *het_separable_alloc_angle(const struct het_resid *r,
+    long angle, struct het_error *err);
+struct het_separable *het_separable_view(const struct het_separable *data,
+    struct het_error *err);
+
+/*
  * het_separable_eval: the sums of het_resid_eval_lsq over all the
  * problem's pairs at the point ev was prepared on (het_resid_prepare),
  * added to out: ss = sum r_k^2 and, with want_grad, gfree (nphys_free
@@ -147,6 +163,60 @@ int het_separable_adjoint(struct het_separable *s,
     const struct het_resid_eval *ev, const double *coef, double *gfree,
     struct het_error *err);
 double het_separable_weight2(const struct het_separable *s);
+
+/*
+ * The Gauss-Newton normal equations of the plain least squares, per
+ * angle (het_separable_normal): with r_k = w (o + c g_k - y_k) over the
+ * angle's pairs, the sums a pair-by-pair accumulation of J^T J and J^T r
+ * gives, het_separable_normal_len(nfp) doubles per angle:
+ *   [HET_SEPN_SS]  sum r^2
+ *   [HET_SEPN_CC]  sum (dr/dc)^2 = w^2 sum g^2
+ *   [HET_SEPN_CO]  sum dr/dc dr/do = w^2 sum g
+ *   [HET_SEPN_OO]  sum (dr/do)^2 = w^2 n
+ *   [HET_SEPN_GC], [HET_SEPN_GO]  sum r dr/dc, sum r dr/do
+ *   + HET_SEPN_HEAD           nfp: sum r dr/dtheta (physics gradient)
+ *   + HET_SEPN_HEAD + nfp     nfp: sum dr/dtheta dr/dc
+ *   + HET_SEPN_HEAD + 2 nfp   nfp: sum dr/dtheta dr/do
+ *   + HET_SEPN_HEAD + 3 nfp   nfp x nfp row-major, symmetric:
+ *                             sum dr/dtheta dr/dtheta^T
+ * The cost and gradient entries (SS, GC, GO, the physics gradient) are
+ * those of het_separable_eval, per angle.  The matrix entries come from
+ * O(N) prefix and suffix sums per direction: the tangent of g along
+ * each free parameter (het_model_eval_sep_tangent) is separable too, so
+ * sum_k dg_k/dtheta dg_k/dtheta_m is the adjoint (het_model_eval_sep_
+ * adjoint) of sum_k g_k times that tangent held fixed; without the data
+ * and in O(nfp N (SEP_NC^2 + nfp)) per angle instead of O(N^2 nfp^2).
+ * They leave out the reference's floor factor rho of pairs inside a run
+ * of a rate floored at 0 (a relative 1e-9 on those pairs, het_model.h):
+ * a Gauss-Newton matrix only guides the steps, and the cost and gradient
+ * keep it.
+ */
+enum { HET_SEPN_SS = 0, HET_SEPN_CC, HET_SEPN_CO, HET_SEPN_OO, HET_SEPN_GC,
+	HET_SEPN_GO, HET_SEPN_HEAD };
+#define het_separable_normal_len(nfp) \
+	((size_t)HET_SEPN_HEAD + 3 * (size_t)(nfp) + (size_t)(nfp) * (nfp))
+
+/*
+ * het_separable_normal: the normal equations above at the point ev was
+ * prepared on, for angle `angle` (>= 0) or every angle (-1), into out
+ * (n_angles * het_separable_normal_len(nfp) doubles, angle a at out + a
+ * len; angles not evaluated or without pairs are zeroed).  full = 0:
+ * the head alone (cost and the contrast/offset block: one data pass
+ * without adjoints); full = 1: everything (needs a prepare with
+ * want_jac).
+ * Returns HET_OK, or HET_EINVAL: an evaluated angle lacks some pair i <
+ * j (the prefix sums need complete triangles; message "not complete:
+ * ..."), ev of another problem, full without the Jacobian tables;
+ * HET_ENOMEM (the workspace is allocated on the first full call).
+ * Thread: one at a time per object.
+ *
+ * het_separable_complete: 1 when angle a (>= 0) or every angle that has
+ * pairs (-1) holds every pair i < j of the N frames.
+ */
+int het_separable_normal(struct het_separable *s,
+    const struct het_resid_eval *ev, long angle, int full, double *out,
+    struct het_error *err);
+int het_separable_complete(const struct het_separable *s, long angle);
 
 /*
  * het_separable_loglik: prepare ev at x (p values, het_resid order) and

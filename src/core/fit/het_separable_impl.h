@@ -41,6 +41,9 @@ struct sep_ent {
 struct het_separable {
 	const struct het_resid	*r;
 	size_t		 N, na, npk, nfp;
+	long		 angle;		/* the one angle held, or -1: all */
+	int		 view;		/* the data below belong to another
+					   object (het_separable_view) */
 	double		 w2;		/* the common weight, squared */
 	double		**U;		/* na: the packed centred triangle of
 					   a complete angle, else NULL */
@@ -65,6 +68,15 @@ struct het_separable {
 	double		*gc, *go;	/* na: for het_separable_loglik */
 	double		*zero;		/* 3 na zeros: adjoint coefficients
 					   of het_separable_moments */
+	size_t		 nblk;		/* blocks of the current point */
+	size_t		 shift_b0;	/* block whose shifted exponentials
+					   EA, EB hold, or SIZE_MAX */
+	/* het_separable_normal's workspace (allocated on first use) */
+	struct het_model_sep *tan;	/* nfp tangents of the factors */
+	double		*tanbuf;	/* their arrays */
+	double		*TA, *TB;	/* N * SEP_NC: tangents of A_c, B_c */
+	double		*dir, *col;	/* nfp: a direction, a column */
+	double		*E, *Eg, *E1;	/* nfp^2, nfp, nfp: one angle */
 };
 
 /* Offset of row i in a packed triangle of N frames. */
@@ -73,6 +85,32 @@ sep_row_off(size_t N, size_t i)
 {
 	return i * (N - 1) - i * (i - 1) / 2;	/* 0 at i = 0 */
 }
+
+/* Point the arrays of a het_model_sep into one buffer of N-frame rows
+   ((3 HET_SEP_MAXTERMS + 1) N + na doubles). */
+void	het_sep_layout(struct het_model_sep *x, double *buf, size_t N);
+
+/*
+ * het_separable.c's steps of an evaluation: het_sep_point prepares the
+ * point (factors, trigonometric tables, runs, blocks; zeroes the angle
+ * sums and, with grad, the per-frame adjoints); het_sep_angle_block runs
+ * the passes of angle a over block b (coef as in sep_run); het_sep_close
+ * gives angle a's (sum r^2, d f/d contrast, d f/d offset) of the
+ * residual form.  het_sep_normal_free frees het_separable_normal's
+ * workspace (het_separable_normal.c).
+ */
+void	het_sep_point(struct het_separable *s,
+	    const struct het_model_eval *mev, int grad);
+void	het_sep_angle_block(struct het_separable *s, size_t a, size_t b,
+	    const double *con, const double *off, const double *coef,
+	    int grad);
+void	het_sep_close(const struct het_separable *s, size_t a, double con,
+	    double dd, double v[3]);
+void	het_sep_normal_free(struct het_separable *s);
+/* HET_EINVAL when ev belongs to another problem, or grad is wanted of a
+   point prepared without the Jacobian tables. */
+int	het_sep_check_ev(const struct het_separable *s,
+	    const struct het_resid_eval *ev, int grad, struct het_error *err);
 
 /*
  * The passes of one evaluation (het_separable_pass.c), in the order

@@ -224,6 +224,14 @@ het_model_eval_sep_adjoint(const struct het_model_eval *ev,
 	ev->m->ops->sep_adjoint(ev, adj, gfree);
 }
 
+void
+het_model_eval_sep_tangent(const struct het_model_eval *ev,
+    const double *dir, struct het_model_sep *tan)
+{
+	assert(het_model_sep_terms(ev->m) > 0);
+	ev->m->ops->sep_tangent(ev, dir, tan);
+}
+
 double
 het_model_eval_g(const struct het_model_eval *ev, size_t a, size_t i,
     size_t j)

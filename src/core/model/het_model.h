@@ -248,6 +248,21 @@ void het_model_eval_sep_adjoint(const struct het_model_eval *ev,
     const struct het_model_sep *adj, double *gfree);
 
 /*
+ * het_model_eval_sep_tangent: the directional derivatives of the
+ * per-frame factors along dir (het_model_eval_nfree values, a direction
+ * in the free parameters) into the caller's arrays tan->P[t], Q[t],
+ * L[t] (t < nterm), V and qa (when the form oscillates), same layout as
+ * het_model_eval_sep; every array of the form is written (zeros where a
+ * factor does not move).  The forward counterpart of
+ * het_model_eval_sep_adjoint (the same derivative columns), used for
+ * Gauss-Newton matrices (het_separable_normal).  Needs a prepare with
+ * free flags.  O(N n_free).
+ * Thread: as het_model_eval_sep.
+ */
+void het_model_eval_sep_tangent(const struct het_model_eval *ev,
+    const double *dir, struct het_model_sep *tan);
+
+/*
  * het_model_eval_g: g at a single point, including the diagonal i == j
  * (used to draw full model matrices; the fits never use the diagonal).
  */

@@ -739,6 +739,52 @@ het_het_sep_adjoint(const struct het_model_eval *ev,
 		gfree[tb->g0[HG_PHI0]] += aphi;
 }
 
+/*
+ * Tangents of the separable factors along dir: the per-frame tables
+ * move by their derivative columns (Sr, Ss, Sv, x_s by group), the
+ * factors by the derivatives of het_het_sep_adjoint's comment.
+ */
+static void
+het_het_sep_tangent(const struct het_model_eval *ev, const double *dir,
+    struct het_model_sep *tan)
+{
+	const struct het_het_tabs *tb = ev->priv;
+	const double q2 = -2.0 * tb->mhq2;
+	const double *d;
+	double v[4], xs, xr, n, dn, in2, dphi;
+	size_t k, q;
+	int grp;
+
+	tan->nterm = 3;
+	tan->osc = 2;
+	for (k = 0; k < tb->n; k++) {
+		d = tb->row + k * tb->stride;
+		xs = d[HT_XS];
+		xr = d[HT_XR];
+		n = d[HT_NRM];
+		d += HT_NBASE;
+		for (grp = HG_REF; grp <= HG_FRAC; grp++) {
+			v[grp] = 0.0;
+			for (q = tb->g0[grp]; q < tb->g1[grp]; q++)
+				v[grp] += d[q] * dir[q];
+		}
+		dn = 2.0 * (xs - xr);
+		in2 = v[3] / (n * n);
+		tan->P[0][k] = tan->Q[0][k] = -xr * (2.0 * n + xr * dn) * in2;
+		tan->P[1][k] = tan->Q[1][k] = xs * (2.0 * n - xs * dn) * in2;
+		tan->Q[2][k] = ((xr - xs) * n - xr * xs * dn) * in2;
+		tan->P[2][k] = 2.0 * tan->Q[2][k];
+		tan->L[0][k] = q2 * v[0];
+		tan->L[1][k] = q2 * v[1];
+		tan->L[2][k] = 0.5 * (tan->L[0][k] + tan->L[1][k]);
+		tan->V[k] = v[2];
+	}
+	dphi = tb->g0[HG_PHI0] != tb->g1[HG_PHI0] ? dir[tb->g0[HG_PHI0]] :
+	    0.0;
+	for (k = 0; k < tb->na; k++)
+		tan->qa[k] = tb->dqa[k] * dphi;
+}
+
 static double
 het_het_point(const struct het_model_eval *ev, size_t a, size_t i, size_t j)
 {
@@ -761,5 +807,6 @@ const struct het_model_ops het_model_het_ops = {
 	het_het_sep_terms,
 	het_het_sep,
 	het_het_sep_adjoint,
+	het_het_sep_tangent,
 	het_het_point
 };

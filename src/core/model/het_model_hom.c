@@ -343,6 +343,27 @@ hom_sep_adjoint(const struct het_model_eval *ev,
 	}
 }
 
+static void
+hom_sep_tangent(const struct het_model_eval *ev, const double *dir,
+    struct het_model_sep *tan)
+{
+	const struct hom_tables *tb = ev->priv;
+	const double *row;
+	size_t k, c;
+	double v;
+
+	tan->nterm = 1;
+	tan->osc = -1;
+	for (k = 0; k < tb->n; k++) {
+		row = tb->row + k * ROW_LEN + ROW_DSD;
+		v = 0.0;
+		for (c = 0; c < ev->nfree; c++)
+			v += dir[c] * row[ev->free_idx[c]];
+		tan->P[0][k] = tan->Q[0][k] = 0.0;
+		tan->L[0][k] = 2.0 * tb->A * v;
+	}
+}
+
 const struct het_model_ops het_model_hom_ops = {
 	hom_tables_alloc,
 	hom_tables_free,
@@ -353,5 +374,6 @@ const struct het_model_ops het_model_hom_ops = {
 	hom_sep_terms,
 	hom_sep,
 	hom_sep_adjoint,
+	hom_sep_tangent,
 	hom_g
 };

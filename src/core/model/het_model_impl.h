@@ -42,6 +42,8 @@ struct het_model_ops {
 		    struct het_model_sep *s);
 	void	 (*sep_adjoint)(const struct het_model_eval *ev,
 		    const struct het_model_sep *adj, double *gfree);
+	void	 (*sep_tangent)(const struct het_model_eval *ev,
+		    const double *dir, struct het_model_sep *tan);
 	/* g at one point, diagonal allowed. */
 	double	 (*point)(const struct het_model_eval *ev, size_t a, size_t i,
 		    size_t j);
