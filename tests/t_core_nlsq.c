@@ -728,6 +728,69 @@ test_quality(void)
 	het_nlsq_free(w);
 }
 
+/*
+ * LAPACK's decomposition, then the two null directions (rows 0 and 1:
+ * the smallest eigenvalues) rotated by 30 degrees into each other, as an
+ * eigensolver may return any basis of a degenerate eigenspace.
+ */
+static int
+eigen_mixed(void *ctx, size_t p, double *M, double *lam, double *Z,
+    struct het_error *err)
+{
+	double c = cos(M_PI / 6), s = sin(M_PI / 6), a, b;
+	size_t i;
+	int rc = het_nlsq_eigen(ctx, p, M, lam, Z, err);
+
+	for (i = 0; rc == HET_OK && i < p; i++) {
+		a = Z[i];
+		b = Z[p + i];
+		Z[i] = c * a + s * b;
+		Z[p + i] = -s * a + c * b;
+	}
+	return rc;
+}
+
+/*
+ * Two independent exact degeneracies (columns 0 = 2 x column 1, column 3
+ * = column 4) whose null directions come mixed: each warning names its
+ * own pair alone.
+ */
+static void
+test_null_groups(void)
+{
+	static const char *const names[5] = { "a", "b", "c", "d", "e" };
+	double J[8 * 5], jtj[25];
+	struct het_nlsq_quality q;
+	struct het_error err;
+	size_t i, j, k;
+	int ab = 0, de = 0, mixed = 0, rc;
+
+	for (k = 0; k < 8; k++) {
+		J[k * 5 + 1] = sin(1.0 + k);
+		J[k * 5 + 0] = 2.0 * J[k * 5 + 1];
+		J[k * 5 + 2] = cos(0.3 * k * k);
+		J[k * 5 + 3] = J[k * 5 + 4] = 1.0 / (1.0 + k);
+	}
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 5; j++)
+			for (jtj[i * 5 + j] = 0, k = 0; k < 8; k++)
+				jtj[i * 5 + j] += J[k * 5 + i] * J[k * 5 + j];
+	rc = het_nlsq_quality_eig(5, jtj, 1.0, NULL, NULL, NULL, names, NULL,
+	    eigen_mixed, NULL, &q, &err);
+	for (k = 0; rc == HET_OK && k < q.nwarnings; k++) {
+		if (strstr(q.warnings[k], "not separately") == NULL)
+			continue;
+		diag("%s", q.warnings[k]);
+		ab |= strstr(q.warnings[k], "Parameters a and b are") != NULL;
+		de |= strstr(q.warnings[k], "Parameters d and e are") != NULL;
+		mixed |= strstr(q.warnings[k], " a ") != NULL &&
+		    strstr(q.warnings[k], " d ") != NULL;
+	}
+	ok(rc == HET_OK && ab && de && !mixed, "two degeneracies mixed by "
+	    "the eigensolver are reported apart (a and b; d and e)");
+	het_nlsq_quality_fini(&q);
+}
+
 int
 main(void)
 {
@@ -737,6 +800,7 @@ main(void)
 	test_losses();
 	test_stops();
 	test_quality();
+	test_null_groups();
 	done_testing();
 	return exit_status();
 }

@@ -609,6 +609,77 @@ out:
 	return rc;
 }
 
+/* Row a of Z minus f times row b. */
+static void
+row_axpy(double *Z, size_t p, size_t a, size_t b, double f)
+{
+	size_t i;
+
+	for (i = 0; i < p; i++)
+		Z[a * p + i] -= f * Z[b * p + i];
+}
+
+/*
+ * The null directions as sparse as the null space allows.  An
+ * eigensolver returns any orthonormal basis of a degenerate eigenspace,
+ * so two independent degeneracies (D0_ref against D_offset_ref, f0
+ * against f2) come back mixed by whatever rotation rounding picked, and
+ * each direction then names the parameters of both.  Gauss-Jordan
+ * elimination with complete pivoting over the null rows of Z, then
+ * Gram-Schmidt in pivot order, gives a basis of the same space in which
+ * independent groups separate (to rounding); the leak and every other
+ * sum over the null directions are unchanged by an orthonormal change
+ * of basis.  Without memory for the row list the basis stays as it is.
+ */
+static void
+null_sparse(struct het_nlsq_quality *q)
+{
+	size_t p = q->p, n = 0, s, t, c, ts = 0, cs = 0, *R;
+	unsigned char *used;
+	double *Z = q->Z, big, v;
+
+	R = malloc((p > 0 ? p : 1) * sizeof(*R));
+	used = calloc(p > 0 ? p : 1, 1);
+	for (t = 0; R != NULL && used != NULL && t < p; t++)
+		if (q->dir[t] == HET_NLSQ_DIR_NULL)
+			R[n++] = t;
+	for (s = 0; n > 1 && s < n; s++) {
+		big = 0.0;
+		for (t = s; t < n; t++)
+			for (c = 0; c < p; c++)
+				if (!used[c] && fabs(Z[R[t] * p + c]) > big) {
+					big = fabs(Z[R[t] * p + c]);
+					ts = t;
+					cs = c;
+				}
+		if (!(big > 0))
+			break;
+		t = R[s];
+		R[s] = R[ts];
+		R[ts] = t;
+		used[cs] = 1;
+		v = Z[R[s] * p + cs];
+		for (c = 0; c < p; c++)
+			Z[R[s] * p + c] /= v;
+		for (t = 0; t < n; t++)
+			if (t != s)
+				row_axpy(Z, p, R[t], R[s], Z[R[t] * p + cs]);
+	}
+	for (s = 0; n > 1 && s < n; s++) {
+		for (t = 0; t < s; t++) {
+			for (v = 0.0, c = 0; c < p; c++)
+				v += Z[R[s] * p + c] * Z[R[t] * p + c];
+			row_axpy(Z, p, R[s], R[t], v);
+		}
+		for (v = 0.0, c = 0; c < p; c++)
+			v += Z[R[s] * p + c] * Z[R[s] * p + c];
+		for (v = sqrt(v), c = 0; v > 0 && c < p; c++)
+			Z[R[s] * p + c] /= v;
+	}
+	free(R);
+	free(used);
+}
+
 int
 het_nlsq_quality_eig(size_t p, const double *jtj, double s2,
     const double *x, const double *lo, const double *hi,
@@ -647,6 +718,7 @@ het_nlsq_quality_eig(size_t p, const double *jtj, double s2,
 		q->dir[k] = q->lmax > 0 && q->lam[k] > tol ? HET_NLSQ_DIR_KEPT :
 		    HET_NLSQ_DIR_NULL;
 	}
+	null_sparse(q);
 	het_nlsq_quality_bounds(q, x, lo, hi);
 	rc = quality_finish(q, x, lo, hi, names, err);
 out:
