@@ -369,7 +369,7 @@ het_sep_close(const struct het_separable *s, size_t a, double con,
 	const double *acc = s->acc + SEP_NACC * a;
 	double n = (double)s->cnt[a], gb, ss, gc, go;
 
-	if (s->U[a] == NULL) {
+	if (s->U[a] == NULL || s->direct) {
 		ss = acc[0];
 		gc = acc[1];
 		go = acc[2];
@@ -441,7 +441,11 @@ het_sep_angle_block(struct het_separable *s, size_t a, size_t b,
 	het_sep_factors(s, a, b0, b1, grad);
 	if (s->U[a] == NULL)
 		het_sep_pass_sparse(s, a, b0, b1, dd, c, ad, grad, acc);
-	else {
+	else if (s->direct) {
+		het_sep_pass_direct(s, s->U[a], b0, b1, dd, c, ad, grad, acc);
+		/* sum g, sum g^2 into acc[6], acc[7] (no adjoints) */
+		het_sep_moments(s, b0, b1, 0, 0, 0, acc + 5);
+	} else {
 		het_sep_pass_full(s, s->U[a], b0, b1, -ad[2], grad, acc);
 		het_sep_moments(s, b0, b1, ad[1], 0.5 * ad[0], grad, acc);
 	}

@@ -28,7 +28,8 @@ typedef double sep_v2 __attribute__((vector_size(16), aligned(8),
     may_alias));
 #define SEP_SHIFT_MAX	300.0	/* rise of any L within a block */
 #define SEP_EXP_MIN	(-746.0) /* exp() below this is 0 in double */
-#define SEP_NACC	6	/* sums per angle: pass, then rho fix-up */
+#define SEP_NACC	8	/* sums per angle: pass, rho fix-up, and
+				   sum g, sum g^2 of a direct pass */
 
 enum { TRIG_ONE = 0, TRIG_COS, TRIG_SIN };
 
@@ -42,6 +43,8 @@ struct het_separable {
 	const struct het_resid	*r;
 	size_t		 N, na, npk, nfp;
 	long		 angle;		/* the one angle held, or -1: all */
+	int		 direct;	/* complete angles form each residual
+					   (het_sep_pass_direct) */
 	int		 view;		/* the data below belong to another
 					   object (het_separable_view) */
 	double		 w2;		/* the common weight, squared */
@@ -133,6 +136,9 @@ void	het_sep_factors(struct het_separable *s, size_t a, size_t b0, size_t b1,
 	    int grad);
 void	het_sep_pass_full(struct het_separable *s, const double *U, size_t b0,
 	    size_t b1, double gY, int grad, double *acc);
+void	het_sep_pass_direct(struct het_separable *s, const double *U,
+	    size_t b0, size_t b1, double dd, double con, const double *ad,
+	    int grad, double *acc);
 void	het_sep_moments(struct het_separable *s, size_t b0, size_t b1,
 	    double k1, double k2, int grad, double *acc);
 void	het_sep_pass_sparse(struct het_separable *s, size_t a, size_t b0,

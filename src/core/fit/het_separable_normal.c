@@ -8,7 +8,11 @@
  * Design.  Per angle, one residual-form evaluation with adjoints gives
  * the cost, the contrast/offset sums and the physics gradient (the
  * per-frame adjoints of that angle alone go through the model's
- * adjoint map).  The matrix follows column by column: for a free
+ * adjoint map).  It forms each residual (het_sep_pass_direct) rather
+ * than the cheaper sums of products: a least-squares fit compares costs
+ * that differ in their last digits near its optimum, and on noise-free
+ * data the optimum's cost is 0, which the centred sums give only to
+ * rounding times sum u^2.  The matrix follows column by column: for a free
  * parameter m the tangent of g is
  *	dg_ij = sum_c TA_c(i) B_c(j) + A_c(i) TB_c(j),
  * with TA_c, TB_c the tangents of the components (from the model's
@@ -322,6 +326,7 @@ het_separable_normal(struct het_separable *s,
 	if (phys && (rc = sep_normal_alloc(s, err)) != HET_OK)
 		return rc;
 	het_resid_angle_scaling(ev, &con, &off);
+	s->direct = 1;
 	het_sep_point(s, mev, full);
 	for (m = 0; phys && m < s->nfp; m++) {
 		memset(s->dir, 0, s->nfp * sizeof(double));
@@ -342,13 +347,14 @@ het_separable_normal(struct het_separable *s,
 		o[HET_SEPN_SS] = v[0];
 		o[HET_SEPN_GC] = v[1];
 		o[HET_SEPN_GO] = v[2];
-		o[HET_SEPN_CC] = s->w2 * acc[2];
-		o[HET_SEPN_CO] = s->w2 * acc[1];
+		o[HET_SEPN_CC] = s->w2 * acc[7];
+		o[HET_SEPN_CO] = s->w2 * acc[6];
 		o[HET_SEPN_OO] = s->w2 * (double)s->cnt[a];
 		if (!phys)
 			continue;
 		het_model_eval_sep_adjoint(mev, &s->ad, o + HET_SEPN_HEAD);
 		gn_angle(s, mev, a, con[a], o);
 	}
+	s->direct = 0;
 	return HET_OK;
 }

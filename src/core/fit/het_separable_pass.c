@@ -175,6 +175,61 @@ het_sep_pass_full(struct het_separable *s, const double *U, size_t b0,
 }
 
 /*
+ * Complete triangle, rows [b0, b1), each residual formed: r = dd + con
+ * g - u of every pair, acc[0..2] += sum r^2, sum r g, sum r as the
+ * incomplete pass gives them, and with the gradient e = ad[0] g + ad[1]
+ * - ad[2] u onto the adjoints.  Twice the work of het_sep_pass_full and
+ * the moments, without their cancellation: the sums of a noise-free fit
+ * at its optimum are rounding, not rounding times sum u^2 (the least
+ * squares' choice, het_separable_normal).
+ */
+void
+het_sep_pass_direct(struct het_separable *s, const double *U, size_t b0,
+    size_t b1, double dd, double con, const double *ad, int grad,
+    double *acc)
+{
+	const double *u, *Ai;
+	const sep_v2 *B;
+	sep_v2 *gB, *gA, ga0, ga1, a0, a1, gv;
+	double g, r, e, ss = 0, sg = 0, sr = 0;
+	size_t i, k, n, N = s->N;
+
+	for (i = b0; i < b1 && i + 1 < N; i++) {
+		u = U + sep_row_off(N, i);
+		n = N - i - 1;
+		B = (const sep_v2 *)(s->B + (i + 1) * SEP_NC);
+		gB = (sep_v2 *)(s->gB + (i + 1) * SEP_NC);
+		Ai = s->A + i * SEP_NC;
+		a0 = (sep_v2){ Ai[0], Ai[1] };
+		a1 = (sep_v2){ Ai[2], Ai[3] };
+		ga0 = ga1 = (sep_v2){ 0, 0 };
+		for (k = 0; k < n; k++) {
+			gv = a0 * B[2 * k] + a1 * B[2 * k + 1];
+			g = gv[0] + gv[1];
+			r = dd + con * g - u[k];
+			ss += r * r;
+			sg += r * g;
+			sr += r;
+			if (!grad)
+				continue;
+			e = ad[0] * g + ad[1] - ad[2] * u[k];
+			ga0 += e * B[2 * k];
+			ga1 += e * B[2 * k + 1];
+			gB[2 * k] += e * a0;
+			gB[2 * k + 1] += e * a1;
+		}
+		if (grad) {
+			gA = (sep_v2 *)(s->gA + i * SEP_NC);
+			gA[0] += ga0;
+			gA[1] += ga1;
+		}
+	}
+	acc[0] += ss;
+	acc[1] += sg;
+	acc[2] += sr;
+}
+
+/*
  * Complete triangle: sum g (acc[1]) and sum g^2 (acc[2]) over the pairs
  * whose row lies in [b0, b1), from prefix sums of A_c and A_c A_d over
  * the rows; with k1 = d f/d sum g and k2 = d f/d sum g^2, their

@@ -412,6 +412,7 @@ het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	}
 	run.slots[0].fe.pool = pool;
 	run.slots[0].fe.cancel = NULL;
+	run.slots[0].fe.pairs = 1;	/* the report: the pair kernel */
 	if (cancelled) {
 		if ((rc = het_fit_eval_pass(&run.slots[0].fe,
 		    run.starts[best].x,

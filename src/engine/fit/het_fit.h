@@ -172,6 +172,16 @@ struct het_fit_options {
 	   linear (see the top of this file); 1: always fit them jointly
 	   with the physics in the trust region. */
 	int		 scaling_joint;
+	/*
+	 * The sums of the normal equations: 0 (default) from the separable
+	 * form of the model (het_separable_normal: O(N) per frame instead
+	 * of a pass over the pairs per evaluation) when the loss is linear,
+	 * the model separable (every heterodyne mode, homodyne static), the
+	 * weights equal and every fitted angle has all its pairs; the
+	 * pre-fit's frame window and the final pass of the report always
+	 * use the pair kernel.  1: always the pair kernel.
+	 */
+	int		 pair_kernel;
 	/* Multistart screening (see above): iterations per start before
 	   the choice (0: HET_FIT_SCREEN_ITER; < 0: no screening, every
 	   start runs to its end), and how many continue (0: a quarter of

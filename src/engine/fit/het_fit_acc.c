@@ -45,6 +45,7 @@ het_fit_prob_fini(struct fit_prob *fp)
 	free(fp->names);
 	free(fp->seg_first);
 	free(fp->seg_v);
+	het_separable_free(fp->sep);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -224,6 +225,7 @@ het_fit_prob_init(struct fit_prob *fp, const struct het_resid *r, long angle,
 	fp->ns = fp->p - fp->nfp;
 	fp->vp = !opt->scaling_joint && fp->loss == HET_LOSS_LINEAR &&
 	    fp->nfp > 0 && fp->ns > 0;
+	het_fit_sep_prob(fp, r, opt);
 	return HET_OK;
 nomem:
 	rc = HET_ENOMEM;
@@ -332,6 +334,8 @@ het_fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
 	sv[ns] = nv;
 	free(fp->seg_first);
 	free(fp->seg_v);
+	het_separable_free(fp->sep);	/* a window: the pair kernel */
+	fp->sep = NULL;
 	fp->seg_first = sf;
 	fp->seg_v = sv;
 	fp->nseg = ns;
@@ -400,6 +404,7 @@ het_fit_eval_fini(struct fit_eval *fe)
 	free(fe->cacc);
 	free(fe->xfull);
 	het_fit_vp_fini(fe);
+	het_fit_sep_eval_fini(fe);
 	memset(fe, 0, sizeof(*fe));
 }
 
@@ -445,7 +450,8 @@ het_fit_eval_init(struct fit_eval *fe, const struct fit_prob *fp, size_t nwk,
 		    wk->f == NULL)
 			goto fail;
 	}
-	if (fp->vp && het_fit_vp_init(fe, err) != HET_OK)
+	if ((fp->vp && het_fit_vp_init(fe, err) != HET_OK) ||
+	    het_fit_sep_eval_init(fe, err) != HET_OK)
 		goto fail;
 	return HET_OK;
 fail:
@@ -638,6 +644,8 @@ het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
 		return rc;
 	fe->want_jac = (int)mode;
 	fe->npass++;
+	if (het_fit_sep_wanted(fe))
+		return het_fit_sep_pass(fe, mode, err);
 	return het_pool_reduce(fe->pool, mode == FIT_COST ? fe->red_cost :
 	    mode == FIT_FULL_PA ? fe->red_pa : fe->red_full, fp->nchunks,
 	    chunk_fn, fe, fe->cacc, fe->cancel, NULL, err);

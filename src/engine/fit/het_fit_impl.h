@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "het_fit.h"
+#include "het_separable.h"
 
 /* Pairs per het_resid evaluation block inside a chunk. */
 #define HET_FIT_BLOCK 256
@@ -64,6 +65,9 @@ struct fit_prob {
 	   0 .. n-1 in run order; nseg 0: the range first .. first + n. */
 	size_t		 nseg;
 	size_t		*seg_first, *seg_v;
+	/* The separable form's data (het_fit_sep.c), or NULL: the pair
+	   kernel.  Owned; each evaluation reads it through a view. */
+	struct het_separable *sep;
 };
 
 /* Evaluation modes of the chunk function. */
@@ -118,6 +122,12 @@ struct fit_eval {
 	const atomic_int	*cancel;
 	int			 want_jac;	/* enum fit_mode */
 	struct fit_vp		 vp;		/* when fp->vp */
+	/* The separable sums (het_fit_sep.c): a view of fp->sep and its
+	   per-angle output, NULL without; pairs 1: the pair kernel for
+	   the next passes (the report's final pass). */
+	struct het_separable	*sepv;
+	double			*sepout;
+	int			 pairs;
 	/*
 	 * Speculation: a cost evaluation that follows an accepted step
 	 * computes the normal equations in the same pass (most trial
@@ -186,6 +196,24 @@ int het_fit_eval_cb(void *ctx, const double *x, int want_jac, double *acc,
  * fe->cacc.
  */
 int het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
+    struct het_error *err);
+
+/*
+ * The separable sums (het_fit_sep.c).  het_fit_sep_prob: fp->sep when
+ * the problem qualifies (het_fit_options.pair_kernel), else NULL; never
+ * fails (a problem that does not qualify, or memory that is short,
+ * keeps the pair kernel).  het_fit_sep_eval_init / _fini: the view and
+ * output of one evaluation (HET_ENOMEM).  het_fit_sep_wanted: whether
+ * a pass of fe in mode uses them.  het_fit_sep_pass: the compact
+ * accumulator fe->cacc of that pass at the point fe->ev was prepared
+ * on, as the pooled chunk function would leave it.
+ */
+void het_fit_sep_prob(struct fit_prob *fp, const struct het_resid *r,
+    const struct het_fit_options *opt);
+int het_fit_sep_eval_init(struct fit_eval *fe, struct het_error *err);
+void het_fit_sep_eval_fini(struct fit_eval *fe);
+int het_fit_sep_wanted(const struct fit_eval *fe);
+int het_fit_sep_pass(struct fit_eval *fe, enum fit_mode mode,
     struct het_error *err);
 
 /* het_fit_expand: the dense accumulator of the p fitted columns from the
