@@ -25,7 +25,11 @@
  *     bit-identical with and without a pool; a cancel during the pre-fit
  *     returns its last point with a consistent cost; no pre-fit for
  *     W >= N, for a window with fewer pairs than parameters, or (auto)
- *     below 600 frames.
+ *     below 600 frames;
+ *   - the separable sums against the pair kernel (pair_kernel 1):
+ *     projected, joint and per-angle fits reach the same minimum, the
+ *     reported cost is the pairs' cost at x, the passes say which sums
+ *     they used, a robust loss never uses them.
  */
 #include "config.h"
 
@@ -428,6 +432,104 @@ test_window(void)
 	sim_free(S);
 }
 
+/*
+ * The largest |a - b| in units of b's uncertainty over the parameters
+ * that have one in both (a degenerate one may end anywhere along its
+ * null direction at the same cost); NAN when none has.
+ */
+static double
+zdiff(const struct het_fit_result *a, const struct het_fit_result *b)
+{
+	double z = NAN;
+	size_t k;
+
+	for (k = 0; k < a->p; k++)
+		if (isfinite(a->unc[k]) && isfinite(b->unc[k]) &&
+		    b->unc[k] > 0)
+			z = fmax(z, fabs(a->x[k] - b->x[k]) / b->unc[k]);
+	return z;
+}
+
+/*
+ * The separable sums (het_fit_sep.c) against the pair kernel on the
+ * same problem: projected, joint and per-angle fits reach the same
+ * minimum (cost 1e-9 relative, x within 1e-3 uncertainties), the report
+ * is the pair kernel's (its cost is the cost at x), and the passes say
+ * which sums they used; a robust loss never uses them.
+ */
+static void
+test_separable(void)
+{
+	struct sim *S = sim_new(HET_MODE_TWO_COMPONENT, 0.002, 0.1);
+	struct het_fit_options o;
+	struct het_fit_result *sp = NULL, *pk = NULL, *jt = NULL, *rb = NULL;
+	struct het_fit_result *jp = NULL;
+	struct het_fit_result **pa = NULL, **pb = NULL;
+	struct het_error err;
+	size_t na = 0, nb = 0, a;
+	double zpa = 0, cpa = 0;
+	int rc, sep_pa = 1;
+
+	opts(&o);
+	rc = het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &sp, &err);
+	o.pair_kernel = 1;
+	rc |= het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &pk, &err);
+	rc |= het_fit_run_per_angle(pool2, S->r, S->x0, NULL, NULL, &o, &pb,
+	    &nb, &err);
+	o.pair_kernel = 0;
+	rc |= het_fit_run_per_angle(pool2, S->r, S->x0, NULL, NULL, &o, &pa,
+	    &na, &err);
+	o.scaling_joint = 1;
+	rc |= het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &jt, &err);
+	o.pair_kernel = 1;
+	rc |= het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &jp, &err);
+	o.pair_kernel = 0;
+	o.scaling_joint = 0;
+	o.nlsq.loss = HET_LOSS_SOFT_L1;
+	rc |= het_fit_run(pool2, S->r, S->x0, NULL, NULL, &o, &rb, &err);
+	if (rc != HET_OK || na != NA || nb != NA) {
+		ok(0, "separable: every fit runs (%s)", err.msg);
+		goto out;
+	}
+	ok(sp->converged && pk->converged && jt->converged,
+	    "separable: the fits converge (%s, %s, %s)",
+	    het_nlsq_reason_name(sp->reason),
+	    het_nlsq_reason_name(pk->reason),
+	    het_nlsq_reason_name(jt->reason));
+	ok(sp->nsep > 0 && sp->nsep == sp->npass && jt->nsep == jt->npass &&
+	    pk->nsep == 0 && jp->nsep == 0 && rb->nsep == 0, "separable: "
+	    "every pass of the linear loss (%ld of %ld; joint %ld), none with "
+	    "pair_kernel or a robust loss", sp->nsep, sp->npass, jt->nsep);
+	is_rel(sp->cost, pk->cost, 1e-9, "separable: the pair kernel's "
+	    "minimum (%.12g / %.12g)", sp->cost, pk->cost);
+	is_rel(jt->cost, jp->cost, 1e-9, "separable: joint fit, the pair "
+	    "kernel's joint minimum");
+	ok(zdiff(sp, pk) < 1e-3, "separable: the same x (%.2g "
+	    "uncertainties)", zdiff(sp, pk));
+	is_rel(sp->cost, cost_at(S, sp->x), 1e-12, "separable: the reported "
+	    "cost is the pairs' cost at x");
+	for (a = 0; a < NA; a++) {
+		zpa = fmax(zpa, isnan(zdiff(pa[a], pb[a])) ? 1 :
+		    zdiff(pa[a], pb[a]));
+		cpa = fmax(cpa, fabs(pa[a]->cost - pb[a]->cost) /
+		    pb[a]->cost);
+		sep_pa &= pa[a]->nsep > 0 && pb[a]->nsep == 0;
+	}
+	ok(sep_pa && cpa < 1e-9 && zpa < 1e-3, "separable: per-angle fits "
+	    "agree (cost %.2g, x %.2g uncertainties)", cpa, zpa);
+	diag("separable: %ld iterations %ld passes; pair kernel %ld, %ld",
+	    sp->iterations, sp->npass, pk->iterations, pk->npass);
+out:
+	het_fit_result_free(sp);
+	het_fit_result_free(pk);
+	het_fit_result_free(jt);
+	het_fit_result_free(jp);
+	het_fit_result_free(rb);
+	het_fit_results_free(pa, na);
+	het_fit_results_free(pb, nb);
+	sim_free(S);
+}
+
 int
 main(void)
 {
@@ -439,6 +541,7 @@ main(void)
 	test_robust();
 	test_screening();
 	test_window();
+	test_separable();
 	het_pool_free(pool2);
 	done_testing();
 	return exit_status();

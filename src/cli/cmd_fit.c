@@ -271,11 +271,12 @@ fit_print_table(const struct het_problem *pb, const struct het_fit_result *fr)
 	if (fr->angle >= 0)
 		printf("\nangle %ld (phi %g):\n", fr->angle,
 		    pb->phi[fr->angle]);
-	printf("%s (%s): %ld iterations, %ld evaluations, %ld data passes, "
+	printf("%s (%s): %ld iterations, %ld evaluations, %ld data passes%s, "
 	    "%.2f s\n",
 	    fr->converged ? "converged" : fr->reason == HET_NLSQ_CANCELLED ?
 	    "cancelled" : "not converged", het_nlsq_reason_name(fr->reason),
-	    fr->iterations, fr->nfev, fr->npass, fr->wall_time);
+	    fr->iterations, fr->nfev, fr->npass, fr->nsep > 0 ?
+	    " (separable)" : "", fr->wall_time);
 	if (fr->window_frames > 0)
 		printf("started from a pre-fit of the first %ld frames "
 		    "(%ld iterations)\n", fr->window_frames,
@@ -363,6 +364,7 @@ fit_json_one(const struct het_problem *pb, const struct het_fit_result *fr)
 	json_object_set_new(o, "jacobian_evaluations",
 	    json_integer(fr->njev));
 	json_object_set_new(o, "passes", json_integer(fr->npass));
+	json_object_set_new(o, "separable_passes", json_integer(fr->nsep));
 	json_object_set_new(o, "window_frames",
 	    json_integer(fr->window_frames));
 	json_object_set_new(o, "window_iterations",

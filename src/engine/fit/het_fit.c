@@ -134,6 +134,7 @@ het_fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 		slot->fe.pending = 0;
 		slot->fe.spec_valid = 0;
 		slot->fe.npass = 0;
+		slot->fe.nsep = 0;
 		slot->nblock = 0;
 		/* Variable projection: the solver sees the physics prefix. */
 		if (fp->vp)
@@ -176,6 +177,7 @@ het_fit_run_start(struct fit_run *run, size_t k, struct fit_slot *slot,
 	st->nfev = info.nfev;
 	st->njev = info.njev;
 	st->npass = slot->fe.npass;
+	st->nsep = slot->fe.nsep;
 	st->nblock = slot->nblock;
 	if (cancelled) {
 		st->reason = HET_NLSQ_CANCELLED;

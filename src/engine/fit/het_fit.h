@@ -248,6 +248,8 @@ struct het_fit_start {
 	long		 npass;		/* data passes made (a pass after an
 					   accepted step yields the cost and
 					   the normal equations at once) */
+	long		 nsep;		/* of them, from the separable sums
+					   (het_fit_options.pair_kernel) */
 	long		 nblock;	/* iterations that solved their
 					   subproblem by block elimination
 					   (option blocks) */
@@ -276,6 +278,7 @@ struct het_fit_result {
 	long		 iterations;	/* of the best start */
 	long		 nfev, njev;	/* of the best start */
 	long		 npass;		/* data passes of the best start */
+	long		 nsep;		/* of them, from the separable sums */
 	double		 wall_time;	/* s, the whole call */
 	long		 window_frames;	/* W of the early-window pre-fit, 0:
 					   none ran */

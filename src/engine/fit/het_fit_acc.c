@@ -644,8 +644,10 @@ het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
 		return rc;
 	fe->want_jac = (int)mode;
 	fe->npass++;
-	if (het_fit_sep_wanted(fe))
+	if (het_fit_sep_wanted(fe)) {
+		fe->nsep++;
 		return het_fit_sep_pass(fe, mode, err);
+	}
 	return het_pool_reduce(fe->pool, mode == FIT_COST ? fe->red_cost :
 	    mode == FIT_FULL_PA ? fe->red_pa : fe->red_full, fp->nchunks,
 	    chunk_fn, fe, fe->cacc, fe->cancel, NULL, err);

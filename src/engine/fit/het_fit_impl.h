@@ -128,6 +128,7 @@ struct fit_eval {
 	struct het_separable	*sepv;
 	double			*sepout;
 	int			 pairs;
+	long			 nsep;		/* passes made through them */
 	/*
 	 * Speculation: a cost evaluation that follows an accepted step
 	 * computes the normal equations in the same pass (most trial

@@ -287,6 +287,7 @@ het_fit_make_result(struct fit_run *run, size_t best, const double *acc,
 	res->nfev = bs->nfev;
 	res->njev = bs->njev;
 	res->npass = bs->npass;
+	res->nsep = bs->nsep;
 	res->reason = bs->reason;
 	res->converged = het_nlsq_reason_converged(bs->reason);
 	if (run->nstarts > 1)
