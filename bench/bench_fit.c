@@ -20,7 +20,10 @@
  * the table bounds; contrast and offset from the quantile estimate, as
  * `hetui fit` starts them.  Each problem is fitted on a pool of 2
  * threads with SciPy's default tolerances (ftol = xtol = gtol = 1e-8,
- * x_scale jac, max_nfev 100 p), once from that start and once with
+ * x_scale jac, max_nfev 100 p), once from that start (hetui's default
+ * sums: the separable form), once from it with the pair kernel
+ * (het_fit_options.pair_kernel: every pass over every pair, as all fits
+ * ran before; a last table gives both side by side), and once with
  * multistart (the start plus Latin hypercube starts inside the table
  * bounds, 8 in all for S and M, 4 for L; the engine's default
  * screening: 20 iterations, then the best quarter and start 0 go on).
@@ -39,7 +42,8 @@
  *
  * Environment (for development runs): BENCH_FIT_ONLY, letters of the
  * problems to run ("SM"); BENCH_FIT_MODES, "s" single start, "m"
- * multistart; BENCH_FIT_TRACE set: every iteration on stderr;
+ * multistart, "p" single start with the pair kernel (default "spm");
+ * BENCH_FIT_TRACE set: every iteration on stderr;
  * BENCH_FIT_NA: the number of angles of every problem; BENCH_FIT_JOINT
  * set: no variable projection (scaling_joint); BENCH_FIT_XS set: x_scale
  * |x0| instead of jac; BENCH_FIT_R0: the initial radius factor.
@@ -95,7 +99,7 @@ struct sim {
 
 struct fit_line {
 	double	 time, cpu, cost;
-	long	 iter, nfev, njev, npass, wf, wi;
+	long	 iter, nfev, njev, npass, nsep, wf, wi;
 	double	 chi2;
 	const char *reason;
 	size_t	 nbelow, nstarts;	/* starts at or below the truth cost */
@@ -253,7 +257,7 @@ trace(void *ctx, const struct het_fit_progress *pr)
 
 static void
 fit(struct het_pool *pool, const struct sim *S, const struct bench_prob *bp,
-    int multistart, struct fit_line *fl)
+    int multistart, int pairs, struct fit_line *fl)
 {
 	struct het_fit_options o;
 	struct het_fit_result *res;
@@ -267,6 +271,7 @@ fit(struct het_pool *pool, const struct sim *S, const struct bench_prob *bp,
 	o.nlsq.multistart = multistart;
 	o.nlsq.multistart_n = bp->ms_n;
 	o.noise_sigma = SIGMA;
+	o.pair_kernel = pairs;
 	if (getenv("BENCH_FIT_XS") != NULL) {
 		static double xs[256];
 
@@ -288,6 +293,7 @@ fit(struct het_pool *pool, const struct sim *S, const struct bench_prob *bp,
 	fl->cpu = cpu_s() - c0;
 	fl->time = res->wall_time;
 	fl->npass = res->npass;
+	fl->nsep = res->nsep;
 	fl->wf = res->window_frames;
 	fl->wi = res->window_iterations;
 	fl->cost = res->cost;
@@ -308,6 +314,35 @@ fit(struct het_pool *pool, const struct sim *S, const struct bench_prob *bp,
 			    res->starts[k].iterations,
 			    het_nlsq_reason_name(res->starts[k].reason));
 	het_fit_result_free(res);
+}
+
+/*
+ * The single-start fits with the separable sums (hetui's default for the
+ * linear loss) against the same fits with the pair kernel (what every
+ * fit used before): wall, CPU, passes and their ratios.
+ */
+static void
+sums_table(struct fit_line fl[3][sizeof(probs) / sizeof(probs[0])],
+    const int *ran, const double *truth)
+{
+	const struct fit_line *s, *p;
+	size_t b;
+
+	printf("\n| problem | separable: wall (s) | cpu (s) | passes (of "
+	    "them separable) | cost/truth | pair kernel: wall (s) | cpu (s) "
+	    "| passes | cost/truth | wall ratio | cpu ratio |\n"
+	    "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (b = 0; b < sizeof(probs) / sizeof(probs[0]); b++) {
+		s = &fl[0][b];
+		p = &fl[2][b];
+		if (!ran[b] || s->reason == NULL || p->reason == NULL)
+			continue;
+		printf("| %s %zux%zu | %.2f | %.2f | %ld (%ld) | %.4f | %.2f | "
+		    "%.2f | %ld | %.4f | %.2f | %.2f |\n", probs[b].name,
+		    probs[b].nf, probs[b].na, s->time, s->cpu, s->npass,
+		    s->nsep, s->cost / truth[b], p->time, p->cpu, p->npass,
+		    p->cost / truth[b], p->time / s->time, p->cpu / s->cpu);
+	}
 }
 
 /* NAME.json and NAME.y for the SciPy peer. */
@@ -343,7 +378,7 @@ dump(const char *dir, const char *name, const struct sim *S,
 int
 main(int argc, char **argv)
 {
-	struct fit_line fl[2][sizeof(probs) / sizeof(probs[0])];
+	struct fit_line fl[3][sizeof(probs) / sizeof(probs[0])];
 	struct bench_prob bp;
 	double truth[sizeof(probs) / sizeof(probs[0])];
 	int ran[sizeof(probs) / sizeof(probs[0])] = { 0 };
@@ -371,25 +406,26 @@ main(int argc, char **argv)
 		printf("problem %s: %zu frames x %zu angles, %zu pairs, %zu "
 		    "parameters, truth cost %.6g\n", probs[b].name, S->nf,
 		    S->na, S->n, S->p, S->cost_truth);
-		for (m = 0; m < 2; m++) {
-			if (modes != NULL && strchr(modes, m ? 'm' : 's') ==
-			    NULL)
+		for (m = 0; m < 3; m++) {
+			if (strchr(modes != NULL ? modes : "spm",
+			    "smp"[m]) == NULL)
 				continue;
-			fit(pool, S, &bp, (int)m, &fl[m][b]);
+			fit(pool, S, &bp, m == 1, m == 2, &fl[m][b]);
 			printf("fit %s %s threads %d: %.3f s (cpu %.3f s), "
 			    "%ld iterations, %ld cost evaluations, %ld "
-			    "jacobians, %ld data passes, cost/truth %.6f, "
-			    "chi2_red %.4f, %s", probs[b].name,
-			    m ? "multistart" : "single", NTHREADS,
+			    "jacobians, %ld data passes (%ld separable), "
+			    "cost/truth %.6f, chi2_red %.4f, %s",
+			    probs[b].name, m == 1 ? "multistart" : m == 2 ?
+			    "single, pair kernel" : "single", NTHREADS,
 			    fl[m][b].time, fl[m][b].cpu, fl[m][b].iter,
 			    fl[m][b].nfev, fl[m][b].njev, fl[m][b].npass,
-			    fl[m][b].cost / S->cost_truth, fl[m][b].chi2,
-			    fl[m][b].reason);
+			    fl[m][b].nsep, fl[m][b].cost / S->cost_truth,
+			    fl[m][b].chi2, fl[m][b].reason);
 			if (fl[m][b].wf > 0)
 				printf(", after a %ld-iteration pre-fit on the "
 				    "first %ld frames", fl[m][b].wi,
 				    fl[m][b].wf);
-			if (m)
+			if (m == 1)
 				printf(", %zu of %zu starts at or below the "
 				    "truth cost", fl[m][b].nbelow,
 				    fl[m][b].nstarts);
@@ -424,5 +460,6 @@ main(int argc, char **argv)
 		else
 			printf("- | - | - |\n");
 	}
+	sums_table(fl, ran, truth);
 	return 0;
 }

@@ -21,6 +21,10 @@
  * entry, and of the log densities.  Single thread.  Usage:
  * bench_separable [DIR] [-q] (DIR is ignored, as `make bench` passes
  * one; -q: the 300-frame problem only).
+ * After each size, one NLSQ pass of all pairs: the pair kernel's rows
+ * with dsyrk (what each fit pass formed before) against
+ * het_separable_normal (cost, gradient and Gauss-Newton matrix), CPU ms
+ * on one thread, best of 3.
  * This is not a test: it never fails on speed.
  */
 #include "config.h"
@@ -32,11 +36,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <cblas.h>
+
 #include "het_model.h"
 #include "het_params.h"
 #include "het_posterior.h"
 #include "het_resid.h"
 #include "het_scaling.h"
+#include "het_separable.h"
 
 #define NAMAX	23
 #define NP	(HET_P_HET_COUNT + 2 * NAMAX)
@@ -245,6 +252,105 @@ out:
 	prob_fini(&P);
 }
 
+/*
+ * The pair kernel's normal equations of one NLSQ pass on one thread, as
+ * the fit's chunk function forms them: residuals and physics rows of
+ * blocks of 256 pairs (het_resid_eval_compact), J^T J by dsyrk, J^T r
+ * by dgemv (the per-angle contrast/offset sums, a few multiply-adds per
+ * pair, left out).  JtJ (nfp^2) and g (nfp) out.
+ */
+static void
+pairs_normal(const struct prob *P, struct het_resid_eval *ev,
+    struct het_resid_scratch *scr, size_t nfp, double *Jp, double *res,
+    double *JtJ, double *g)
+{
+	size_t k, nb;
+
+	memset(JtJ, 0, nfp * nfp * sizeof(double));
+	memset(g, 0, nfp * sizeof(double));
+	for (k = 0; k < P->n; k += nb) {
+		nb = P->n - k < 256 ? P->n - k : 256;
+		het_resid_eval_compact(ev, scr, k, nb, res, Jp, NULL);
+		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)nfp,
+		    (int)nb, 1.0, Jp, (int)nfp, 1.0, JtJ, (int)nfp);
+		cblas_dgemv(CblasRowMajor, CblasTrans, (int)nb, (int)nfp, 1.0,
+		    Jp, (int)nfp, res, 1, 1.0, g, 1);
+	}
+}
+
+/*
+ * One NLSQ pass (cost, gradient and Gauss-Newton matrix) with the pair
+ * kernel and with het_separable_normal, CPU ms per pass on one thread
+ * (best of 3), and the largest difference of the physics J^T J and
+ * gradient relative to their largest entries.
+ */
+static void
+run_normal(size_t nf, size_t na)
+{
+	struct prob P;
+	struct het_resid_eval *ev = NULL;
+	struct het_resid_scratch *scr = NULL;
+	struct het_separable *sep = NULL;
+	double *Jp = NULL, *res = NULL, *out = NULL, JtJ[HET_MAX_PHYS *
+	    HET_MAX_PHYS], g[HET_MAX_PHYS], J2[HET_MAX_PHYS * HET_MAX_PHYS],
+	    g2[HET_MAX_PHYS], t, t1 = HUGE_VAL, t2 = HUGE_VAL, e[4] = { 0 };
+	size_t nfp, len, a, i, j;
+	int b;
+
+	if (prob_init(&P, nf, na, SET_ALL) != 0)
+		goto out;
+	nfp = het_resid_nphys_free(P.r);
+	len = het_separable_normal_len(nfp);
+	ev = het_resid_eval_alloc(P.r, NULL);
+	scr = het_resid_scratch_alloc(P.r, 256, NULL);
+	sep = het_separable_alloc(P.r, NULL);
+	Jp = malloc(256 * nfp * sizeof(double));
+	res = malloc(256 * sizeof(double));
+	out = malloc(na * len * sizeof(double));
+	if (ev == NULL || scr == NULL || sep == NULL || Jp == NULL ||
+	    res == NULL || out == NULL ||
+	    het_resid_prepare(ev, P.x0, 1, NULL) != HET_OK)
+		goto out;
+	for (b = 0; b < 3; b++) {
+		t = cpu_now();
+		pairs_normal(&P, ev, scr, nfp, Jp, res, JtJ, g);
+		t1 = fmin(t1, cpu_now() - t);
+		t = cpu_now();
+		het_separable_normal(sep, ev, -1, 1, out, NULL);
+		t2 = fmin(t2, cpu_now() - t);
+	}
+	memset(J2, 0, sizeof(J2));
+	memset(g2, 0, sizeof(g2));
+	for (a = 0; a < na; a++)
+		for (i = 0; i < nfp; i++) {
+			g2[i] += out[a * len + HET_SEPN_HEAD + i];
+			for (j = 0; j < nfp; j++)
+				J2[i * nfp + j] += out[a * len + HET_SEPN_HEAD +
+				    3 * nfp + i * nfp + j];
+		}
+	for (i = 0; i < nfp; i++) {
+		e[0] = fmax(e[0], fabs(g[i] - g2[i]));
+		e[1] = fmax(e[1], fabs(g[i]));
+		for (j = i; j < nfp; j++) {
+			e[2] = fmax(e[2], fabs(JtJ[i * nfp + j] -
+			    J2[i * nfp + j]));
+			e[3] = fmax(e[3], fabs(JtJ[i * nfp + j]));
+		}
+	}
+	printf("%zu x %zu, one NLSQ pass (%zu pairs, %zu physics): pair "
+	    "kernel %.1f ms, separable normal equations %.1f ms (%.1fx); "
+	    "J^T r differs by %.2g, J^T J by %.2g of the largest\n", nf, na,
+	    P.n, nfp, 1e3 * t1, 1e3 * t2, t1 / t2, e[0] / e[1], e[2] / e[3]);
+out:
+	free(Jp);
+	free(res);
+	free(out);
+	het_separable_free(sep);
+	het_resid_scratch_free(scr);
+	het_resid_eval_free(ev);
+	prob_fini(&P);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -254,9 +360,11 @@ main(int argc, char **argv)
 		quick |= strcmp(argv[k], "-q") == 0;
 	for (set = SET_ALL; set <= SET_SHARD; set++)
 		run(300, 8, set, 10);
+	run_normal(300, 8);
 	if (quick)
 		return 0;
 	for (set = SET_ALL; set <= SET_SHARD; set++)
 		run(1000, 23, set, 1);
+	run_normal(1000, 23);
 	return 0;
 }

@@ -412,11 +412,12 @@ run_case(const struct pcase *C)
 }
 
 /*
- * The pair kernel's per-angle normal equations at the prepared point, in
- * het_separable_normal's layout (het_resid_eval_compact's rows).
+ * The pair kernel's per-angle normal equations at the prepared point
+ * over the pairs whose frames lie below fw, in het_separable_normal's
+ * layout (het_resid_eval_compact's rows).
  */
 static void
-dense_normal(struct prob *P, double *ref)
+dense_normal(struct prob *P, size_t fw, double *ref)
 {
 	size_t len = het_separable_normal_len(P->nfp), nf = P->nfp;
 	size_t k, kk, nb, l, m, a;
@@ -427,6 +428,8 @@ dense_normal(struct prob *P, double *ref)
 		nb = P->n - k < 64 ? P->n - k : 64;
 		het_resid_eval_compact(P->ev, P->scr, k, nb, res, jp, dc);
 		for (kk = 0; kk < nb; kk++) {
+			if (P->pairs[k + kk].j >= fw)
+				continue;
 			a = P->pairs[k + kk].a;
 			o = ref + a * len;
 			w = het_resid_weight(P->r, k + kk);
@@ -504,9 +507,9 @@ normal_case(const struct pcase *C)
 {
 	struct prob P;
 	struct het_error err;
-	struct het_separable *one = NULL, *view = NULL;
-	double x[PMAX], *sn, *rn, *s1, *sv, e[6] = { 0 }, tm;
-	size_t len, a1;
+	struct het_separable *one = NULL, *view = NULL, *win = NULL;
+	double x[PMAX], *sn, *rn, *s1, *sv, e[6] = { 0 }, ew[6] = { 0 }, tm;
+	size_t len, a1, w;
 	int d, rc = 0, same = 1;
 
 	if (prob_init(&P, C, &err) != 0) {
@@ -522,11 +525,16 @@ normal_case(const struct pcase *C)
 	sv = calloc(P.na * len, sizeof(double));
 	one = het_separable_alloc_angle(P.r, (long)a1, &err);
 	view = het_separable_view(P.sep, &err);
+	w = 2 * C->nf / 3;
+	win = het_separable_alloc_window(P.r, -1, w, &err);
 	for (d = 0; d <= NDRAW && sn != NULL && rn != NULL && s1 != NULL &&
-	    sv != NULL && one != NULL && view != NULL; d++) {
+	    sv != NULL && one != NULL && view != NULL && win != NULL; d++) {
 		draw_x(&P, d, x);
 		het_resid_prepare(P.ev, x, 1, NULL);
-		dense_normal(&P, rn);
+		dense_normal(&P, w, rn);
+		rc |= het_separable_normal(win, P.ev, -1, 1, sn, &err);
+		normal_err(&P, sn, rn, ew);
+		dense_normal(&P, C->nf, rn);
 		rc |= het_separable_normal(P.sep, P.ev, -1, 1, sn, &err);
 		rc |= het_separable_normal(one, P.ev, (long)a1, 1, s1, &err);
 		rc |= het_separable_normal(view, P.ev, -1, 1, sv, &err);
@@ -550,6 +558,11 @@ normal_case(const struct pcase *C)
 	    e[4]);
 	ok(same, "%s: a view and a one-angle object give the same sums",
 	    C->name);
+	ok(ew[0] <= TOL_SS && ew[1] <= TOL_G && ew[2] <= tm && ew[3] <= tm &&
+	    ew[4] <= tm && ew[5] <= tm, "%s: the first %zu frames alone "
+	    "(window): every part agrees (%.2g %.2g %.2g %.2g %.2g %.2g)",
+	    C->name, w, ew[0], ew[1], ew[2], ew[3], ew[4], ew[5]);
+	het_separable_free(win);
 	het_separable_free(one);
 	het_separable_free(view);
 	free(sn);

@@ -131,11 +131,12 @@ sep_check(const struct het_resid *r, struct het_error *err)
 	return HET_OK;
 }
 
-/* Whether the object holds angle a's pairs (all, or the one chosen). */
+/* Whether the object holds pair pr: its angle (all, or the one
+   chosen), both frames inside the window. */
 static int
-sep_kept(const struct het_separable *s, size_t a)
+sep_kept(const struct het_separable *s, const struct het_pair *pr)
 {
-	return s->angle < 0 || a == (size_t)s->angle;
+	return (s->angle < 0 || pr->a == (size_t)s->angle) && pr->j < s->N;
 }
 
 /* Storage of each angle: a dense triangle when complete, else rows. */
@@ -160,7 +161,7 @@ sep_storage(struct het_separable *s, struct het_error *err)
 	}
 	/* row starts: counts at i + 1, then running sums */
 	for (k = 0; k < n; k++)
-		if (sep_kept(s, pr[k].a) && s->rp[pr[k].a] != NULL)
+		if (sep_kept(s, &pr[k]) && s->rp[pr[k].a] != NULL)
 			s->rp[pr[k].a][pr[k].i + 1]++;
 	for (a = 0; a < s->na; a++)
 		for (i = 0; s->rp[a] != NULL && i < s->N; i++)
@@ -182,7 +183,7 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	double d;
 
 	for (k = 0; k < n; k++) {
-		if (!sep_kept(s, pr[k].a))
+		if (!sep_kept(s, &pr[k]))
 			continue;
 		s->cnt[pr[k].a]++;
 		s->ybar[pr[k].a] += y[k];
@@ -195,7 +196,7 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 	for (k = 0; k < n; k++) {
 		a = pr[k].a;
 		i = pr[k].i;
-		if (!sep_kept(s, a))
+		if (!sep_kept(s, &pr[k]))
 			continue;
 		off = sep_row_off(s->N, i) + (pr[k].j - i - 1);
 		idx = a * s->npk + off;
@@ -229,8 +230,7 @@ sep_fill(struct het_separable *s, unsigned char *seen, struct het_error *err)
 static int
 sep_work_alloc(struct het_separable *s, struct het_error *err)
 {
-	size_t N = s->N, na = s->na;
-	size_t nb = (3 * HET_SEP_MAXTERMS + 1) * N + na;
+	size_t N = s->N, na = s->na, nb = het_sep_buflen(s);
 	const char *what = "separable likelihood";
 
 	if ((s->frbuf = het_alloc_array(nb, sizeof(double), what, err)) ==
@@ -265,8 +265,8 @@ sep_work_alloc(struct het_separable *s, struct het_error *err)
 	    NULL)
 		return HET_ENOMEM;
 	memset(s->zero, 0, 3 * na * sizeof(double));
-	het_sep_layout(&s->fr, s->frbuf, N);
-	het_sep_layout(&s->ad, s->adbuf, N);
+	het_sep_layout(&s->fr, s->frbuf, s->Nm);
+	het_sep_layout(&s->ad, s->adbuf, s->Nm);
 	return HET_OK;
 }
 
@@ -284,7 +284,7 @@ sep_new(const struct het_resid *r, struct het_error *err)
 		return NULL;
 	}
 	s->r = r;
-	s->N = ms->n_frames;
+	s->N = s->Nm = ms->n_frames;
 	s->na = ms->n_angles;
 	s->npk = s->N * (s->N - 1) / 2;
 	s->nfp = het_resid_nphys_free(r);
@@ -294,8 +294,8 @@ sep_new(const struct het_resid *r, struct het_error *err)
 }
 
 struct het_separable *
-het_separable_alloc_angle(const struct het_resid *r, long angle,
-    struct het_error *err)
+het_separable_alloc_window(const struct het_resid *r, long angle,
+    size_t w, struct het_error *err)
 {
 	struct het_separable *s;
 	unsigned char *seen = NULL;
@@ -306,6 +306,10 @@ het_separable_alloc_angle(const struct het_resid *r, long angle,
 		return NULL;
 	na = s->na;
 	s->angle = angle;
+	if (w > 1 && w < s->Nm) {
+		s->N = w;
+		s->npk = w * (w - 1) / 2;
+	}
 	if ((s->U = het_alloc_array(na, sizeof(*s->U), what, err)) == NULL ||
 	    (s->rp = het_alloc_array(na, sizeof(*s->rp), what, err)) ==
 	    NULL ||
@@ -329,9 +333,16 @@ het_separable_alloc_angle(const struct het_resid *r, long angle,
 }
 
 struct het_separable *
+het_separable_alloc_angle(const struct het_resid *r, long angle,
+    struct het_error *err)
+{
+	return het_separable_alloc_window(r, angle, 0, err);
+}
+
+struct het_separable *
 het_separable_alloc(const struct het_resid *r, struct het_error *err)
 {
-	return het_separable_alloc_angle(r, -1, err);
+	return het_separable_alloc_window(r, -1, 0, err);
 }
 
 struct het_separable *
@@ -343,6 +354,8 @@ het_separable_view(const struct het_separable *data, struct het_error *err)
 		return NULL;
 	s->view = 1;
 	s->angle = data->angle;
+	s->N = data->N;
+	s->npk = data->npk;
 	s->U = data->U;
 	s->rp = data->rp;
 	s->ent = data->ent;
@@ -405,8 +418,7 @@ het_sep_point(struct het_separable *s, const struct het_model_eval *mev,
 				s->sn[a * s->N + k] = sin(th);
 			}
 	if (grad)
-		memset(s->adbuf, 0, ((3 * HET_SEP_MAXTERMS + 1) * s->N +
-		    s->na) * sizeof(double));
+		memset(s->adbuf, 0, het_sep_buflen(s) * sizeof(double));
 	memset(s->acc, 0, SEP_NACC * s->na * sizeof(double));
 	het_sep_runs(s);
 	s->shift_b0 = SIZE_MAX;

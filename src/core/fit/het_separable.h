@@ -107,6 +107,16 @@ void het_separable_free(struct het_separable *s);
  */
 struct het_separable *het_separable_alloc_angle(const struct het_resid *r,
     long angle, struct het_error *err);
+
+/*
+ * het_separable_alloc_window: as het_separable_alloc_angle, holding only
+ * the pairs whose frames both lie below w (2 <= w < the model's frames;
+ * other w: every frame): the early-window pre-fit of a long series.
+ * Every evaluation then sums over those pairs alone (an angle with every
+ * pair i < j < w is complete).
+ */
+struct het_separable *het_separable_alloc_window(const struct het_resid *r,
+    long angle, size_t w, struct het_error *err);
 struct het_separable *het_separable_view(const struct het_separable *data,
     struct het_error *err);
 
@@ -219,6 +229,16 @@ int het_separable_normal(struct het_separable *s,
     const struct het_resid_eval *ev, long angle, int full, double *out,
     struct het_error *err);
 int het_separable_complete(const struct het_separable *s, long angle);
+
+/*
+ * het_separable_exact: 1 when the last point evaluated had no pair inside
+ * a run of a rate floored at 0, so that het_separable_normal's matrix
+ * entries there equal the pair kernel's to rounding; 0 when they leave
+ * out the rho factor of such pairs (a caller that classifies directions
+ * by eigenvalues near rounding, as a fit report does, then takes the
+ * pair kernel's).
+ */
+int het_separable_exact(const struct het_separable *s);
 
 /*
  * het_separable_loglik: prepare ev at x (p values, het_resid order) and

@@ -41,7 +41,10 @@ struct sep_ent {
 
 struct het_separable {
 	const struct het_resid	*r;
-	size_t		 N, na, npk, nfp;
+	size_t		 N, na, npk, nfp;	/* N: the frames held (a
+					   window: its first N) */
+	size_t		 Nm;		/* the model's frames: the per-frame
+					   buffers' stride */
 	long		 angle;		/* the one angle held, or -1: all */
 	int		 direct;	/* complete angles form each residual
 					   (het_sep_pass_direct) */
@@ -90,8 +93,13 @@ sep_row_off(size_t N, size_t i)
 }
 
 /* Point the arrays of a het_model_sep into one buffer of N-frame rows
-   ((3 HET_SEP_MAXTERMS + 1) N + na doubles). */
+   (het_sep_buflen doubles, N = the model's frames). */
 void	het_sep_layout(struct het_model_sep *x, double *buf, size_t N);
+static inline size_t
+het_sep_buflen(const struct het_separable *s)
+{
+	return (3 * HET_SEP_MAXTERMS + 1) * s->Nm + s->na;
+}
 
 /*
  * het_separable.c's steps of an evaluation: het_sep_point prepares the

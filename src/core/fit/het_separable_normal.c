@@ -38,13 +38,6 @@
 #include "het_separable_impl.h"
 #include "het_util.h"
 
-/* Doubles of one het_model_sep buffer (het_sep_layout). */
-static size_t
-sep_buflen(const struct het_separable *s)
-{
-	return (3 * HET_SEP_MAXTERMS + 1) * s->N + s->na;
-}
-
 void
 het_sep_normal_free(struct het_separable *s)
 {
@@ -65,7 +58,7 @@ het_sep_normal_free(struct het_separable *s)
 static int
 sep_normal_alloc(struct het_separable *s, struct het_error *err)
 {
-	size_t m, nf = s->nfp, nb = sep_buflen(s), N = s->N;
+	size_t m, nf = s->nfp, nb = het_sep_buflen(s), N = s->N;
 	const char *what = "separable normal equations";
 
 	if (s->tan != NULL)
@@ -92,7 +85,7 @@ sep_normal_alloc(struct het_separable *s, struct het_error *err)
 		return HET_ENOMEM;
 	}
 	for (m = 0; m < nf; m++)
-		het_sep_layout(&s->tan[m], s->tanbuf + m * nb, N);
+		het_sep_layout(&s->tan[m], s->tanbuf + m * nb, s->Nm);
 	return HET_OK;
 }
 
@@ -107,6 +100,12 @@ het_separable_complete(const struct het_separable *s, long angle)
 		if (s->cnt[a] > 0 && s->U[a] == NULL)
 			return 0;
 	return 1;
+}
+
+int
+het_separable_exact(const struct het_separable *s)
+{
+	return !s->fix;
 }
 
 /* The trigonometric factor of component c at frame k of angle a. */
@@ -233,7 +232,7 @@ gn_block(struct het_separable *s, size_t b0, size_t b1, double *eg,
 static void
 zero_adjoints(struct het_separable *s)
 {
-	memset(s->adbuf, 0, sep_buflen(s) * sizeof(double));
+	memset(s->adbuf, 0, het_sep_buflen(s) * sizeof(double));
 }
 
 /*

@@ -362,6 +362,25 @@ run_setup(struct fit_run *run, const struct fit_prob *fp,
 	return HET_OK;
 }
 
+/*
+ * The normal equations at the chosen x for the report: the separable
+ * sums when they are exact there, else (a floored rate) the pair
+ * kernel's, which then also serve the report's probes.
+ */
+static int
+report_pass(struct fit_eval *fe, const double *x, double *acc,
+    struct het_error *err)
+{
+	int rc;
+
+	if ((rc = het_fit_eval_cb(fe, x, 1, acc, err)) != HET_OK ||
+	    het_fit_sep_exact(fe))
+		return rc;
+	fe->pairs = 1;
+	fe->spec_valid = 0;
+	return het_fit_eval_cb(fe, x, 1, acc, err);
+}
+
 /* Fit one problem (joint or one angle): het_fit_impl.h. */
 int
 het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
@@ -414,15 +433,14 @@ het_fit_problem(struct het_pool *pool, const struct fit_prob *fp,
 	}
 	run.slots[0].fe.pool = pool;
 	run.slots[0].fe.cancel = NULL;
-	run.slots[0].fe.pairs = 1;	/* the report: the pair kernel */
+	run.slots[0].fe.spec_valid = 0;	/* a fresh pass at x */
 	if (cancelled) {
 		if ((rc = het_fit_eval_pass(&run.slots[0].fe,
 		    run.starts[best].x,
 		    FIT_COST, err)) != HET_OK)
 			goto out;
 		het_fit_expand(fp, run.slots[0].fe.cacc, 0, acc);
-	} else if ((rc = het_fit_eval_cb(&run.slots[0].fe, run.starts[best].x,
-	    1,
+	} else if ((rc = report_pass(&run.slots[0].fe, run.starts[best].x,
 	    acc, err)) != HET_OK)
 		goto out;
 	if ((rc = het_fit_make_result(&run, best, acc, &cancelled, t0, out,
@@ -488,9 +506,12 @@ window_stage(struct het_pool *pool, const struct het_resid *r, double *X0,
 	    nfr >= 2 * (size_t)HET_FIT_WINDOW ? HET_FIT_WINDOW : 0;
 	if (w == 0 || w >= nfr)
 		return;
-	if (het_fit_prob_init(&fw, r, -1, X0, L, H, opt, &e) != HET_OK)
+	o.pair_kernel = 1;	/* no copy of all the data: the window's */
+	if (het_fit_prob_init(&fw, r, -1, X0, L, H, &o, &e) != HET_OK)
 		return;
+	o.pair_kernel = opt->pair_kernel;
 	if (het_fit_prob_window(&fw, w, &e) == HET_OK) {
+		het_fit_sep_prob_window(&fw, r, &o, w);
 		o.nlsq.multistart = 0;
 		if (het_fit_problem(pool, &fw, &o, NULL, 0, het_clock_now(),
 		    &res,

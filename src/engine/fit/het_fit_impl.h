@@ -203,7 +203,10 @@ int het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
  * The separable sums (het_fit_sep.c).  het_fit_sep_prob: fp->sep when
  * the problem qualifies (het_fit_options.pair_kernel), else NULL; never
  * fails (a problem that does not qualify, or memory that is short,
- * keeps the pair kernel).  het_fit_sep_eval_init / _fini: the view and
+ * keeps the pair kernel); _window: the same for the pairs of the first
+ * w frames (an early-window problem).  het_fit_sep_exact: 0 when fe's
+ * last separable pass left its matrix approximate
+ * (het_separable_exact).  het_fit_sep_eval_init / _fini: the view and
  * output of one evaluation (HET_ENOMEM).  het_fit_sep_wanted: whether
  * a pass of fe in mode uses them.  het_fit_sep_pass: the compact
  * accumulator fe->cacc of that pass at the point fe->ev was prepared
@@ -211,6 +214,9 @@ int het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
  */
 void het_fit_sep_prob(struct fit_prob *fp, const struct het_resid *r,
     const struct het_fit_options *opt);
+void het_fit_sep_prob_window(struct fit_prob *fp, const struct het_resid *r,
+    const struct het_fit_options *opt, size_t w);
+int het_fit_sep_exact(const struct fit_eval *fe);
 int het_fit_sep_eval_init(struct fit_eval *fe, struct het_error *err);
 void het_fit_sep_eval_fini(struct fit_eval *fe);
 int het_fit_sep_wanted(const struct fit_eval *fe);

@@ -12,10 +12,12 @@
  * starts share the data.  A pass fills the compact accumulator exactly
  * where the chunk function would (het_fit_impl.h's layout, per mode),
  * so variable projection, speculation and het_fit_expand run unchanged
- * on top.  What stays on the pair kernel: the early-window pre-fit (a
- * frame window is not a complete triangle of the model's frames) and
- * the report's final pass (fe->pairs), whose sums then are the pair
- * kernel's to the last bit whatever the iterations used.  The sums are
+ * on top.  The early-window pre-fit gets the data of its window alone
+ * (het_fit_sep_prob_window: the pairs of the first W frames).  The
+ * report's final pass is a fresh separable pass unless the point has
+ * pairs inside a run of a floored rate, whose matrix entries the
+ * separable sums leave approximate (het_separable_exact): that pass and
+ * the report's probes then go over the pairs (fe->pairs).  The sums are
  * formed on the calling thread.
  */
 #include "config.h"
@@ -64,10 +66,31 @@ het_fit_sep_eval_fini(struct fit_eval *fe)
 	fe->sepout = NULL;
 }
 
+void
+het_fit_sep_prob_window(struct fit_prob *fp, const struct het_resid *r,
+    const struct het_fit_options *opt, size_t w)
+{
+	het_separable_free(fp->sep);
+	fp->sep = NULL;
+	if (opt->pair_kernel || fp->loss != HET_LOSS_LINEAR)
+		return;
+	fp->sep = het_separable_alloc_window(r, fp->angle, w, NULL);
+	if (fp->sep != NULL && !het_separable_complete(fp->sep, fp->angle)) {
+		het_separable_free(fp->sep);
+		fp->sep = NULL;
+	}
+}
+
 int
 het_fit_sep_wanted(const struct fit_eval *fe)
 {
-	return fe->sepv != NULL && !fe->pairs && fe->fp->nseg == 0;
+	return fe->sepv != NULL && !fe->pairs;
+}
+
+int
+het_fit_sep_exact(const struct fit_eval *fe)
+{
+	return fe->sepv == NULL || het_separable_exact(fe->sepv);
 }
 
 /* Angle a's physics entries into the compact sums (FIT_FULL(_PA)). */
