@@ -14,6 +14,10 @@
  *              per-angle fit): value, uncertainty, bounds, flags;
  *   posterior  (a sampling run) the histogram of every physics
  *              parameter's consensus draws with the NLSQ value marked;
+ *   corner     (a sampling run of two or more physics parameters) the
+ *              strongly correlated pairs: 2-D histograms, marginals,
+ *              the NLSQ value, r (het_report_corner.c says how the
+ *              parameters are chosen);
  *   shards     (a sampling run) per-shard R-hat and bulk ESS table;
  *   traces     (a sampling run) the draws of every physics parameter,
  *              chain by chain, shard by shard.
