@@ -14,7 +14,7 @@
 # tinted, the 2-D histogram and a dot per draw, white beside the grid;
 # tests/t_report_corner checks the choice of parameters); a second
 # report of the posterior is byte-identical; the error paths: not a run
-# folder, a
+# folder (nor a batch folder), a
 # missing folder, a damaged and a foreign hetui_results.h5, a missing
 # dataset, a folder of the user's files (refused, untouched, --force),
 # an unwritable output, -c with another analysis mode, usage errors;
@@ -144,6 +144,8 @@ run_capture "$HETUI" report empty
 is "$RUN_RC" 1 "not a run folder: exit 1"
 like "$RUN_ERR" "empty is not a run folder: it has no hetui_results.h5" \
     "the message names the folder and the missing file"
+like "$RUN_ERR" "nor is it a batch folder: it has neither rings.csv nor series.csv" \
+    "... and the files of a batch folder"
 run_capture "$HETUI" report nosuch
 is "$RUN_RC" 1 "a missing folder: exit 1"
 mkdir broken foreign

@@ -12,15 +12,20 @@
 
 #include "het_error.h"
 #include "het_results_run.h"
+#include "het_rings.h"
 
 struct het_rep_axis;
 
 /* UTF-8 symbols of the figures' text (DejaVu Sans has them). */
+#define HET_REP_PM	"\xc2\xb1"		/* plus-minus */
 #define HET_REP_GE	"\xe2\x89\xa5"	/* greater or equal */
+#define HET_REP_GAMMA	"\xce\x93"		/* capital gamma */
+#define HET_REP_SQ	"\xc2\xb2"		/* superscript two */
+#define HET_REP_ANG	"\xc3\x85"		/* angstrom */
 
 enum het_rep_kind {
 	HET_REP_HEAT, HET_REP_G2, HET_REP_PARAMS, HET_REP_POST,
-	HET_REP_CORNER, HET_REP_SHARDS, HET_REP_TRACES
+	HET_REP_CORNER, HET_REP_SHARDS, HET_REP_TRACES, HET_REP_BATCH
 };
 
 /* One figure: its file stem, pixel size and what it draws. */
@@ -90,6 +95,22 @@ int het_rep_corner_pick(const struct het_results_run *run,
 void het_rep_corner_size(size_t k, int *w, int *h);
 int het_rep_draw_corner(cairo_t *cr, const struct het_results_run *run,
     struct het_error *err);
+
+/* ---- a batch folder (het_report_batch.c) ---- */
+
+/*
+ * het_rep_batch_figs: the figures of the batch table t read from file
+ * (named in messages): one per plotted column with a converged value.
+ * Returns HET_OK; HET_EDATA (no rows, or no converged value to draw);
+ * HET_ENOMEM.
+ */
+int het_rep_batch_figs(const struct het_rings *t, const char *file,
+    struct het_rep_fig **out, size_t *n, struct het_error *err);
+/* het_rep_batch_axes: the plot area and ranges of column c's figure. */
+void het_rep_batch_axes(const struct het_rings *t, size_t c,
+    struct het_rep_axis *a);
+int het_rep_draw_batch(cairo_t *cr, const struct het_rings *t,
+    const char *file, const struct het_rep_fig *f, struct het_error *err);
 
 /* ---- primitives (het_report_draw.c) ---- */
 
