@@ -18,8 +18,8 @@
  * the top, with the drift per file as a line.  Points are the values,
  * bars their uncertainties (a bar that would reach zero on a log axis
  * stops at the axis).  The axes' ranges follow from the values alone
- * (het_rep_batch_axes), so tests/t_report_batch.sh can say where a point
- * must be.
+ * (batch_axes), so tests/t_report_batch.sh can say where a point must
+ * be.
  */
 
 #include <math.h>
@@ -119,9 +119,9 @@ batch_logy(const struct het_rings *t, size_t c)
 	return 1;
 }
 
-void
-het_rep_batch_axes(const struct het_rings *t, size_t c,
-    struct het_rep_axis *a)
+/* The plot area and ranges of column c's figure. */
+static void
+batch_axes(const struct het_rings *t, size_t c, struct het_rep_axis *a)
 {
 	double x, v, u, lo, hi, pad;
 	size_t r;
@@ -323,7 +323,7 @@ het_rep_draw_batch(cairo_t *cr, const struct het_rings *t,
 	(void)err;
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
-	het_rep_batch_axes(t, c, &a);
+	batch_axes(t, c, &a);
 	rc = het_rings_slope(t, c, &ln);
 	if (rc == HET_OK && !batch_series(t) && !a.ylog)
 		rc = HET_ERANGE;

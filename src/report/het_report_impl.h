@@ -106,9 +106,6 @@ int het_rep_draw_corner(cairo_t *cr, const struct het_results_run *run,
  */
 int het_rep_batch_figs(const struct het_rings *t, const char *file,
     struct het_rep_fig **out, size_t *n, struct het_error *err);
-/* het_rep_batch_axes: the plot area and ranges of column c's figure. */
-void het_rep_batch_axes(const struct het_rings *t, size_t c,
-    struct het_rep_axis *a);
 int het_rep_draw_batch(cairo_t *cr, const struct het_rings *t,
     const char *file, const struct het_rep_fig *f, struct het_error *err);
 
