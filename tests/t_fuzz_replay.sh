@@ -9,7 +9,7 @@
 plan_lazy
 
 fz="$top_srcdir/tests/fuzz"
-for h in dataset config wire npy; do
+for h in dataset config wire npy rings; do
 	n=0
 	for f in "$fz/$h"/* "$fz/crashes/$h"/*; do
 		[ -f "$f" ] || continue

@@ -9,7 +9,12 @@
 # (viridis for data and model, blue-white-red for the residual); a
 # second report is byte-identical; no time chunk in the PNG; -o NAME.pdf
 # writes one page per figure (pdfinfo, skipped without it), refuses to
-# replace it without --force; the error paths: not a run folder, a
+# replace it without --force; the corner plot of the two physics
+# parameters (size, the NLSQ lines across its panels, the r cell
+# tinted, the 2-D histogram and a dot per draw, white beside the grid;
+# tests/t_report_corner checks the choice of parameters); a second
+# report of the posterior is byte-identical; the error paths: not a run
+# folder (nor a batch folder), a
 # missing folder, a damaged and a foreign hetui_results.h5, a missing
 # dataset, a folder of the user's files (refused, untouched, --force),
 # an unwritable output, -c with another analysis mode, usage errors;
@@ -79,18 +84,48 @@ rm -f fit1/report/notes.png
 # --- the figures of a posterior ---------------------------------------------
 run_capture "$HETUI" report -c sample_run.yaml post1 -o post-png
 is "$RUN_RC" 0 "report of a posterior with -c: exit 0"
-like "$RUN_OUT" '^6 figures written to post-png/' "six figures"
+like "$RUN_OUT" '^7 figures written to post-png/' "seven figures"
 is "$("$probe" post-png/posterior.png)" "1200 370" \
     "posterior.png: two physics histograms in one row"
 is "$("$probe" post-png/traces.png)" "1200 410" "traces.png: two rows"
 # 2 shards, 4 parameters (D0_ref, alpha_ref, contrast[0], offset[0])
 is "$("$probe" post-png/shards.png)" "680 218" "shards.png: 2 shards x 4"
+# The corner plot of D0_ref and alpha_ref (two physics parameters: the
+# pair is shown whatever its r): panels of 210 px at x 110 and 334, y
+# 140 and 364; the NLSQ red (0.84 0.10 0.11 as cairo stores it: 215 25
+# 28) runs 2 px wide across the whole panel, once in the marginal,
+# twice (across and up) in the pair's panel.
+c=post-png/corner.png
+is "$("$probe" $c)" "1100 648" "corner.png: a 2 x 2 grid"
+n=$("$probe" $c 110 140 320 350 215 25 28)
+ok "$([ "$n" -ge 200 ] && [ "$n" -le 420 ]; echo $?)" \
+    "the NLSQ line spans D0_ref's marginal ($n red pixels)"
+n=$("$probe" $c 110 364 320 574 215 25 28)
+ok "$([ "$n" -ge 400 ] && [ "$n" -le 840 ]; echo $?)" \
+    "two NLSQ lines cross the pair's panel ($n red pixels)"
+n=$("$probe" $c 110 364 320 574)
+ok "$([ "$n" -ge 2000 ]; echo $?)" \
+    "the 2-D histogram shades the pair's panel ($n pixels)"
+n=$("$probe" $c 110 364 320 574 25 25 76)
+ok "$([ "$n" -ge 20 ]; echo $?)" "200 draws: a dot each ($n dot pixels)"
+rgb=$("$probe" $c 338 144)
+ok "$(echo "$rgb" | awk '{ exit !($1 >= 128 && $3 >= 128 && $1 != $3 &&
+    !($1 == 255 && $2 == 255 && $3 == 255)) }'; echo $?)" \
+    "the r cell is tinted by r's sign ($rgb)"
+is "$("$probe" $c 560 130 1100 648)" 0 "white beside the grid"
+mkdir post-first && cp post-png/*.png post-first/
+run_capture "$HETUI" report post1 -o post-png
+same=0
+for f in post-first/*.png; do
+	cmp -s "$f" "post-png/${f#post-first/}" || same=1
+done
+ok $same "a second report of the posterior is byte-identical"
 
 run_capture "$HETUI" report post1 -o post.pdf
 is "$RUN_RC" 0 "-o NAME.pdf: exit 0"
 if [ -n "$PDFINFO" ]; then
 	pages=$("$PDFINFO" post.pdf 2>/dev/null | sed -n 's/^Pages: *//p')
-	is "$pages" 6 "the PDF has one page per figure"
+	is "$pages" 7 "the PDF has one page per figure"
 else
 	skip 1 "pdfinfo not found (poppler-utils): page count not checked"
 fi
@@ -109,6 +144,8 @@ run_capture "$HETUI" report empty
 is "$RUN_RC" 1 "not a run folder: exit 1"
 like "$RUN_ERR" "empty is not a run folder: it has no hetui_results.h5" \
     "the message names the folder and the missing file"
+like "$RUN_ERR" "nor is it a batch folder: it has neither rings.csv nor series.csv" \
+    "... and the files of a batch folder"
 run_capture "$HETUI" report nosuch
 is "$RUN_RC" 1 "a missing folder: exit 1"
 mkdir broken foreign

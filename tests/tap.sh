@@ -61,6 +61,16 @@ run_capture() {
 	RUN_ERR=$(cat "$TAP_TMP/err")
 }
 
+# tap_in_tmp CONFIG...: work in $TAP_TMP (also $dir) with copies of the
+# named files of tests/configs.
+tap_in_tmp() {
+	dir="$TAP_TMP"
+	for _c in "$@"; do
+		cp "$top_srcdir/tests/configs/$_c" "$dir/" || exit 1
+	done
+	cd "$dir" || exit 1
+}
+
 # csv_col FILE NAME: the values of the CSV column NAME (CRLF or LF line
 # ends, no quoted commas), one per line.
 csv_col() {

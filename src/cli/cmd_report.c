@@ -2,12 +2,14 @@
 
 /*
  * cmd_report.c: `hetui report [-c CONFIG] RESULT_DIR [-o OUT]`: the
- * figures of a run folder as PNG files or one PDF (src/report).
+ * figures of a run folder, or of a batch folder of hetui fit
+ * --all-rings or --series, as PNG files or one PDF (src/report).
  *
  * The command parses its options, checks an optional configuration
- * against the run (the same analysis mode), calls het_report_write and
- * prints where the figures went.  Exit 0, 1 (a folder that is not a run
- * folder, a damaged file, an output it may not or cannot write) or 2
+ * against the run (the same analysis mode; for a batch, that of its
+ * fits), calls het_report_write and prints where the figures went.
+ * Exit 0, 1 (a folder that is neither a run nor a batch folder, a
+ * damaged file or table, an output it may not or cannot write) or 2
  * (usage).
  */
 
@@ -36,7 +38,7 @@ report_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct het_config *cfg;
 	struct het_error err;
 	char mode[32], run_mode[32];
-	int c, force = 0, quiet = 0;
+	int c, force = 0, quiet = 0, batch = 0;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:o:qh", longopts, NULL)) != -1)
@@ -70,7 +72,8 @@ report_run(const struct cli_cmd *cmd, int argc, char **argv)
 		    argv[optind]);
 	if (dir == NULL)
 		return cli_usage_error(cmd, "a run folder is required "
-		    "(RESULT_DIR: what hetui fit or hetui sample wrote)");
+		    "(RESULT_DIR: what hetui fit or hetui sample wrote, or "
+		    "the batch folder of hetui fit --all-rings or --series)");
 	if (out != NULL && out[0] == '\0')
 		return cli_usage_error(cmd, "-o needs a folder or a name "
 		    "ending in .pdf");
@@ -79,14 +82,15 @@ report_run(const struct cli_cmd *cmd, int argc, char **argv)
 			return cli_report(cmd, &err);
 		snprintf(mode, sizeof(mode), "%s", het_mode_name(cfg->mode));
 		het_config_free(cfg);
-		if (het_report_mode(dir, run_mode, sizeof(run_mode), &err) !=
-		    HET_OK)
+		if (het_report_mode(dir, run_mode, sizeof(run_mode), &batch,
+		    &err) != HET_OK)
 			return cli_report(cmd, &err);
 		if (strcmp(run_mode, mode) != 0) {
-			het_error_set(&err, HET_EINVAL, "%s is a run of "
+			het_error_set(&err, HET_EINVAL, "%s is a %s of "
 			    "analysis_mode %s but %s says %s: give the "
-			    "configuration of that run, or leave out -c", dir,
-			    run_mode, config, mode);
+			    "configuration of that %s, or leave out -c", dir,
+			    batch ? "batch" : "run", run_mode, config, mode,
+			    batch ? "batch" : "run");
 			return cli_report(cmd, &err);
 		}
 	}
@@ -101,15 +105,21 @@ report_run(const struct cli_cmd *cmd, int argc, char **argv)
 
 const struct cli_cmd cli_cmd_report = {
 	"report",
-	"figures of a run folder (PNG files or one PDF)",
+	"figures of a run or batch folder (PNG files or one PDF)",
 	"hetui report [-c CONFIG] RESULT_DIR [-o DIR|NAME.pdf] [--force] "
 	    "[--quiet]",
 	"Draws the figures of a run folder that hetui fit or hetui sample\n"
 	"wrote: per angle the data | model | residual heatmaps and the g2\n"
 	"cuts at four ages, the parameter table, and for a sampling run the\n"
-	"posterior marginals, the per-shard R-hat and ESS table and the\n"
-	"traces.  The same run folder gives byte-identical PNG files.\n"
-	"  -c, --config FILE   check that the run has FILE's analysis_mode\n"
+	"posterior marginals, the corner plot of the strongly correlated\n"
+	"pairs, the per-shard R-hat and ESS table and the traces.  For the\n"
+	"batch folder of hetui fit --all-rings or --series: every free\n"
+	"physics parameter against q (log-log, with its power-law slope) or\n"
+	"against the file index (with its drift per file), error bars from\n"
+	"rings.csv or series.csv.  The same folder gives byte-identical PNG\n"
+	"files.\n"
+	"  -c, --config FILE   check that the run (or the batch's fits) has\n"
+	"                      FILE's analysis_mode\n"
 	"  -o, --output OUT    a folder for the PNG files (default:\n"
 	"                      RESULT_DIR/report/), or NAME.pdf: one PDF\n"
 	"      --force         replace an existing PDF; write into a folder\n"

@@ -31,10 +31,30 @@
 
 #include "het_report.h"
 #include "het_report_impl.h"
+#include "het_results.h"
 #include "het_results_run.h"
+#include "het_rings.h"
 #include "het_util.h"
 
 #define PDF_SCALE	0.6	/* points per pixel of a PDF page */
+
+/* What the figures are drawn from: a run folder or a batch folder. */
+struct rep_src {
+	int			 batch;		/* 1: table, else run */
+	struct het_results_run	 run;
+	struct het_rings	 table;
+	char			*csv;		/* the table's file */
+	struct het_rep_cache	 cache;		/* the run's matrices */
+};
+
+static int
+rep_draw(cairo_t *cr, struct rep_src *src, const struct het_rep_fig *f,
+    struct het_error *err)
+{
+	if (src->batch)
+		return het_rep_draw_batch(cr, &src->table, src->csv, f, err);
+	return het_rep_draw(cr, &src->run, f, &src->cache, err);
+}
 
 void
 het_report_out_fini(struct het_report_out *res)
@@ -45,15 +65,68 @@ het_report_out_fini(struct het_report_out *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/* dir/name in a new string. */
+static char *
+rep_join(const char *dir, const char *name, const char *ext,
+    struct het_error *err)
+{
+	size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
+	char *p = het_alloc_array(n, 1, "path", err);
+
+	if (p != NULL)
+		snprintf(p, n, "%s/%s%s", dir, name, ext);
+	return p;
+}
+
+/* The mode of the first run folder of the batch table t in dir. */
+static int
+rep_batch_mode(const char *dir, const struct het_rings *t, char *buf,
+    size_t len, struct het_error *err)
+{
+	struct het_results_run run;
+	const char *base;
+	char *path;
+	size_t r;
+	int rc;
+
+	for (r = 0; r < t->nrows; r++) {
+		if (t->rows[r].run_dir[0] == '\0')
+			continue;
+		base = strrchr(t->rows[r].run_dir, '/');
+		base = base != NULL ? base + 1 : t->rows[r].run_dir;
+		if ((path = rep_join(dir, base, "", err)) == NULL)
+			return HET_ENOMEM;
+		rc = het_results_run_load(path, &run, NULL);
+		free(path);
+		if (rc == HET_OK)
+			snprintf(buf, len, "%s", run.mode);
+		het_results_run_clear(&run);
+		if (rc == HET_OK)
+			return HET_OK;
+	}
+	return het_error_set(err, HET_ENOTFOUND, "the batch folder %s holds "
+	    "no run folder of its fits (the folders its %s names in "
+	    "run_dir) to check -c against: leave out -c", dir,
+	    t->layout->csv);
+}
+
 int
-het_report_mode(const char *rundir, char *buf, size_t len,
+het_report_mode(const char *rundir, char *buf, size_t len, int *batch,
     struct het_error *err)
 {
 	struct het_results_run run;
+	struct het_rings t;
 	int rc = het_results_run_load(rundir, &run, err);
 
 	snprintf(buf, len, "%s", rc == HET_OK ? run.mode : "");
 	het_results_run_clear(&run);
+	*batch = 0;
+	if (rc != HET_ENOTFOUND || het_rings_which(rundir, NULL) == NULL)
+		return rc;
+	*batch = 1;
+	if ((rc = het_rings_load(rundir, &t, err)) == HET_OK)
+		rc = rep_batch_mode(rundir, &t, buf, len, err);
+	het_rings_fini(&t);
 	return rc;
 }
 
@@ -101,19 +174,6 @@ rep_dir_ok(const char *dir, int force, struct het_error *err)
 	    "files hetui report did not write (%s, ...): give -o another "
 	    "folder, or --force to write the figures beside them", dir,
 	    other);
-}
-
-/* dir/name in a new string. */
-static char *
-rep_join(const char *dir, const char *name, const char *ext,
-    struct het_error *err)
-{
-	size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
-	char *p = het_alloc_array(n, 1, "path", err);
-
-	if (p != NULL)
-		snprintf(p, n, "%s/%s%s", dir, name, ext);
-	return p;
 }
 
 /* The marker of a figure folder, listing the figures, atomically. */
@@ -204,8 +264,7 @@ rep_old_marker(const char *dir)
 }
 
 static int
-rep_png(const char *dir, const struct het_results_run *run,
-    const struct het_rep_fig *f, struct het_rep_cache *c,
+rep_png(const char *dir, struct rep_src *src, const struct het_rep_fig *f,
     struct het_error *err)
 {
 	char *path = rep_join(dir, f->name, ".png", err), *tmp = NULL;
@@ -223,7 +282,7 @@ rep_png(const char *dir, const struct het_results_run *run,
 		    "for %s", f->w, f->h, path);
 		goto out;
 	}
-	if ((rc = het_rep_draw(cr, run, f, c, err)) != HET_OK)
+	if ((rc = rep_draw(cr, src, f, err)) != HET_OK)
 		goto out;
 	cairo_surface_flush(s);
 	if ((st = cairo_surface_write_to_png(s, tmp)) !=
@@ -246,9 +305,8 @@ out:
 }
 
 static int
-rep_pdf(const char *out, const struct het_results_run *run,
-    const struct het_rep_fig *f, size_t n, struct het_rep_cache *c,
-    struct het_error *err)
+rep_pdf(const char *out, struct rep_src *src, const struct het_rep_fig *f,
+    size_t n, struct het_error *err)
 {
 	cairo_surface_t *s;
 	cairo_status_t st;
@@ -276,7 +334,7 @@ rep_pdf(const char *out, const struct het_results_run *run,
 		    f[k].h * PDF_SCALE);
 		cr = cairo_create(s);
 		cairo_scale(cr, PDF_SCALE, PDF_SCALE);
-		rc = het_rep_draw(cr, run, &f[k], c, err);
+		rc = rep_draw(cr, src, &f[k], err);
 		cairo_show_page(cr);
 		cairo_destroy(cr);
 	}
@@ -303,13 +361,44 @@ rep_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/*
+ * Read what rundir holds into src: a run folder (hetui_results.h5), else
+ * a batch folder (rings.csv, series.csv); its figures into *f.
+ */
+static int
+rep_source(const char *rundir, struct rep_src *src, struct het_rep_fig **f,
+    size_t *n, struct het_error *err)
+{
+	const struct het_rings_layout *l;
+	int rc;
+
+	rc = het_results_run_load(rundir, &src->run, err);
+	if (rc == HET_OK)
+		return het_rep_figs(&src->run, f, n, err);
+	if (rc != HET_ENOTFOUND)
+		return rc;
+	if ((l = het_rings_which(rundir, NULL)) == NULL)
+		return het_error_set(err, HET_ENOTFOUND, "%s is not a run "
+		    "folder: it has no %s; nor is it a batch folder: it has "
+		    "neither %s nor %s (hetui fit and hetui sample write a "
+		    "run folder, hetui fit --all-rings and --series a batch "
+		    "folder; the command printed its name)", rundir,
+		    HET_RESULTS_H5, HET_RINGS_CSV, HET_SERIES_CSV);
+	src->batch = 1;
+	if ((rc = het_rings_load(rundir, &src->table, err)) != HET_OK)
+		return rc;
+	if ((src->csv = rep_join(rundir, src->table.layout->csv, "",
+	    err)) == NULL)
+		return HET_ENOMEM;
+	return het_rep_batch_figs(&src->table, src->csv, f, n, err);
+}
+
 int
 het_report_write(const char *rundir, const char *out, int force,
     struct het_report_out *res, struct het_error *err)
 {
-	struct het_results_run run;
 	struct het_rep_fig *f = NULL;
-	struct het_rep_cache cache;
+	struct rep_src src;
 	struct stat st;
 	size_t n = 0, k;
 	double t0 = rep_now();
@@ -317,10 +406,9 @@ het_report_write(const char *rundir, const char *out, int force,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	memset(&cache, 0, sizeof(cache));
-	if ((rc = het_results_run_load(rundir, &run, err)) != HET_OK)
-		return rc;
-	if ((rc = het_rep_figs(&run, &f, &n, err)) != HET_OK)
+	memset(&src, 0, sizeof(src));
+	het_rings_init(&src.table);
+	if ((rc = rep_source(rundir, &src, &f, &n, err)) != HET_OK)
 		goto out;
 	res->pdf = rep_is_pdf(out);
 	res->path = res->pdf ? het_strdup(out, err) : out != NULL ?
@@ -336,7 +424,7 @@ het_report_write(const char *rundir, const char *out, int force,
 		goto out;
 	}
 	if (res->pdf) {
-		rc = rep_pdf(out, &run, f, n, &cache, err);
+		rc = rep_pdf(out, &src, f, n, err);
 		goto out;
 	}
 	if ((rc = rep_dir_ok(res->path, force, err)) != HET_OK ||
@@ -346,7 +434,7 @@ het_report_write(const char *rundir, const char *out, int force,
 	if ((rc = rep_marker(res->path, f, n, err)) != HET_OK)
 		goto out;
 	for (k = 0; k < n && rc == HET_OK; k++)
-		rc = rep_png(res->path, &run, &f[k], &cache, err);
+		rc = rep_png(res->path, &src, &f[k], err);
 	if (rc == HET_OK)
 		rep_remove_stale(res->path, old, f, n);
 out:
@@ -354,8 +442,10 @@ out:
 	res->nfig = n;
 	res->seconds = rep_now() - t0;
 	free(f);
-	het_rep_cache_fini(&cache);
-	het_results_run_clear(&run);
+	het_rep_cache_fini(&src.cache);
+	het_results_run_clear(&src.run);
+	het_rings_fini(&src.table);
+	free(src.csv);
 	if (rc != HET_OK)
 		het_report_out_fini(res);
 	return rc;

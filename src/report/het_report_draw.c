@@ -96,22 +96,25 @@ het_rep_dmap(double t, double rgb[3])
 	rep_interp(d, 5, (t + 1) / 2, rgb);
 }
 
+/* The fraction of the way from lo to hi of v, on a log scale or not. */
+static double
+rep_frac(double v, double lo, double hi, int lg)
+{
+	if (lg)
+		return (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
+	return (v - lo) / (hi - lo);
+}
+
 double
 het_rep_px(const struct het_rep_axis *a, double v)
 {
-	double f;
-
-	if (a->xlog)
-		f = (log10(v) - log10(a->x0)) / (log10(a->x1) - log10(a->x0));
-	else
-		f = (v - a->x0) / (a->x1 - a->x0);
-	return a->x + f * a->w;
+	return a->x + rep_frac(v, a->x0, a->x1, a->xlog) * a->w;
 }
 
 double
 het_rep_py(const struct het_rep_axis *a, double v)
 {
-	return a->y + a->h - (v - a->y0) / (a->y1 - a->y0) * a->h;
+	return a->y + a->h - rep_frac(v, a->y0, a->y1, a->ylog) * a->h;
 }
 
 void
@@ -123,65 +126,133 @@ het_rep_num(char *buf, size_t len, double v, int prec)
 		snprintf(buf, len, "%.*g", prec, v == 0 ? 0.0 : v);
 }
 
-/* A "nice" tick step of about range / 5. */
-static double
-rep_step(double range)
+double
+het_rep_step(double range, double n)
 {
-	double s = pow(10, floor(log10(range / 4))), r = range / 4 / s;
+	double s = pow(10, floor(log10(range / n))), r = range / n / s;
 
 	return r >= 7.5 ? 10 * s : r >= 3.5 ? 5 * s : r >= 1.5 ? 2 * s : s;
 }
 
-/* Linear ticks of [lo, hi] along one axis; vertical 1: the y axis. */
+/*
+ * The number of a tick at v on an axis of tick step s: enough digits to
+ * tell neighbouring ticks apart, and whole numbers below a million
+ * without an exponent.
+ */
 static void
-rep_ticks(cairo_t *cr, const struct het_rep_axis *a, int vertical)
+rep_ticknum(char *buf, size_t len, double v, double s)
 {
-	double lo = vertical ? a->y0 : a->x0, hi = vertical ? a->y1 : a->x1;
-	double s, v, p;
-	char buf[32];
+	int prec = 4, d;
 
-	if (!(hi > lo))
-		return;
-	s = rep_step(hi - lo);
-	for (v = ceil(lo / s - 1e-9) * s; v <= hi + s * 1e-9; v += s) {
-		het_rep_num(buf, sizeof(buf), fabs(v) < s * 1e-9 ? 0 : v, 4);
-		if (vertical) {
-			p = het_rep_py(a, v);
-			cairo_move_to(cr, a->x - 5, p);
-			cairo_line_to(cr, a->x, p);
-			cairo_stroke(cr);
-			het_rep_text(cr, a->x - 8, p + 4, 1, "%s", buf);
-		} else {
-			p = het_rep_px(a, v);
-			cairo_move_to(cr, p, a->y + a->h);
-			cairo_line_to(cr, p, a->y + a->h + 5);
-			cairo_stroke(cr);
-			het_rep_text(cr, p, a->y + a->h + 19, 0, "%s", buf);
-		}
+	if (fabs(v) < s * 1e-9)
+		v = 0;
+	if (v != 0 && s > 0) {
+		d = (int)floor(log10(fabs(v))) - (int)floor(log10(s)) + 1;
+		prec = d > prec ? d : prec;
+		if (fabs(v) >= 1 && fabs(v) < 1e6)
+			prec = (int)floor(log10(fabs(v))) + 1 > prec ?
+			    (int)floor(log10(fabs(v))) + 1 : prec;
+	}
+	het_rep_num(buf, len, v, prec > 15 ? 15 : prec);
+}
+
+/* One tick at v (a label when buf is not NULL); vertical: the y axis. */
+static void
+rep_tick(cairo_t *cr, const struct het_rep_axis *a, int vertical, double v,
+    double len, const char *buf)
+{
+	double p, fs = a->tick_px > 0 ? a->tick_px : 12;
+
+	if (vertical) {
+		p = het_rep_py(a, v);
+		cairo_move_to(cr, a->x - len, p);
+		cairo_line_to(cr, a->x, p);
+		cairo_stroke(cr);
+		if (buf != NULL && !(a->nolabel & HET_REP_NOY))
+			het_rep_text(cr, a->x - 3 - len, p + fs / 3, 1, "%s",
+			    buf);
+	} else {
+		p = het_rep_px(a, v);
+		cairo_move_to(cr, p, a->y + a->h);
+		cairo_line_to(cr, p, a->y + a->h + len);
+		cairo_stroke(cr);
+		if (buf != NULL && !(a->nolabel & HET_REP_NOX))
+			het_rep_text(cr, p, a->y + a->h + 7 + fs, 0, "%s",
+			    buf);
 	}
 }
 
-/* Decade ticks of a logarithmic x axis. */
+/* Linear ticks of [lo, hi] at steps of s (at their log places if lg). */
 static void
-rep_logticks(cairo_t *cr, const struct het_rep_axis *a)
+rep_linticks(cairo_t *cr, const struct het_rep_axis *a, int vertical,
+    double lo, double hi, double s)
 {
-	double e, p;
-	int m;
+	char buf[32];
+	double v;
 
-	for (e = floor(log10(a->x0)); e <= ceil(log10(a->x1)); e++)
-		for (m = 1; m < 10; m++) {
-			double v = (double)m * pow(10, e);
+	for (v = ceil(lo / s - 1e-9) * s; v <= hi + s * 1e-9; v += s) {
+		rep_ticknum(buf, sizeof(buf), v, s);
+		rep_tick(cr, a, vertical, v, 5, buf);
+	}
+}
 
-			if (v < a->x0 * (1 - 1e-9) || v > a->x1 * (1 + 1e-9))
+/* How many of m x 10^e (m in set, n of them) lie in [lo, hi]. */
+static int
+rep_logcount(double lo, double hi, const int *set, int n, int draw,
+    cairo_t *cr, const struct het_rep_axis *a, int vertical, int label)
+{
+	double e, v;
+	char buf[32];
+	int k, c = 0;
+
+	for (e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
+		for (k = 0; k < n; k++) {
+			v = (double)set[k] * pow(10, e);
+			if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
 				continue;
-			p = het_rep_px(a, v);
-			cairo_move_to(cr, p, a->y + a->h);
-			cairo_line_to(cr, p, a->y + a->h + (m == 1 ? 6 : 3));
-			cairo_stroke(cr);
-			if (m == 1)
-				het_rep_text(cr, p, a->y + a->h + 19, 0, "%g",
-				    v);
+			c++;
+			if (!draw)
+				continue;
+			snprintf(buf, sizeof(buf), "%g", v);
+			rep_tick(cr, a, vertical, v, label ? 6 : 3,
+			    label ? buf : NULL);
 		}
+	return c;
+}
+
+/* The ticks of one axis (vertical: y), linear or logarithmic. */
+static void
+rep_ticks(cairo_t *cr, const struct het_rep_axis *a, int vertical)
+{
+	static const int one[1] = { 1 }, ots[3] = { 1, 2, 5 },
+	    all[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 },
+	    minor[8] = { 2, 3, 4, 5, 6, 7, 8, 9 };
+	double lo = vertical ? a->y0 : a->x0, hi = vertical ? a->y1 : a->x1;
+	double n = a->nticks > 0 ? a->nticks : 4, s;
+	int lg = vertical ? a->ylog : a->xlog;
+
+	if (!(hi > lo) || (lg && !(lo > 0)))
+		return;
+	if (!lg) {
+		s = het_rep_step(hi - lo, n);
+		if (!vertical && a->xstep > 0 && s < a->xstep)
+			s = a->xstep;
+		rep_linticks(cr, a, vertical, lo, hi, s);
+		return;
+	}
+	if (rep_logcount(lo, hi, one, 1, 0, cr, a, vertical, 1) >= 2) {
+		rep_logcount(lo, hi, one, 1, 1, cr, a, vertical, 1);
+		rep_logcount(lo, hi, minor, 8, 1, cr, a, vertical, 0);
+	} else if (rep_logcount(lo, hi, ots, 3, 0, cr, a, vertical, 1) >=
+	    2) {
+		rep_logcount(lo, hi, ots, 3, 1, cr, a, vertical, 1);
+		rep_logcount(lo, hi, minor, 8, 1, cr, a, vertical, 0);
+	} else if (rep_logcount(lo, hi, all, 9, 0, cr, a, vertical, 1) >=
+	    2)
+		rep_logcount(lo, hi, all, 9, 1, cr, a, vertical, 1);
+	else
+		rep_linticks(cr, a, vertical, lo, hi,
+		    het_rep_step(hi - lo, n));
 }
 
 void
@@ -193,17 +264,18 @@ het_rep_axes(cairo_t *cr, const struct het_rep_axis *a, const char *xlabel,
 	cairo_set_line_width(cr, 1);
 	cairo_rectangle(cr, a->x + 0.5, a->y + 0.5, a->w, a->h);
 	cairo_stroke(cr);
-	het_rep_font(cr, 12, 0);
-	if (a->xlog)
-		rep_logticks(cr, a);
-	else
-		rep_ticks(cr, a, 0);
+	het_rep_font(cr, a->tick_px > 0 ? a->tick_px : 12, 0);
+	rep_ticks(cr, a, 0);
 	rep_ticks(cr, a, 1);
 	het_rep_font(cr, 14, 0);
-	het_rep_text(cr, a->x + a->w / 2, a->y + a->h + 40, 0, "%s", xlabel);
-	cairo_translate(cr, a->x - 50, a->y + a->h / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	het_rep_text(cr, 0, 0, 0, "%s", ylabel);
+	if (xlabel != NULL)
+		het_rep_text(cr, a->x + a->w / 2, a->y + a->h + 40, 0, "%s",
+		    xlabel);
+	if (ylabel != NULL) {
+		cairo_translate(cr, a->x - 50, a->y + a->h / 2);
+		cairo_rotate(cr, -M_PI / 2);
+		het_rep_text(cr, 0, 0, 0, "%s", ylabel);
+	}
 	cairo_restore(cr);
 }
 
@@ -237,7 +309,7 @@ het_rep_bar(cairo_t *cr, double x, double y, double w, double h,
 	cairo_set_line_width(cr, 1);
 	het_rep_font(cr, 11, 0);
 	if (hi > lo) {
-		double s = rep_step(hi - lo), v, p;
+		double s = het_rep_step(hi - lo, 4), v, p;
 		char buf[32];
 
 		for (v = ceil(lo / s - 1e-9) * s; v <= hi + s * 1e-9; v += s) {
@@ -245,8 +317,7 @@ het_rep_bar(cairo_t *cr, double x, double y, double w, double h,
 			cairo_move_to(cr, x + w, p);
 			cairo_line_to(cr, x + w + 4, p);
 			cairo_stroke(cr);
-			het_rep_num(buf, sizeof(buf), fabs(v) < s * 1e-9 ? 0 :
-			    v, 4);
+			rep_ticknum(buf, sizeof(buf), v, s);
 			het_rep_text(cr, x + w + 6, p + 4, -1, "%s", buf);
 		}
 	}

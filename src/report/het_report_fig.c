@@ -38,7 +38,9 @@ het_rep_figs(const struct het_results_run *run, struct het_rep_fig **out,
     size_t *n, struct het_error *err)
 {
 	struct het_rep_fig *f;
-	size_t k, m = 0, cap = 2 * run->nangles + run->ntab + 3, nphys = 0;
+	size_t k, m = 0, cap = 2 * run->nangles + run->ntab + 4, nphys = 0;
+	struct het_rep_corner cn;
+	int rc;
 
 	if ((f = het_alloc_array(cap, sizeof(*f), "figures", err)) == NULL)
 		return HET_ENOMEM;
@@ -72,6 +74,15 @@ het_rep_figs(const struct het_results_run *run, struct het_rep_fig **out,
 		f[m].w = 1200;
 		f[m].h = 70 + 300 * (int)((nphys + 2) / 3);
 		f[m++].kind = HET_REP_POST;
+	}
+	if ((rc = het_rep_corner_pick(run, &cn, err)) != HET_OK) {
+		free(f);
+		return rc;
+	}
+	if (cn.k >= 2) {
+		snprintf(f[m].name, sizeof(f[m].name), "corner");
+		het_rep_corner_size(cn.k, &f[m].w, &f[m].h);
+		f[m++].kind = HET_REP_CORNER;
 	}
 	if (run->has_cmc && run->nshard > 0) {
 		snprintf(f[m].name, sizeof(f[m].name), "shards");

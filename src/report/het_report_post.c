@@ -24,8 +24,8 @@
 
 #define POST_BINS	40
 
-static void
-post_header(cairo_t *cr, const struct het_results_run *run,
+void
+het_rep_post_header(cairo_t *cr, const struct het_results_run *run,
     const char *what)
 {
 	cairo_set_source_rgb(cr, 0, 0, 0);
@@ -104,8 +104,8 @@ post_fig(cairo_t *cr, const struct het_results_run *run)
 {
 	size_t m, c = 0;
 
-	post_header(cr, run, "Posterior marginals (consensus), NLSQ value "
-	    "in red");
+	het_rep_post_header(cr, run, "Posterior marginals (consensus), NLSQ "
+	    "value in red");
 	for (m = 0; m < run->p; m++) {
 		if (!het_rep_physics(run->cmc_names[m]))
 			continue;
@@ -123,7 +123,7 @@ shards_fig(cairo_t *cr, const struct het_results_run *run)
 	double x, y;
 	char b[64], e[64];
 
-	post_header(cr, run, "Convergence per shard: R-hat / bulk ESS");
+	het_rep_post_header(cr, run, "Convergence per shard: R-hat / bulk ESS");
 	het_rep_font(cr, 13, 1);
 	het_rep_text(cr, 20, 100, -1, "parameter");
 	for (k = 0; k < run->nshard; k++) {
@@ -167,7 +167,7 @@ traces_fig(cairo_t *cr, const struct het_results_run *run)
 	size_t m, k, c, i, row = 0, total = 0, off;
 	struct het_rep_axis a;
 
-	post_header(cr, run, "Traces per shard (chains in colour)");
+	het_rep_post_header(cr, run, "Traces per shard (chains in colour)");
 	for (k = 0; k < run->nshard; k++)
 		total += run->shard[k].ndraw;
 	if (total < 2)
@@ -248,6 +248,8 @@ het_rep_draw_post(cairo_t *cr, const struct het_results_run *run,
 		return shards_fig(cr, run);
 	case HET_REP_TRACES:
 		return traces_fig(cr, run);
+	case HET_REP_CORNER:
+		return het_rep_draw_corner(cr, run, err);
 	default:
 		return het_error_set(err, HET_EINTERNAL, "unknown figure %s",
 		    f->name);

@@ -204,4 +204,32 @@ int het_rings_slope(const struct het_rings *t, size_t c,
 int het_rings_write(const struct het_rings *t, const char *dir,
     struct het_error *err);
 
+/*
+ * het_rings_which: the layout of the batch summary in the folder dir
+ * (rings.csv or rings.h5: the rings'; series.csv or series.h5: the
+ * series'), NULL when it holds none; *both (when not NULL) is set to 1
+ * when it holds the summaries of both kinds.  Thread: any.
+ */
+const struct het_rings_layout *het_rings_which(const char *dir, int *both);
+
+/*
+ * het_rings_load: the table of the batch folder dir read back from its
+ * CSV file (rings.csv or series.csv, het_rings_write's format), for the
+ * figures of hetui report.  t is initialised here (release it with
+ * het_rings_fini, also after an error; it is then empty, of the layout
+ * found).  The files keep no plot flags: they are set for every physics
+ * parameter (a name of either family's table) with an uncertainty in
+ * some row, or whose value differs between rows.
+ * Returns HET_OK (a header and no rows is a table of no rows);
+ * HET_ENOTFOUND (no summary in dir, or its .h5 without the .csv);
+ * HET_EINVAL (the summaries of both kinds); HET_EFORMAT (a header or a
+ * row that is not what het_rings_write writes: wrong or missing
+ * columns, a field count other than the header's, a text where a number
+ * belongs, an empty status, a negative uncertainty, an unclosed quote,
+ * binary data, more than 64 MiB; the message names the file, the line
+ * and the column); HET_EIO; HET_ENOMEM.  Thread: any.
+ */
+int het_rings_load(const char *dir, struct het_rings *t,
+    struct het_error *err);
+
 #endif /* HET_RINGS_H */
