@@ -428,7 +428,7 @@ setup(struct bench *B, int layout, int coords, struct het_error *err)
 		return -1;
 	B->n = layout == LAY_ALL ? B->nf * (B->nf - 1) / 2 * NA : NPAIR;
 	B->pairs = malloc(B->n * sizeof B->pairs[0]);
-	B->y = malloc(B->n * sizeof B->y[0]);
+	B->y = calloc(B->n, sizeof B->y[0]);
 	B->c2 = malloc(B->n * sizeof B->c2[0]);
 	if (B->pairs == NULL || B->y == NULL || B->c2 == NULL) {
 		het_error_set(err, HET_ENOMEM, "out of memory for %zu pairs",

@@ -150,7 +150,7 @@ sim_new(const struct bench_prob *bp)
 	S->n = bp->na * bp->nf * (bp->nf - 1) / 2;
 	S->p = nph + 2 * bp->na;
 	S->pairs = malloc(S->n * sizeof(*S->pairs));
-	S->y = malloc(S->n * sizeof(double));
+	S->y = calloc(S->n, sizeof(double));	/* read by het_resid_alloc */
 	S->phi = malloc(S->na * sizeof(double));
 	S->truth = malloc(S->p * sizeof(double));
 	S->x0 = malloc(S->p * sizeof(double));

@@ -148,7 +148,7 @@ prob_init(struct prob *P, size_t nf, size_t na, int set)
 	het_scaling_default_spec(&ss, HET_FAMILY_HETERODYNE,
 	    HET_SCALING_INDIVIDUAL, na, phi);
 	if ((P->pairs = malloc(nmax * sizeof(*P->pairs))) == NULL ||
-	    (P->y = malloc(nmax * sizeof(double))) == NULL ||
+	    (P->y = calloc(nmax, sizeof(double))) == NULL ||
 	    (P->m = het_model_alloc(&ms, NULL)) == NULL ||
 	    (P->sc = het_scaling_alloc(&ss, NULL)) == NULL)
 		return -1;

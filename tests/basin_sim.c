@@ -150,7 +150,7 @@ basin_sim_new(const struct basin_set *ts, size_t nstart, size_t nf_override,
 	S->n = na * S->nf * (S->nf - 1) / 2;
 	S->p = nph + 2 * na;
 	S->pairs = malloc(S->n * sizeof(*S->pairs));
-	S->y = malloc(S->n * sizeof(double));
+	S->y = calloc(S->n, sizeof(double));	/* read by het_resid_alloc */
 	S->phi = malloc(na * sizeof(double));
 	S->truth = malloc(S->p * sizeof(double));
 	S->lo = malloc(S->p * sizeof(double));

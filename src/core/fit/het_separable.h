@@ -231,6 +231,16 @@ int het_separable_normal(struct het_separable *s,
 int het_separable_complete(const struct het_separable *s, long angle);
 
 /*
+ * het_separable_normal_range: the same for the angles a0 <= a < a1,
+ * writing only their slots of out (so that views of one problem may
+ * fill disjoint ranges of one out at once, one per thread).  Errors as
+ * het_separable_normal, and HET_EINVAL for a range outside the angles.
+ */
+int het_separable_normal_range(struct het_separable *s,
+    const struct het_resid_eval *ev, size_t a0, size_t a1, int full,
+    double *out, struct het_error *err);
+
+/*
  * het_separable_exact: 1 when the last point evaluated had no pair inside
  * a run of a rate floored at 0, so that het_separable_normal's matrix
  * entries there equal the pair kernel's to rounding; 0 when they leave

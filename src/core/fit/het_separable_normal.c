@@ -285,16 +285,15 @@ gn_angle(struct het_separable *s, const struct het_model_eval *mev,
 	}
 }
 
-/* Check that every angle to evaluate is complete. */
+/* Check that every angle of [a0, a1) is complete. */
 static int
-check_complete(const struct het_separable *s, long angle,
+check_complete(const struct het_separable *s, size_t a0, size_t a1,
     struct het_error *err)
 {
 	size_t a;
 
-	for (a = 0; a < s->na; a++) {
-		if ((angle >= 0 && a != (size_t)angle) || s->cnt[a] == 0 ||
-		    s->U[a] != NULL)
+	for (a = a0; a < a1; a++) {
+		if (s->cnt[a] == 0 || s->U[a] != NULL)
 			continue;
 		return het_error_set(err, HET_EINVAL, "not complete: angle "
 		    "%zu has %zu of the %zu pairs i < j of its %zu frames; "
@@ -305,23 +304,51 @@ check_complete(const struct het_separable *s, long angle,
 	return HET_OK;
 }
 
+/* Angle a's entries into o, at the point of het_sep_point. */
+static void
+normal_angle(struct het_separable *s, const struct het_model_eval *mev,
+    size_t a, const double *con, const double *off, int full, double *o)
+{
+	const double *acc = s->acc + SEP_NACC * a;
+	double v[3];
+	size_t b, len = het_separable_normal_len(s->nfp);
+
+	memset(o, 0, len * sizeof(double));
+	if (s->cnt[a] == 0)
+		return;
+	if (full)
+		zero_adjoints(s);
+	for (b = 0; b < s->nblk; b++)
+		het_sep_angle_block(s, a, b, con, off, NULL, full);
+	het_sep_close(s, a, con[a], off[a] - s->ybar[a], v);
+	o[HET_SEPN_SS] = v[0];
+	o[HET_SEPN_GC] = v[1];
+	o[HET_SEPN_GO] = v[2];
+	o[HET_SEPN_CC] = s->w2 * acc[7];
+	o[HET_SEPN_CO] = s->w2 * acc[6];
+	o[HET_SEPN_OO] = s->w2 * (double)s->cnt[a];
+	if (!full || s->nfp == 0)
+		return;
+	het_model_eval_sep_adjoint(mev, &s->ad, o + HET_SEPN_HEAD);
+	gn_angle(s, mev, a, con[a], o);
+}
+
 int
-het_separable_normal(struct het_separable *s,
-    const struct het_resid_eval *ev, long angle, int full, double *out,
-    struct het_error *err)
+het_separable_normal_range(struct het_separable *s,
+    const struct het_resid_eval *ev, size_t a0, size_t a1, int full,
+    double *out, struct het_error *err)
 {
 	const struct het_model_eval *mev = het_resid_eval_mev(ev);
-	const double *con, *off, *acc;
-	size_t a, b, m, len = het_separable_normal_len(s->nfp);
-	double v[3], *o;
+	const double *con, *off;
+	size_t a, m, len = het_separable_normal_len(s->nfp);
 	int rc, phys = full && s->nfp > 0;
 
-	if ((rc = het_sep_check_ev(s, ev, full, err)) != HET_OK ||
-	    (rc = check_complete(s, angle, err)) != HET_OK)
-		return rc;
-	if (angle >= 0 && (size_t)angle >= s->na)
+	if (a0 > a1 || a1 > s->na)
 		return het_error_set(err, HET_EINVAL, "separable normal "
-		    "equations: angle %ld of %zu", angle, s->na);
+		    "equations: angles %zu to %zu of %zu", a0, a1, s->na);
+	if ((rc = het_sep_check_ev(s, ev, full, err)) != HET_OK ||
+	    (rc = check_complete(s, a0, a1, err)) != HET_OK)
+		return rc;
 	if (phys && (rc = sep_normal_alloc(s, err)) != HET_OK)
 		return rc;
 	het_resid_angle_scaling(ev, &con, &off);
@@ -332,28 +359,24 @@ het_separable_normal(struct het_separable *s,
 		s->dir[m] = 1.0;
 		het_model_eval_sep_tangent(mev, s->dir, &s->tan[m]);
 	}
-	memset(out, 0, s->na * len * sizeof(double));
-	for (a = 0; a < s->na; a++) {
-		if ((angle >= 0 && a != (size_t)angle) || s->cnt[a] == 0)
-			continue;
-		o = out + a * len;
-		if (full)
-			zero_adjoints(s);
-		for (b = 0; b < s->nblk; b++)
-			het_sep_angle_block(s, a, b, con, off, NULL, full);
-		het_sep_close(s, a, con[a], off[a] - s->ybar[a], v);
-		acc = s->acc + SEP_NACC * a;
-		o[HET_SEPN_SS] = v[0];
-		o[HET_SEPN_GC] = v[1];
-		o[HET_SEPN_GO] = v[2];
-		o[HET_SEPN_CC] = s->w2 * acc[7];
-		o[HET_SEPN_CO] = s->w2 * acc[6];
-		o[HET_SEPN_OO] = s->w2 * (double)s->cnt[a];
-		if (!phys)
-			continue;
-		het_model_eval_sep_adjoint(mev, &s->ad, o + HET_SEPN_HEAD);
-		gn_angle(s, mev, a, con[a], o);
-	}
+	for (a = a0; a < a1; a++)
+		normal_angle(s, mev, a, con, off, full, out + a * len);
 	s->direct = 0;
 	return HET_OK;
+}
+
+int
+het_separable_normal(struct het_separable *s,
+    const struct het_resid_eval *ev, long angle, int full, double *out,
+    struct het_error *err)
+{
+	size_t len = het_separable_normal_len(s->nfp);
+
+	if (angle >= 0 && (size_t)angle >= s->na)
+		return het_error_set(err, HET_EINVAL, "separable normal "
+		    "equations: angle %ld of %zu", angle, s->na);
+	memset(out, 0, s->na * len * sizeof(double));
+	return angle < 0 ? het_separable_normal_range(s, ev, 0, s->na, full,
+	    out, err) : het_separable_normal_range(s, ev, (size_t)angle,
+	    (size_t)angle + 1, full, out, err);
 }

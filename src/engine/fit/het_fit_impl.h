@@ -122,11 +122,15 @@ struct fit_eval {
 	const atomic_int	*cancel;
 	int			 want_jac;	/* enum fit_mode */
 	struct fit_vp		 vp;		/* when fp->vp */
-	/* The separable sums (het_fit_sep.c): a view of fp->sep and its
-	   per-angle output, NULL without; pairs 1: the pair kernel for
-	   the next passes (the report's final pass). */
-	struct het_separable	*sepv;
+	/* The separable sums (het_fit_sep.c): a view of fp->sep per
+	   worker and their per-angle output, NULL without; sepfix: per
+	   chunk of a pass, its view's point was not exact; pairs 1: the
+	   pair kernel for the next passes (a report at a floored rate). */
+	struct het_separable	**sepv;
 	double			*sepout;
+	unsigned char		*sepfix;
+	size_t			 nsepc;		/* chunks of the last pass */
+	int			 sepfull;	/* its full flag */
 	int			 pairs;
 	long			 nsep;		/* passes made through them */
 	/*

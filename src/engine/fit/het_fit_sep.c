@@ -46,23 +46,35 @@ int
 het_fit_sep_eval_init(struct fit_eval *fe, struct het_error *err)
 {
 	const struct fit_prob *fp = fe->fp;
+	size_t k;
 
 	if (fp->sep == NULL)
 		return HET_OK;
-	if ((fe->sepv = het_separable_view(fp->sep, err)) == NULL ||
+	if ((fe->sepv = calloc(fe->nwk, sizeof(*fe->sepv))) == NULL ||
+	    (fe->sepfix = calloc(fe->nwk, 1)) == NULL ||
 	    (fe->sepout = het_alloc_array(fp->na *
 	    het_separable_normal_len(fp->nfp), sizeof(double), "fit",
 	    err)) == NULL)
-		return HET_ENOMEM;
+		return het_error_set(err, HET_ENOMEM, "fit: out of memory for "
+		    "the separable sums");
+	for (k = 0; k < fe->nwk; k++)
+		if ((fe->sepv[k] = het_separable_view(fp->sep, err)) == NULL)
+			return HET_ENOMEM;
 	return HET_OK;
 }
 
 void
 het_fit_sep_eval_fini(struct fit_eval *fe)
 {
-	het_separable_free(fe->sepv);
+	size_t k;
+
+	for (k = 0; fe->sepv != NULL && k < fe->nwk; k++)
+		het_separable_free(fe->sepv[k]);
+	free(fe->sepv);
+	free(fe->sepfix);
 	free(fe->sepout);
 	fe->sepv = NULL;
+	fe->sepfix = NULL;
 	fe->sepout = NULL;
 }
 
@@ -90,7 +102,35 @@ het_fit_sep_wanted(const struct fit_eval *fe)
 int
 het_fit_sep_exact(const struct fit_eval *fe)
 {
-	return fe->sepv == NULL || het_separable_exact(fe->sepv);
+	size_t c;
+
+	for (c = 0; fe->sepv != NULL && c < fe->nsepc; c++)
+		if (fe->sepfix[c])
+			return 0;
+	return 1;
+}
+
+/* Chunk c of a pass: its share of the angles on the worker's view. */
+static int
+sep_chunk(void *ctx, size_t c, size_t worker, struct het_error *err)
+{
+	struct fit_eval *fe = ctx;
+	const struct fit_prob *fp = fe->fp;
+	struct het_separable *v = fe->sepv[worker];
+	size_t a0, a1;
+	int rc;
+
+	if (fp->angle >= 0) {
+		a0 = (size_t)fp->angle;
+		a1 = a0 + 1;
+	} else {
+		a0 = c * fp->na / fe->nsepc;
+		a1 = (c + 1) * fp->na / fe->nsepc;
+	}
+	rc = het_separable_normal_range(v, fe->ev, a0, a1, fe->sepfull,
+	    fe->sepout, err);
+	fe->sepfix[c] = !het_separable_exact(v);
+	return rc;
 }
 
 /* Angle a's physics entries into the compact sums (FIT_FULL(_PA)). */
@@ -129,8 +169,14 @@ het_fit_sep_pass(struct fit_eval *fe, enum fit_mode mode,
 	double *ca = fe->cacc, *b;
 	const double *o;
 
-	if ((rc = het_separable_normal(fe->sepv, fe->ev, fp->angle, full,
-	    fe->sepout, err)) != HET_OK)
+	/* Angles spread over the pool's workers, each angle's sums made by
+	   one view alone: the same numbers with any thread count. */
+	fe->nsepc = fp->angle >= 0 || fe->pool == NULL ? 1 :
+	    fe->nwk < fp->na ? fe->nwk : fp->na;
+	fe->sepfull = full;
+	memset(fe->sepout, 0, fp->na * len * sizeof(double));
+	if ((rc = het_pool_run(fe->nsepc > 1 ? fe->pool : NULL, fe->nsepc,
+	    sep_chunk, fe, NULL, NULL, err)) != HET_OK)
 		return rc;
 	clen = mode == FIT_COST ? fp->clen_cost : mode == FIT_FULL_PA ?
 	    fp->clen_pa : fp->clen;
