@@ -570,7 +570,7 @@ het_dataset_fapl(void)
 	return fapl;
 }
 
-static int
+int
 het_ds_open_file(struct het_dataset *ds, struct het_error *err)
 {
 	char detail[256];
