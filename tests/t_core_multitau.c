@@ -427,7 +427,8 @@ test_layout_refusals(void)
 	    "/xpcs/multitau/normalized_g2 is (21, 4)", "every g2 point needs "
 	    "its error");
 	fx_write_text(path, "g2 of run 42\n");
-	fails(HET_EFORMAT, "a text file", "not an HDF5 file", NULL);
+	fails(HET_ENOTFOUND, "a text file", "not an HDF5 file, so no "
+	    "multitau data", NULL);
 }
 
 static void
@@ -577,6 +578,48 @@ test_misc(void)
 	ok(1, "het_multitau_free(NULL) is a no-op");
 }
 
+/* The sentence of a file that neither reader opens. */
+static void
+test_why_not(void)
+{
+	struct het_error de, me, out;
+	struct het_multitau *mt;
+	struct het_dataset *ds;
+	struct fx_mt m;
+	double keep = g2[7];
+
+	g2[7] = NAN;
+	spec(&m);
+	m.f32 = 0;
+	fx_mt_write(path, &m);
+	g2[7] = keep;
+	het_error_clear(&de);
+	het_error_clear(&me);
+	ds = het_dataset_open(path, &de);
+	mt = het_multitau_read(path, &me);
+	ok(ds == NULL && mt == NULL, "bad multitau-only file: neither opens");
+	het_multitau_why_not(&de, &me, &out);
+	is_int(out.code, HET_EDATA, "the multitau code");
+	like(out.msg, "it is a multitau-only result", "the two-time reason");
+	like(out.msg, "; its multitau data cannot be shown either: "
+	    "/xpcs/multitau/normalized_g2 holds a value that is not a number",
+	    "then the multitau one, without the file name again");
+	ok(strncmp(out.msg, path, strlen(path)) == 0 &&
+	    strstr(out.msg + 1, path) == NULL, "the file name once, first");
+	het_multitau_why_not(&de, &me, &de);
+	is_str(de.msg, out.msg, "out may be dserr");
+	fx_write_text(path, "not a result\n");
+	ds = het_dataset_open(path, &de);
+	mt = het_multitau_read(path, &me);
+	het_multitau_why_not(&de, &me, &out);
+	ok(out.code == HET_EFORMAT && strcmp(out.msg, de.msg) == 0, "a text "
+	    "file: the dataset's sentence alone (%s)", out.msg);
+	het_error_set(&de, HET_EFORMAT, "%s: damaged", path);
+	me = de;
+	het_multitau_why_not(&de, &me, &out);
+	is_str(out.msg, de.msg, "the same sentence twice: once");
+}
+
 int
 main(void)
 {
@@ -601,6 +644,7 @@ main(void)
 	test_delay_refusals();
 	test_value_refusals();
 	test_misc();
+	test_why_not();
 	free(path);
 	fx_rmtree(dir);
 	free(dir);

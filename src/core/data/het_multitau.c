@@ -502,8 +502,13 @@ het_multitau_read(const char *path, struct het_error *err)
 		goto out;
 	}
 	ds->info.path = ds->path;
-	if ((rc = het_h5_prepare(err)) == HET_OK &&
-	    (rc = het_ds_open_file(ds, err)) == HET_OK)
+	if ((rc = het_h5_prepare(err)) != HET_OK)
+		goto out;
+	if (H5Fis_hdf5(path) == 0)	/* a .npy matrix, a text file */
+		rc = het_error_set(err, HET_ENOTFOUND, "not an HDF5 file, so "
+		    "no multitau data (hetui reads them from APS-U result "
+		    "files)");
+	else if ((rc = het_ds_open_file(ds, err)) == HET_OK)
 		rc = mt_load(ds, mt, err);
 out:
 	het_dataset_close(ds);
@@ -513,4 +518,23 @@ out:
 		return NULL;
 	}
 	return mt;
+}
+
+void
+het_multitau_why_not(const struct het_error *dserr,
+    const struct het_error *mterr, struct het_error *out)
+{
+	const char *m = mterr->msg, *sep = strstr(m, ": ");
+	struct het_error both;
+
+	if (mterr->code == HET_ENOTFOUND || strcmp(dserr->msg, m) == 0) {
+		*out = *dserr;
+		return;
+	}
+	/* both start with the file name: say it once */
+	if (sep != NULL && strncmp(dserr->msg, m, (size_t)(sep - m) + 2) == 0)
+		m = sep + 2;
+	het_error_set(&both, mterr->code, "%s; its multitau data cannot be "
+	    "shown either: %s", dserr->msg, m);
+	*out = both;	/* out may be dserr or mterr */
 }

@@ -128,8 +128,9 @@ struct het_multitau {
  *   path  the file.
  * Returns a new object (free with het_multitau_free), or NULL with err
  * set to "FILE: sentence":
- *   HET_ENOTFOUND  the file has no /xpcs/multitau group (no multitau
- *                  data; callers treat this as "not a multitau file");
+ *   HET_ENOTFOUND  the file holds no multitau data: it has no
+ *                  /xpcs/multitau group, or is not HDF5 at all (a .npy
+ *                  matrix); callers take this as "not a multitau file";
  *   HET_EIO        the file cannot be opened (errno in err->sys_errno);
  *   HET_EFORMAT    not HDF5, damaged, a dataset missing, shapes that do
  *                  not match, an ambiguous orientation, a delay unit
@@ -141,6 +142,20 @@ struct het_multitau {
  */
 struct het_multitau *het_multitau_read(const char *path,
     struct het_error *err);
+
+/*
+ * het_multitau_why_not: the error to show for a file that neither
+ * het_dataset_open (dserr) nor het_multitau_read (mterr) opened: dserr
+ * when the file holds no multitau data (mterr->code HET_ENOTFOUND) or
+ * both say the same (a damaged file), else the two sentences joined,
+ * with the code of mterr ("FILE: no two-time matrices ...; its
+ * multitau data cannot be shown either: delay_list is not
+ * increasing ...").  Used by the workstation's I/O thread and `hetui
+ * inspect`, so both word it alike.  out may be dserr or mterr.
+ * Thread: any.
+ */
+void het_multitau_why_not(const struct het_error *dserr,
+    const struct het_error *mterr, struct het_error *out);
 
 /* het_multitau_free: free everything.  NULL is a no-op. */
 void het_multitau_free(struct het_multitau *mt);
