@@ -122,14 +122,14 @@ fx_mt_write(const char *path, const struct fx_mt *m)
 	if (m->append && fx_group(path, "/xpcs/multitau") != 0)
 		return -1;
 	n = m->n_q;
-	if (fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 1, &n, m->q,
-	    FX_F64) != 0)
+	if (m->q != NULL && fx_put(path, "/xpcs/qmap/dynamic_v_list_dim0", 1,
+	    &n, m->q, FX_F64) != 0)
 		return -1;
 	n = m->n_phi;
-	if (m->phi != NULL && fx_put(path, "/xpcs/qmap/dynamic_v_list_dim1",
-	    1, &n, m->phi, FX_F64) != 0)
+	if (m->q != NULL && m->phi != NULL && fx_put(path,
+	    "/xpcs/qmap/dynamic_v_list_dim1", 1, &n, m->phi, FX_F64) != 0)
 		return -1;
-	if (m->mapping != NULL) {
+	if (m->q != NULL && m->mapping != NULL) {
 		if ((map = malloc(m->nbins * sizeof(*map))) == NULL)
 			return -1;
 		for (k = 0; k < m->nbins; k++)

@@ -29,7 +29,8 @@ struct fx_mt {
 	int		 f32;		/* store g2 and errors as float32 */
 	const char	*storage_mode;	/* attribute of g2, or NULL */
 	size_t		 n_q, n_phi;
-	const double	*q;		/* n_q values */
+	const double	*q;		/* n_q values; NULL: the file's q map
+					   stays (append) */
 	const double	*phi;		/* n_phi values, NULL: no dim1 */
 	const long	*mapping;	/* nbins cells, or NULL */
 	double		 frame_time;	/* seconds, NAN: not written */
