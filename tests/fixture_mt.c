@@ -24,6 +24,23 @@ fx_mt_init(struct fx_mt *m)
 	m->avg = 1;
 }
 
+void
+fx_mt_rings(struct fx_mt *m, size_t ntau, const double *delay, size_t nq,
+    const double *q, const double *g2, const double *err)
+{
+	static const double phi0[1] = { 0.0 };
+
+	fx_mt_init(m);
+	m->ntau = ntau;
+	m->delay = delay;
+	m->nbins = m->n_q = nq;
+	m->q = q;
+	m->n_phi = 1;
+	m->phi = phi0;
+	m->g2 = g2;
+	m->err = err;
+}
+
 size_t
 fx_mt_delays(long max_frames, double *out, size_t cap)
 {

@@ -42,6 +42,13 @@ void fx_mt_init(struct fx_mt *m);
 int fx_mt_write(const char *path, const struct fx_mt *m);
 
 /*
+ * fx_mt_rings: fx_mt_init, then ntau delays, one bin per q of a map
+ * without sectors (n_phi 1, phi 0) and the tables (borrowed).
+ */
+void fx_mt_rings(struct fx_mt *m, size_t ntau, const double *delay,
+    size_t nq, const double *q, const double *g2, const double *err);
+
+/*
  * fx_mt_delays: boost_corr's multitau delays in frames (1 .. 8, then
  * four per level with a doubling step: 10, 12, 14, 16, 20, ...) up to
  * max_frames; at most cap values.  Returns the count.

@@ -42,7 +42,6 @@
 static double tau[MAXT];
 static size_t ntau;
 static double qs[NB];
-static const double phi0[1] = { 0.0 };
 
 static void
 setup(void)
@@ -199,15 +198,7 @@ test_file(void)
 
 	fx_mt_simulate(&s, tau, ntau, qs, NB, g2, err);
 	fx_mt_delays(16384, d, MAXT);
-	fx_mt_init(&m);
-	m.ntau = ntau;
-	m.delay = d;
-	m.nbins = m.n_q = NB;
-	m.q = qs;
-	m.n_phi = 1;
-	m.phi = phi0;
-	m.g2 = g2;
-	m.err = err;
+	fx_mt_rings(&m, ntau, d, NB, qs, g2, err);
 	m.f32 = 1;
 	m.bin_first = 1;
 	m.frame_time = 5e-4;

@@ -41,7 +41,6 @@
 static char *dir, *path;
 static double delay[NTAU], g2[NB * NTAU], err[NB * NTAU];
 static const double qs[NB] = { 0.00213, 0.00397, 0.00561, 0.00738 };
-static const double phi0[1] = { 0.0 };
 
 /* A deterministic table: g2 and errors of 4 bins at 21 delays. */
 static void
@@ -63,17 +62,8 @@ tables(void)
 static void
 spec(struct fx_mt *m)
 {
-	fx_mt_init(m);
-	m->ntau = NTAU;
-	m->delay = delay;
-	m->nbins = NB;
-	m->g2 = g2;
-	m->err = err;
+	fx_mt_rings(m, NTAU, delay, NB, qs, g2, err);
 	m->f32 = 1;
-	m->n_q = NB;
-	m->q = qs;
-	m->n_phi = 1;
-	m->phi = phi0;
 	m->frame_time = 1.3e-4;
 	m->stride = 3;
 	m->avg = 2;
