@@ -393,9 +393,8 @@ out:
 	return rc;
 }
 
-/* Does fit k count for the diffusion fit?  A reason when it does not. */
-static const char *
-mtf_skip(const struct het_mtfit *f)
+const char *
+het_mtfit_skip(const struct het_mtfit *f)
 {
 	double g = f->x[HET_MTFIT_GAMMA], u = f->err[HET_MTFIT_GAMMA];
 
@@ -438,7 +437,7 @@ het_mtfit_diffusion(const double *q, const struct het_mtfit *fits,
 	}
 	why[0] = '\0';
 	for (k = 0; k < n; k++) {
-		if ((r = mtf_skip(&fits[k])) != NULL) {
+		if ((r = het_mtfit_skip(&fits[k])) != NULL) {
 			if (used < sizeof(why) && strstr(why, r) == NULL)
 				used += (size_t)snprintf(why + used,
 				    sizeof(why) - used, "%s%s",

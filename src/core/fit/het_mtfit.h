@@ -147,6 +147,14 @@ int het_mtfit_diffusion(const double *q, const struct het_mtfit *fits,
     size_t n, struct het_mtfit_diff *out, struct het_error *e);
 
 /*
+ * het_mtfit_skip: why het_mtfit_diffusion leaves a fit out ("too few
+ * points", "not converged", "rate on a bound", "no contrast above twice
+ * its error", "no uncertainty"; static strings), or NULL when it counts.
+ * Thread: any.
+ */
+const char *het_mtfit_skip(const struct het_mtfit *fit);
+
+/*
  * het_mtfit_name: "single" or "stretched".  Thread: any.
  */
 const char *het_mtfit_name(enum het_mtfit_model model);
