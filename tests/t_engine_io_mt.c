@@ -13,7 +13,9 @@
  *     view, with the two-time reason kept;
  *   - a multitau-only file that cannot be read: HET_IO_EV_ERROR with
  *     both reasons;
- *   - a two-time file without multitau data: OPENED alone.
+ *   - a two-time file without multitau data: OPENED alone;
+ *   - the file browser's listing (het_scan_dir) takes a multitau-only
+ *     file as readable, with its bins.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 #include "het_dataset_write.h"
 #include "het_h5.h"
 #include "het_io.h"
+#include "het_scan.h"
 #include "tap.h"
 
 #define NB	5
@@ -260,6 +263,28 @@ test_bad(const char *dir)
 	free(p3);
 }
 
+static void
+test_scan(const char *mt)
+{
+	struct het_scan_list *l = NULL;
+	const struct het_scan_entry *e = NULL;
+	struct het_error err;
+	size_t i;
+
+	het_error_clear(&err);
+	if (het_scan_dir(mt, &l, &err) != HET_OK) {
+		ok(0, "het_scan_dir: %s", err.msg);
+		return;
+	}
+	for (i = 0; i < l->nfiles; i++)
+		if (strcmp(l->files[i].name, "mt.hdf") == 0)
+			e = &l->files[i];
+	ok(e != NULL && e->probed && e->ok && e->multitau && e->nbins == NB &&
+	    e->frames == 0 && e->error == NULL, "the browser's listing: "
+	    "mt.hdf readable, multitau, 5 bins, no frames");
+	het_scan_list_free(l);
+}
+
 int
 main(void)
 {
@@ -291,6 +316,7 @@ main(void)
 	ev = next_event_ms(300);
 	ok(ev.type == 0, "... alone");
 	test_bad(dir);
+	test_scan(mt);
 	het_io_free(io);
 	het_evq_free(q);
 	fx_rmtree(dir);
