@@ -260,6 +260,8 @@ mt_table(struct ui *ui, struct data_mt *m, WINDOW *w, int rows, int left,
 	    g->phi, ui->scr.term.utf8 ? " " : "", y->gamma, y->chi_short);
 	ui_put(w, MT_TABLE_Y - 1, 1, left - 1, ui_color_attr(UI_C_LABEL) |
 	    A_BOLD, buf);
+	if ((size_t)nrows < mt->nbins)
+		nrows--;	/* the last row says which rows are shown */
 	if (nrows < 1)
 		return;
 	if (m->cur < m->top)
