@@ -46,6 +46,14 @@ check_err(int rc, const struct het_error *err, const char *what)
 		FUZZ_CHECK(err->code == rc && err->msg[0] != '\0', what);
 }
 
+/* A reader that returned nothing must say why. */
+static void
+check_refused(int accepted, const struct het_error *err, const char *what)
+{
+	if (!accepted)
+		FUZZ_CHECK(err->code != HET_OK && err->msg[0] != '\0', what);
+}
+
 static void
 exercise(struct het_dataset *ds)
 {
@@ -151,20 +159,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_input_path(fuzz_path, sizeof fuzz_path, "hdf");
 	fuzz_write_input(fuzz_path, data, size);
 	het_error_clear(&err);
-	ds = het_dataset_open(fuzz_path, &err);
-	if (ds == NULL)
-		FUZZ_CHECK(err.code != HET_OK && err.msg[0] != '\0',
-		    "refused without a status and a message");
-	else
+	if ((ds = het_dataset_open(fuzz_path, &err)) != NULL)
 		exercise(ds);
+	check_refused(ds != NULL, &err, "refused without a status and a "
+	    "message");
 	het_dataset_close(ds);
 	het_error_clear(&err);
-	mt = het_multitau_read(fuzz_path, &err);
-	if (mt == NULL)
-		FUZZ_CHECK(err.code != HET_OK && err.msg[0] != '\0',
-		    "multitau refused without a status and a message");
-	else
+	if ((mt = het_multitau_read(fuzz_path, &err)) != NULL)
 		exercise_mt(mt);
+	check_refused(mt != NULL, &err, "multitau refused without a status "
+	    "and a message");
 	het_multitau_free(mt);
 	unlink(fuzz_path);
 	return 0;
