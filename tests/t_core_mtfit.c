@@ -111,7 +111,8 @@ test_single(void)
 		within4(f[b].x[HET_MTFIT_GAMMA], D_TRUE * qs[b] * qs[b],
 		    f[b].err[HET_MTFIT_GAMMA], "single: bin %zu rate", b + 1);
 		within4(f[b].x[HET_MTFIT_BETA], 0.213,
-		    f[b].err[HET_MTFIT_BETA], "single: bin %zu contrast", b + 1);
+		    f[b].err[HET_MTFIT_BETA], "single: bin %zu contrast",
+		    b + 1);
 		within4(f[b].x[HET_MTFIT_B], 1.0037, f[b].err[HET_MTFIT_B],
 		    "single: bin %zu baseline", b + 1);
 		conv &= f[b].status == HET_MTFIT_OK && f[b].npts == ntau &&
@@ -157,9 +158,11 @@ test_stretched(void)
 	    "fits ran");
 	for (b = 0; b < NB; b++) {
 		within4(f[b].x[HET_MTFIT_KAPPA], 0.63,
-		    f[b].err[HET_MTFIT_KAPPA], "stretched: bin %zu kappa", b + 1);
+		    f[b].err[HET_MTFIT_KAPPA], "stretched: bin %zu kappa",
+		    b + 1);
 		within4(f[b].x[HET_MTFIT_GAMMA], D_TRUE * qs[b] * qs[b],
-		    f[b].err[HET_MTFIT_GAMMA], "stretched: bin %zu rate", b + 1);
+		    f[b].err[HET_MTFIT_GAMMA], "stretched: bin %zu rate",
+		    b + 1);
 		ok(f[b].status == HET_MTFIT_OK && f[b].dof == ntau - 4,
 		    "stretched: bin %zu converged, 4 parameters (chi2_red "
 		    "%.3f)", b + 1, f[b].chi2_red);

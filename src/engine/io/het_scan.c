@@ -7,11 +7,11 @@
  * and stats each entry (cheap even for hundreds of files), then
  * het_scan_probe opens each candidate through the data layer, which reads
  * metadata only (never a matrix); a file with multitau g2 only is read by
- * het_multitau_read instead (a few kilobytes) and listed as readable.  The follower keeps one record per
- * regular file of its folder, sorted by name, carrying whether the file
- * is a candidate (so the HDF5 signature of an unchanged file is read only
- * once) and whether it has been seen; a file whose size or time changes
- * is unseen again.  Everything here is plain POSIX and the data layer;
+ * het_multitau_read instead (a few kilobytes) and listed as readable.
+ * The follower keeps one record per regular file of its folder, sorted
+ * by name, carrying whether the file is a candidate (so the HDF5
+ * signature of an unchanged file is read only once) and whether it has
+ * been seen; a file whose size or time changes is unseen again.  Everything here is plain POSIX and the data layer;
  * nothing prints.
  */
 #include "config.h"
