@@ -361,7 +361,8 @@ fx_put(const char *path, const char *dset, int rank,
 	for (i = 0; i < rank; i++)
 		d[i] = dims[i];
 	ftype = type == FX_F32 ? H5T_IEEE_F32LE : type == FX_I32 ?
-	    H5T_STD_I32LE : type == FX_U16 ? H5T_STD_U16LE : H5T_IEEE_F64LE;
+	    H5T_STD_I32LE : type == FX_U16 ? H5T_STD_U16LE : type == FX_I64 ?
+	    H5T_STD_I64LE : H5T_IEEE_F64LE;
 	if ((fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
 		FX_FAIL("cannot open %s", path);
 		return -1;

@@ -109,5 +109,6 @@ int fx_new_file(const char *path, const char *group);
 #define FX_F32	1LL
 #define FX_I32	2LL
 #define FX_U16	3LL
+#define FX_I64	4LL
 
 #endif /* HET_FIXTURE_H5_H */

@@ -30,6 +30,21 @@ save log
 tui_keys q
 tui_wait_exit 10
 
+# The Data panel's multitau view (issue 20): a multitau-only file, its
+# g2 with the fit, the stretched fits' rates against q^2 with D.
+mt="$TAP_TMP/mt_results.hdf"
+"$top_builddir/tests/mkmultitau" "$mt" --sigma 0.006 || exit 1
+tui_start 100 30 -- "$mt"
+wait_for 'χ²/ν' || exit 1
+tui_keys j j
+wait_for 'g2\(τ\) #3' || exit 1
+save data-multitau
+tui_keys s d
+wait_for 'vs q²' || exit 1
+save data-multitau-rates
+tui_keys q
+tui_wait_exit 10
+
 # The Model panel with the demo configuration (the data file given too).
 cfg=$top_srcdir/data/demo.yaml
 tui_start 100 30 -- -c "$cfg" "$fx"

@@ -81,12 +81,20 @@ json=$RUN_OUT
 run_capture "$HETUI" inspect "$fx/apsu_lzf.hdf" --json
 is "$RUN_OUT" "$json" "--json after FILE gives the same object"
 
-# Keys in output order: the top level (2 spaces), then the first bin (6).
-keys_json=$(printf '%s\n' "$json" | awk '
-	/^  "[a-z_]*":/ { sub(/^  "/, ""); sub(/".*/, ""); top = top " " $0 }
-	/^    }/ { inbin = 0; done = 1 }
-	/^      "[a-z_]*":/ && !done { sub(/^ *"/, ""); sub(/".*/, ""); bin = bin " " $0 }
-	END { print substr(top bin, 2) }')
+# Keys in output order, the first element of each array of objects only
+# (the others repeat its keys): the top level, the first bin, the
+# multitau object and its first bin.  The file has both kinds of data.
+cp "$fx/apsu_lzf.hdf" "$TAP_TMP/both.hdf"
+"$top_builddir/tests/mkmultitau" "$TAP_TMP/both.hdf" --append
+ok $? "mkmultitau adds multitau g2 to a copy of apsu_lzf.hdf"
+keys_json=$("$HETUI" inspect --json "$TAP_TMP/both.hdf" | awk '
+	function ind(l) { match(l, /^ */); return RLENGTH }
+	BEGIN { skip = -1 }
+	/^ *"[a-z_]*":/ && skip < 0 { k = $0; sub(/^ *"/, "", k);
+	    sub(/".*/, "", k); keys = keys " " k }
+	/^ *},$/ && skip < 0 { skip = ind($0) - 2 }
+	/^ *\],?$/ && ind($0) == skip { skip = -1 }
+	END { print substr(keys, 2) }')
 keys_man=$(sed -n '/^\.Sh INSPECT JSON/,/^\.Sh /p' "$top_srcdir/man/hetui.1.in" |
     sed -n 's/^\.It Li //p' | tr -d ',' | tr -s ' ' | tr '\n' ' ' | sed 's/ $//')
 is "$keys_json" "$keys_man" "JSON keys and their order match man/hetui.1.in INSPECT JSON"
@@ -114,6 +122,55 @@ sys.exit(0 if ('"$2"') else 1)'
 	    "JSON: partial legacy file"
 else
 	skip 6 "python3 with json is not available"
+fi
+
+# ---- multitau g2 (issue 20) ---------------------------------------------------
+mk="$top_builddir/tests/mkmultitau"
+"$mk" "$TAP_TMP/mt.hdf" && "$mk" "$TAP_TMP/mt_bf.hdf" --bin-first &&
+    "$mk" "$TAP_TMP/square.hdf" --nq 52
+ok $? "mkmultitau writes multitau-only files"
+run_capture env LC_ALL=C "$HETUI" inspect "$TAP_TMP/mt.hdf"
+is "$RUN_RC" 0 "a multitau-only file is inspected (exit 0)"
+is "$RUN_ERR" "" "and nothing on stderr"
+like "$RUN_OUT" "  layout     APS-U multitau  /xpcs/multitau \\(no two-time matrices\\)" \
+    "multitau-only: the layout says so"
+like "$RUN_OUT" "  multitau   g2 of 8 bins at 52 delays on a 8 q x 1 phi map" \
+    "bins and delays"
+like "$RUN_OUT" "  stored     normalized_g2 \\(52, 8\\)  the 52 delays of delay_list are its first axis" \
+    "the orientation and why"
+like "$RUN_OUT" "  tau        0.001 s to 16.384 s  /xpcs/multitau/delay_list in frames \\(integers: frame counts\\) x 0.001 s" \
+    "the delays in seconds and how"
+like "$RUN_OUT" "  errors     0 of 416 points without an error" "zero errors counted"
+like "$RUN_OUT" "  index  label     q \\[1/A\\]  phi \\[deg\\]  points  g2 first   g2 last" \
+    "bins table header"
+like "$RUN_OUT" "      7      8  0.00889000       0.00      52 " "bin 8: q and points"
+run_capture env LC_ALL=C "$HETUI" inspect "$TAP_TMP/both.hdf"
+like "$RUN_OUT" "c2_00006" "both: the two-time table ..."
+like "$RUN_OUT" "  multitau   g2 of 6 bins at 52 delays on a 2 q x 3 phi map" \
+    "... then the multitau block on the same q map"
+like "$RUN_OUT" "x 0.00013 s \\(file: frame_time" "with the file's frame time"
+run_capture "$HETUI" inspect "$TAP_TMP/square.hdf"
+is "$RUN_RC" 1 "an ambiguous multitau-only file exits 1"
+like "$RUN_ERR" "it is a multitau-only result.*; its multitau data cannot be shown either: /xpcs/multitau/normalized_g2 is 52 x 52" \
+    "and says why both readers refuse it"
+like "$RUN_ERR" "storage_mode = 'one_array_q_last'" "and how to fix it"
+"$top_builddir/tests/mkdemo_fixture" "$TAP_TMP/sq2.hdf" --frames 8 --nq 52 \
+    --nphi 1 && "$mk" "$TAP_TMP/sq2.hdf" --append
+run_capture env LC_ALL=C "$HETUI" inspect "$TAP_TMP/sq2.hdf"
+is "$RUN_RC" 0 "a two-time file with unreadable multitau data exits 0"
+like "$RUN_OUT" "  multitau   cannot be read: .*cannot tell the delay axis" \
+    "and the multitau line says why"
+if [ -n "$PYTHON3" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then
+	check "$TAP_TMP/mt.hdf" 'd["n_bins"] == 0 and d["bins"] == [] and d["frames"] is None and d["dt"] is None and d["n_q"] == 8 and d["q_values"] == d["multitau"]["q_values"]' \
+	    "JSON, multitau only: the two-time keys empty, the q map"
+	check "$TAP_TMP/mt.hdf" 'd["multitau"]["n_tau"] == 52 and d["multitau"]["n_bins"] == 8 and d["multitau"]["orientation"] == "tau_first" and d["multitau"]["delay_unit"] == "frames" and d["multitau"]["tau"][0] == 0.001 and d["multitau"]["tau"][-1] == 16.384 and d["multitau"]["frame_time"] == 0.001 and d["multitau"]["bins"][7]["points"] == 52 and d["multitau"]["bins"][7]["label"] == 8' \
+	    "JSON: the multitau object"
+	check "$TAP_TMP/mt_bf.hdf" 'd["multitau"]["orientation"] == "bin_first"' \
+	    "JSON: the other orientation"
+	check "$fx/apsu_lzf.hdf" 'd["multitau"] is None' \
+	    "JSON: multitau null without multitau data"
+else
+	skip 4 "python3 with json is not available"
 fi
 
 # ---- errors and usage -------------------------------------------------------

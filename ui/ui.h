@@ -83,6 +83,11 @@ struct ui_panel_ops {
 	const char	*name;		/* tab title ("Data") */
 	const struct ui_hint *hints;	/* footer hints, NULL-terminated */
 	const char	*help;		/* help overlay text, lines of "key\tdoes" */
+	/* The footer hints and the help text now, or NULL for hints and
+	   help (a view that changes what the keys do); each may be NULL. */
+	const struct ui_hint *(*hints_now)(const struct ui *,
+		    const void *state);
+	const char	*(*help_now)(const struct ui *, const void *state);
 	void	*(*init)(struct ui *);	/* private state, or NULL */
 	void	 (*free)(void *state);
 	void	 (*draw)(struct ui *, void *state, WINDOW *w);
@@ -212,6 +217,9 @@ struct ui_session {
 
 	/* Dataset (NULL until HET_IO_EV_OPENED) and selection. */
 	struct het_io_meta *meta;
+	int		 mt_only;	/* the open file holds multitau g2
+					   only (meta NULL; the Data panel
+					   keeps the g2) */
 	char		*data_path;	/* file given or being opened */
 	char		*data_error;	/* last open failure, or NULL */
 	struct ui_ring	*rings;

@@ -133,12 +133,13 @@ draw_row(struct ui *ui, WINDOW *w, int y, int iw, size_t row, int cur)
 		    ui_color_attr(UI_C_WARN), name);
 		return;
 	}
-	ui_put(w, y, x, COL_FORMAT, a, het_layout_name(e->layout));
+	ui_put(w, y, x, COL_FORMAT, a, e->multitau ? "multitau" :
+	    het_layout_name(e->layout));
 	x += COL_FORMAT + 1;
 	snprintf(buf, sizeof(buf), "%zu", e->nbins);
 	put_right(w, y, x, COL_BINS, a, buf);
 	x += COL_BINS + 1;
-	snprintf(buf, sizeof(buf), "%zu", e->frames);
+	snprintf(buf, sizeof(buf), e->multitau ? "-" : "%zu", e->frames);
 	put_right(w, y, x, COL_FRAMES, a, buf);
 }
 

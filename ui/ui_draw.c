@@ -390,6 +390,9 @@ draw_head(struct ui *ui)
 			l[n] = "frames ";
 			snprintf(v[n++], sizeof(v[0]), "%ld%s%ld",
 			    ui->ses.sel.first, g->dash, ui->ses.sel.last);
+		} else if (ui->ses.mt_only) {
+			l[n] = "";
+			snprintf(v[n++], sizeof(v[0]), "multitau g2 only");
 		}
 		/* The file name wants 16 columns, less when it is short. */
 		fw = base != NULL ? ui_strwidth(base) + 2 : 0;
@@ -505,10 +508,11 @@ draw_status(struct ui *ui)
 	if (ui->ses.opening)
 		ui_putf(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
 		    "opening %s ...", ui->ses.data_path);
-	else if (ui->ses.meta == NULL && ui->ses.data_error == NULL)
+	else if (ui->ses.meta == NULL && ui->ses.data_error == NULL &&
+	    !ui->ses.mt_only)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
 		    "No file open. Press o to browse for a result file.");
-	else if (ui->ses.meta != NULL)
+	else if (ui->ses.meta != NULL || ui->ses.mt_only)
 		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM), "Ready.");
 }
 
@@ -534,10 +538,14 @@ draw_hint(WINDOW *w, int x, const struct ui_hint *h, int ascii)
 static void
 draw_foot(struct ui *ui)
 {
-	const struct ui_hint *ph = ui->panels[ui->view.cur]->hints;
+	const struct ui_panel_ops *p = ui->panels[ui->view.cur];
+	const struct ui_hint *ph = p->hints_now != NULL ?
+	    p->hints_now(ui, ui->pstate[ui->view.cur]) : NULL;
 	WINDOW *w = ui->scr.w_foot;
 	int ascii = !ui->scr.term.utf8, x = 0, room, i;
 
+	if (ph == NULL)
+		ph = p->hints;
 	room = COLS - hint_width(&global_tail, ascii);
 	for (i = 0; global_head[i].key != NULL; i++)
 		x = draw_hint(w, x, &global_head[i], ascii);
@@ -594,12 +602,16 @@ static void
 draw_help(struct ui *ui)
 {
 	const struct ui_panel_ops *p = ui->panels[ui->view.cur];
+	const char *help = p->help_now != NULL ?
+	    p->help_now(ui, ui->pstate[ui->view.cur]) : NULL;
 	int h, wd, total, y, bl = getmaxy(ui->scr.w_body);
 	attr_t a = ui_color_attr(UI_C_OVERLAY);
 	WINDOW *w;
 	char title[64];
 
-	total = help_lines(p->help) + help_lines(global_help) + 3;
+	if (help == NULL)
+		help = p->help;
+	total = help_lines(help) + help_lines(global_help) + 3;
 	wd = COLS - 8 < 76 ? COLS - 8 : 76;
 	h = total + 2 < bl ? total + 2 : bl;
 	w = newwin(h, wd, 2 + (bl - h) / 2, (COLS - wd) / 2);
@@ -618,7 +630,7 @@ draw_help(struct ui *ui)
 	snprintf(title, sizeof(title), " Help: %s ", p->name);
 	ui_put(w, 0, 2, wd - 4, a | A_BOLD, title);
 	y = 1 - ui->view.help_scroll;
-	y = help_block(w, y, 1, h - 1, wd, p->help);
+	y = help_block(w, y, 1, h - 1, wd, help);
 	y++;
 	if (y >= 1 && y < h - 1)
 		ui_put(w, y, 3, wd - 6, a | A_BOLD, "Everywhere");

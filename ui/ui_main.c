@@ -117,6 +117,7 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 	}
 	ev->data = NULL;
 	ui->ses.opening = 0;
+	ui->ses.mt_only = 0;
 	ui_keep_take(ui, &keep);	/* a refit keeps the selection */
 	ui_model_set_meta(ui, m);
 	if (m->dt == m->dt)
@@ -132,6 +133,26 @@ ui_on_opened(struct ui *ui, struct het_event *ev)
 		ui_keep_apply(ui, &keep);
 	else
 		ui_model_apply_config(ui, ui->ses.cfg);
+}
+
+/* A multitau-only file opened: its g2 is the Data panel's. */
+static void
+ui_on_multitau(struct ui *ui, struct het_event *ev)
+{
+	const struct het_io_mt *m = ev->data;
+
+	if (!m->only || m->gen != ui->ses.open_gen)
+		return;
+	ui->ses.opening = 0;
+	ui_model_clear(ui);	/* no matrices: nothing to select or fit */
+	ui->ses.mt_only = 1;
+	ui_msg(ui, UI_LOG_INFO, "opened %s: multitau g2 only, %zu bins at "
+	    "%zu delays, shown with their fits in the Data panel",
+	    m->mt->path, m->mt->nbins, m->mt->ntau);
+	if (m->twotime.code != HET_OK)
+		ui_log(ui, UI_LOG_WARN, "its two-time data were not read: %s",
+		    m->twotime.msg);
+	ui_dirty(ui, UI_DIRTY_ALL);
 }
 
 static void
@@ -162,6 +183,8 @@ ui_drain_events(struct ui *ui)
 				ui_on_opened(ui, &evs[i]);
 			else if (evs[i].type == HET_IO_EV_ERROR)
 				ui_on_error(ui, &evs[i]);
+			else if (evs[i].type == HET_IO_EV_MULTITAU)
+				ui_on_multitau(ui, &evs[i]);
 			ui_browse_event(ui, &evs[i]);
 			for (p = 0; p < ui->npanels; p++)
 				if (ui->panels[p]->event != NULL)

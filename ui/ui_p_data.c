@@ -56,8 +56,8 @@ static const char data_help[] =
     "f\ttimes in frames or in seconds\n"
     "\tThe heatmap shows block means of c2(t1, t2) with\n"
     "\tt1 across and t2 up; the one-time projection\n"
-    "\tg2(tau) is the mean along each lag, on a log tau\n"
-    "\taxis.\n";
+    "\tg2(tau) is the mean along each lag, log tau axis.\n"
+    "m\tthe file's multitau g2 and fits (? there: keys)\n";
 
 static void *
 data_init(struct ui *ui)
@@ -74,6 +74,7 @@ data_free(void *state)
 	if (s == NULL)
 		return;
 	het_io_view_free(s->view);
+	data_mt_free(s);
 	free(s->lvl);
 	free(s->error);
 	free(s);
@@ -194,6 +195,7 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 	case HET_IO_EV_OPENED:
 		if (ev->data != NULL || ui->ses.meta == NULL)
 			return;	/* not taken by the model: stale */
+		data_mt_free(s);	/* its own follows, if it has one */
 		het_io_view_free(s->view);
 		s->view = NULL;
 		free(s->error);
@@ -221,6 +223,9 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 		    "grid in %.3f s", v->bin + 1, v->first, v->last, v->rows,
 		    v->cols, v->seconds);
 		ui_dirty(ui, UI_DIRTY_BODY | UI_DIRTY_TABS);
+		break;
+	case HET_IO_EV_MULTITAU:
+		data_mt_event(ui, s, ev);
 		break;
 	case HET_IO_EV_ERROR:
 		f = ev->data;
@@ -417,9 +422,10 @@ draw_empty(struct ui *ui, struct data_state *s, WINDOW *w)
 	    "hetui run42_results.hdf");
 	y++;
 	ui_put_wrapped(w, y, x, wd, 4, ui_color_attr(UI_C_DIM), "Readable "
-	    "layouts: APS-U nexus (/xpcs/twotime/correlation_map) and legacy "
-	    "APS 8-ID-I (/exchange/C2T_all). 'hetui inspect FILE' describes "
-	    "a file without opening the workstation.");
+	    "layouts: APS-U nexus (/xpcs/twotime/correlation_map, and the "
+	    "multitau g2 of /xpcs/multitau) and legacy APS 8-ID-I "
+	    "(/exchange/C2T_all). 'hetui inspect FILE' describes a file "
+	    "without opening the workstation.");
 }
 
 static void
@@ -428,6 +434,10 @@ data_draw(struct ui *ui, void *state, WINDOW *w)
 	struct data_state *s = state;
 	int y;
 
+	if (data_mt_shown(ui, s)) {
+		data_mt_draw(ui, s, w);
+		return;
+	}
 	if (ui->ses.meta == NULL) {
 		draw_empty(ui, s, w);
 		return;
@@ -516,6 +526,8 @@ data_key(struct ui *ui, void *state, int key)
 	char init[64];
 	size_t i, on;
 
+	if (data_mt_key(ui, s, key))
+		return 1;
 	if (ui->ses.meta == NULL || r == NULL)
 		return 0;
 	if (s->heat) {
@@ -618,4 +630,6 @@ const struct ui_panel_ops ui_panel_data = {
 	.key = data_key,
 	.resize = data_resize,
 	.event = data_event,
+	.hints_now = data_mt_hints,
+	.help_now = data_mt_help,
 };

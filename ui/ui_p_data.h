@@ -1,7 +1,8 @@
 /*
  * ui_p_data.h: private to the Data panel (ui_p_data.c: file summary, bins
  * table, requests, events and keys; ui_p_data_heat.c: the heatmap with
- * its time axis, cursor read-out, zoom and the chart below it).  Include
+ * its time axis, cursor read-out, zoom and the chart below it;
+ * ui_p_data_mt.c: the multitau view).  Include
  * after ui.h.  Loop thread only.
  */
 #ifndef HET_UI_P_DATA_H
@@ -19,6 +20,8 @@
 #define LEGEND_LABEL	11
 #define ZOOM_MAX	16	/* windows remembered for zooming out */
 #define ZOOM_MIN	8	/* frames of the narrowest zoom */
+
+struct data_mt;		/* the multitau view: ui_p_data_mt.c */
 
 /* The chart under the heatmap (key c cycles them). */
 enum data_chart {
@@ -56,6 +59,7 @@ struct data_state {
 	long		 zfirst, zlast;
 	long		 zstack[ZOOM_MAX][2];
 	int		 nzoom;
+	struct data_mt	*mt;		/* the file's multitau g2, or NULL */
 };
 
 /* ui_p_data.c */
@@ -70,5 +74,24 @@ void data_zoom_reset(struct data_state *s);
 /* The frame window the panel shows: the zoom, else the selection's. */
 void data_window(const struct ui *ui, const struct data_state *s,
     long *first, long *last);
+
+/*
+ * ui_p_data_mt.c: the multitau view (the file's g2(tau) per q bin with
+ * its fits, and the rates against q^2 with D).  data_mt_event takes a
+ * HET_IO_EV_MULTITAU payload; data_mt_shown says whether the view
+ * replaces the two-time one (always for a multitau-only file, after m
+ * beside two-time data); data_mt_key takes m and, while shown, the
+ * view's keys (1 when taken); data_mt_hints and data_mt_help: the
+ * footer and the help then (NULL otherwise); data_mt_free drops the
+ * view.
+ */
+void data_mt_event(struct ui *ui, struct data_state *s,
+    struct het_event *ev);
+int data_mt_shown(const struct ui *ui, const struct data_state *s);
+void data_mt_draw(struct ui *ui, struct data_state *s, WINDOW *w);
+int data_mt_key(struct ui *ui, struct data_state *s, int key);
+const struct ui_hint *data_mt_hints(const struct ui *ui, const void *state);
+const char *data_mt_help(const struct ui *ui, const void *state);
+void data_mt_free(struct data_state *s);
 
 #endif /* HET_UI_P_DATA_H */

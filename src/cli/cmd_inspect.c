@@ -1,6 +1,7 @@
 /*
  * cmd_inspect.c: `hetui inspect FILE [--json]`: describe an XPCS result
- * file from its metadata alone (het_dataset_open reads no matrix).
+ * file from its metadata alone (het_dataset_open reads no matrix), and
+ * its multitau g2 when it has one (cmd_inspect_mt.c).
  *
  * Two outputs of the same facts: a header block and an aligned bin table
  * for people, and with --json one object whose keys and their order are a
@@ -20,17 +21,11 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cmd_inspect.h"
 #include "het_dataset.h"
+#include "het_multitau.h"
 
 #define INSPECT_JSON_VERSION 1
-
-/* Symbols of the human output: UTF-8 when the locale allows it. */
-struct inspect_sym {
-	const char *inv_a;	/* "Å⁻¹" */
-	const char *phi;	/* "φ" */
-	const char *times;	/* "×" */
-	const char *bold, *dim, *reset;
-};
 
 static const char inspect_help[] =
     "Describe an XPCS two-time result file (APS-U or legacy APS 8-ID-I)\n"
@@ -38,7 +33,10 @@ static const char inspect_help[] =
     "storage type of the matrices, every bin with its index, label, q, phi\n"
     "and frame count, dt and where it came from, energy and detector\n"
     "distance.  No matrix is read, so large files are inspected in a\n"
-    "moment.\n"
+    "moment.  The multitau g2(q, tau) of an APS-U file (/xpcs/multitau)\n"
+    "is listed too: its delays in seconds and how they were made, the\n"
+    "orientation of normalized_g2, and per bin q, phi and the points\n"
+    "with an error; a file with multitau data only is described by it.\n"
     "\n"
     "Options:\n"
     "  --json      print one JSON object (keys: see INSPECT JSON in\n"
@@ -62,14 +60,14 @@ inspect_codec(const struct het_bin *b, char *buf, size_t len)
 		snprintf(buf, len, "%s", het_compress_name(b->compression));
 }
 
-static json_t *
-inspect_num(double v)
+json_t *
+cli_inspect_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *
-inspect_list(const double *v, size_t n)
+json_t *
+cli_inspect_list(const double *v, size_t n)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -107,12 +105,18 @@ inspect_json_bin(const struct het_bin *b)
 	return o;
 }
 
+/*
+ * The JSON object of a file: its two-time facts (ds), or for a
+ * multitau-only file (ds NULL) the same keys with 0, empty or null and
+ * its q map, then "multitau" (null without multitau data).
+ */
 static int
-inspect_json(const struct het_dataset *ds)
+inspect_json(const struct het_dataset *ds, const struct het_multitau *mt)
 {
-	const struct het_dataset_info *in = het_dataset_info(ds);
+	const struct het_dataset_info *in = ds != NULL ? het_dataset_info(ds) :
+	    NULL;
 	json_t *root, *bins;
-	char codec[32];
+	char codec[32] = "";
 	size_t k;
 	int rc;
 
@@ -123,36 +127,47 @@ inspect_json(const struct het_dataset *ds)
 		json_decref(bins);
 		return -1;
 	}
+	if (in != NULL)
+		inspect_codec(het_dataset_bin(ds, 0), codec, sizeof(codec));
 	json_object_set_new(root, "format_version",
 	    json_integer(INSPECT_JSON_VERSION));
-	json_object_set_new(root, "file", json_string(in->path));
-	json_object_set_new(root, "layout",
-	    json_string(het_layout_name(in->layout)));
+	json_object_set_new(root, "file", json_string(in != NULL ? in->path :
+	    mt->path));
+	json_object_set_new(root, "layout", json_string(het_layout_name(
+	    in != NULL ? in->layout : HET_LAYOUT_APSU)));
 	json_object_set_new(root, "n_bins",
-	    json_integer((json_int_t)in->nbins));
-	json_object_set_new(root, "n_q", json_integer((json_int_t)in->n_q));
-	json_object_set_new(root, "n_phi", json_integer((json_int_t)in->n_phi));
-	json_object_set_new(root, "frames",
-	    json_integer((json_int_t)in->frames));
-	json_object_set_new(root, "dtype",
-	    json_string(het_dtype_name(in->dtype)));
-	inspect_codec(het_dataset_bin(ds, 0), codec, sizeof(codec));
-	json_object_set_new(root, "compression",
+	    json_integer(in != NULL ? (json_int_t)in->nbins : 0));
+	json_object_set_new(root, "n_q", json_integer((json_int_t)(in != NULL ?
+	    in->n_q : mt->n_q)));
+	json_object_set_new(root, "n_phi", json_integer((json_int_t)(
+	    in != NULL ? in->n_phi : mt->n_phi)));
+	json_object_set_new(root, "frames", in != NULL ?
+	    json_integer((json_int_t)in->frames) : json_null());
+	json_object_set_new(root, "dtype", in != NULL ?
+	    json_string(het_dtype_name(in->dtype)) : json_null());
+	json_object_set_new(root, "compression", in == NULL ? json_null() :
 	    json_string(in->compression == HET_COMPRESS_MIXED ? "mixed" :
 	    codec));
-	json_object_set_new(root, "dt", inspect_num(in->dt));
-	json_object_set_new(root, "dt_source", json_string(in->dt_source));
-	json_object_set_new(root, "energy_kev", inspect_num(in->energy_kev));
+	json_object_set_new(root, "dt", cli_inspect_num(in != NULL ? in->dt :
+	    NAN));
+	json_object_set_new(root, "dt_source", json_string(in != NULL ?
+	    in->dt_source : "none: no two-time matrices"));
+	json_object_set_new(root, "energy_kev", cli_inspect_num(in != NULL ?
+	    in->energy_kev : NAN));
 	json_object_set_new(root, "detector_distance_m",
-	    inspect_num(in->distance_m));
-	json_object_set_new(root, "q_values", inspect_list(in->q_list,
-	    in->n_q));
-	json_object_set_new(root, "phi_values", inspect_list(in->phi_list,
-	    in->n_phi));
-	for (k = 0; k < in->nbins; k++)
+	    cli_inspect_num(in != NULL ? in->distance_m : NAN));
+	json_object_set_new(root, "q_values", in != NULL ?
+	    cli_inspect_list(in->q_list, in->n_q) :
+	    cli_inspect_list(mt->q_list, mt->n_q));
+	json_object_set_new(root, "phi_values", in != NULL ?
+	    cli_inspect_list(in->phi_list, in->n_phi) :
+	    cli_inspect_list(mt->phi_list, mt->n_phi));
+	for (k = 0; in != NULL && k < in->nbins; k++)
 		json_array_append_new(bins,
 		    inspect_json_bin(het_dataset_bin(ds, k)));
 	json_object_set_new(root, "bins", bins);
+	json_object_set_new(root, "multitau", mt != NULL ?
+	    cli_inspect_mt_json(mt) : json_null());
 	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	    JSON_REAL_PRECISION(17));
 	json_decref(root);
@@ -188,9 +203,8 @@ inspect_symbols(struct inspect_sym *s)
 	s->reset = fancy ? "\033[0m" : "";
 }
 
-/* Print s padded to `width` columns (UTF-8 aware; right or left). */
-static void
-inspect_cell(const char *s, int width, int right)
+void
+cli_inspect_cell(const char *s, int width, int right)
 {
 	int cols = 0;
 	const char *p;
@@ -242,11 +256,11 @@ inspect_codec_summary(const struct het_dataset *ds, char *buf, size_t len)
 	snprintf(buf + used, len - used, ")");
 }
 
-static void
-inspect_key(const struct inspect_sym *s, const char *key)
+void
+cli_inspect_key(const struct inspect_sym *s, const char *key)
 {
 	printf("  %s", s->bold);
-	inspect_cell(key, 10, 0);
+	cli_inspect_cell(key, 10, 0);
 	printf("%s ", s->reset);
 }
 
@@ -262,13 +276,13 @@ inspect_header(const struct het_dataset *ds, const struct inspect_sym *s)
 	snprintf(group, sizeof(group), "%.*s", (int)(slash - b0->dataset),
 	    b0->dataset);
 	inspect_codec_summary(ds, codec, sizeof(codec));
-	inspect_key(s, "file");
+	cli_inspect_key(s, "file");
 	printf("%s\n", in->path);
-	inspect_key(s, "layout");
+	cli_inspect_key(s, "layout");
 	printf("%s  %s%s%s\n", in->layout == HET_LAYOUT_APSU ? "APS-U" :
 	    in->layout == HET_LAYOUT_NPY ? "NumPy .npy" :
 	    "legacy APS 8-ID-I", s->dim, group, s->reset);
-	inspect_key(s, "bins");
+	cli_inspect_key(s, "bins");
 	printf("%zu matri%s on a %zu q %s %zu %s map", in->nbins,
 	    in->nbins == 1 ? "x" : "ces", in->n_q, s->times, in->n_phi,
 	    s->phi);
@@ -276,15 +290,15 @@ inspect_header(const struct het_dataset *ds, const struct inspect_sym *s)
 		printf("  %s(%zu of %zu cells processed)%s", s->dim, in->nbins,
 		    in->n_q * in->n_phi, s->reset);
 	printf("\n");
-	inspect_key(s, "frames");
+	cli_inspect_key(s, "frames");
 	printf("%zu %s %zu\n", in->frames, s->times, in->frames);
-	inspect_key(s, "storage");
+	cli_inspect_key(s, "storage");
 	printf("%s, %s", het_dtype_name(in->dtype), codec);
 	if (b0->storage == HET_STORE_CHUNKED)
 		printf(", chunks %zu %s %zu", b0->chunk[0], s->times,
 		    b0->chunk[1]);
 	printf("\n");
-	inspect_key(s, "dt");
+	cli_inspect_key(s, "dt");
 	if (isfinite(in->dt)) {
 		printf("%.6g s  %s%s = %.6g s", in->dt, s->dim, in->dt_source,
 		    in->frame_time);
@@ -296,13 +310,13 @@ inspect_header(const struct het_dataset *ds, const struct inspect_sym *s)
 	} else
 		printf("unknown  %s%s; set analyzer_parameters.dt in the "
 		    "config or use --dt%s\n", s->dim, in->dt_source, s->reset);
-	inspect_key(s, "energy");
+	cli_inspect_key(s, "energy");
 	if (isfinite(in->energy_kev))
 		printf("%.6g keV  %s%s%s\n", in->energy_kev, s->dim,
 		    in->energy_source, s->reset);
 	else
 		printf("not recorded\n");
-	inspect_key(s, "distance");
+	cli_inspect_key(s, "distance");
 	if (isfinite(in->distance_m) && in->distance_unit != NULL &&
 	    strcmp(in->distance_unit, "m") != 0)
 		printf("%.6g m (%.6g %s in the file)  %s%s%s\n",
@@ -318,41 +332,56 @@ inspect_header(const struct het_dataset *ds, const struct inspect_sym *s)
 		printf("not recorded\n");
 }
 
+void
+cli_inspect_bin_head(const struct inspect_sym *s)
+{
+	char qh[32], ph[32];
+
+	snprintf(qh, sizeof(qh), "q [%s]", s->inv_a);
+	snprintf(ph, sizeof(ph), "%s [deg]", s->phi);
+	printf("\n  %s", s->bold);
+	cli_inspect_cell("index", 5, 1);
+	cli_inspect_cell("label", 7, 1);
+	cli_inspect_cell(qh, 12, 1);
+	cli_inspect_cell(ph, 11, 1);
+}
+
+void
+cli_inspect_bin_cells(size_t index, long label, double q, double phi)
+{
+	char cell[64];
+
+	printf("  %5zu%7ld", index, label);
+	snprintf(cell, sizeof(cell), fabs(q) < 1 ? "%.8f" : "%.6g", q);
+	cli_inspect_cell(cell, 12, 1);
+	snprintf(cell, sizeof(cell), "%.2f", phi);
+	cli_inspect_cell(cell, 11, 1);
+}
+
 static void
 inspect_table(const struct het_dataset *ds, const struct inspect_sym *s)
 {
 	const struct het_dataset_info *in = het_dataset_info(ds);
 	const struct het_bin *b;
-	char qh[32], ph[32], cell[64], codec[32];
+	char codec[32];
 	const char *name;
 	size_t k;
 
-	snprintf(qh, sizeof(qh), "q [%s]", s->inv_a);
-	snprintf(ph, sizeof(ph), "%s [deg]", s->phi);
-	printf("\n  %s", s->bold);
-	inspect_cell("index", 5, 1);
-	inspect_cell("label", 7, 1);
-	inspect_cell(qh, 12, 1);
-	inspect_cell(ph, 11, 1);
-	inspect_cell("frames", 8, 1);
+	cli_inspect_bin_head(s);
+	cli_inspect_cell("frames", 8, 1);
 	printf("  ");
-	inspect_cell("dtype", 9, 0);
-	inspect_cell("compression", 13, 0);
+	cli_inspect_cell("dtype", 9, 0);
+	cli_inspect_cell("compression", 13, 0);
 	printf("dataset%s\n", s->reset);
 	for (k = 0; k < in->nbins; k++) {
 		b = het_dataset_bin(ds, k);
 		name = strrchr(b->dataset, '/');
 		name = name != NULL ? name + 1 : b->dataset;
 		inspect_codec(b, codec, sizeof(codec));
-		printf("  %5zu%7ld", b->index, b->label);
-		snprintf(cell, sizeof(cell), fabs(b->q) < 1 ? "%.8f" : "%.6g",
-		    b->q);
-		inspect_cell(cell, 12, 1);
-		snprintf(cell, sizeof(cell), "%.2f", b->phi);
-		inspect_cell(cell, 11, 1);
+		cli_inspect_bin_cells(b->index, b->label, b->q, b->phi);
 		printf("%8zu  ", b->frames);
-		inspect_cell(het_dtype_name(b->dtype), 9, 0);
-		inspect_cell(codec, 13, 0);
+		cli_inspect_cell(het_dtype_name(b->dtype), 9, 0);
+		cli_inspect_cell(codec, 13, 0);
 		printf("%s\n", name);
 	}
 }
@@ -370,8 +399,9 @@ inspect_run(const struct cli_cmd *self, int argc, char **argv)
 	};
 	struct cli_meta meta;
 	struct inspect_sym sym;
+	struct het_multitau *mt;
 	struct het_dataset *ds;
-	struct het_error err;
+	struct het_error err, merr;
 	int c, json = 0, rc;
 
 	opterr = 0;
@@ -405,18 +435,26 @@ inspect_run(const struct cli_cmd *self, int argc, char **argv)
 		return cli_usage_error(self, "one FILE at a time ('%s' is "
 		    "extra)", argv[optind + 1]);
 	het_error_clear(&err);
+	het_error_clear(&merr);
 	ds = het_dataset_open_meta(argv[optind], &meta.meta, &err);
-	if (ds == NULL)
+	mt = het_multitau_read(argv[optind], &merr);
+	if (ds == NULL && mt == NULL) {
+		het_multitau_why_not(&err, &merr, &err);
 		return cli_report(self, &err);
+	}
 	if (json)
-		rc = inspect_json(ds);
+		rc = inspect_json(ds, mt);
 	else {
 		inspect_symbols(&sym);
-		inspect_header(ds, &sym);
-		inspect_table(ds, &sym);
+		if (ds != NULL) {
+			inspect_header(ds, &sym);
+			inspect_table(ds, &sym);
+		}
+		cli_inspect_mt_print(mt, ds == NULL, &merr, &sym);
 		rc = 0;
 	}
 	het_dataset_close(ds);
+	het_multitau_free(mt);
 	if (rc != 0 || fflush(stdout) == EOF || ferror(stdout)) {
 		het_error_set(&err, HET_EIO, "cannot write to standard output");
 		return cli_report(self, &err);

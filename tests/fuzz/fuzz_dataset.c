@@ -14,9 +14,15 @@
  * a status and a message; an accepted one must keep the promises of
  * het_dataset.h (at least one bin, each inside the q and phi lists), and
  * then every bin's matrix is read, whole when the file has at most FUZZ_MAX_FRAMES frames,
- * else a small window, and a selection is made.  Seeds:
+ * else a small window, and a selection is made.  The same file then
+ * goes through the multitau reader (het_multitau_read): a refusal needs
+ * a status and a message, an accepted file the promises of
+ * het_multitau.h (increasing positive delays in seconds, finite g2, no
+ * negative error, bins inside the q map), and then its first bins are
+ * fitted with both models and D is fitted to their rates.  Seeds:
  * tests/fuzz/dataset/ (the files of tests/mkfixture, both layouts, LZF
- * and gzip).
+ * and gzip, and multitau files of tests/mkmultitau, alone and beside
+ * two-time data).
  */
 
 #include <fcntl.h>
@@ -27,6 +33,8 @@
 
 #include "fuzz.h"
 #include "het_dataset.h"
+#include "het_mtfit.h"
+#include "het_multitau.h"
 
 #define FUZZ_MAX_FRAMES	64
 #define FUZZ_MAX_BINS	16
@@ -36,6 +44,14 @@ check_err(int rc, const struct het_error *err, const char *what)
 {
 	if (rc != HET_OK)
 		FUZZ_CHECK(err->code == rc && err->msg[0] != '\0', what);
+}
+
+/* A reader that returned nothing must say why. */
+static void
+check_refused(int accepted, const struct het_error *err, const char *what)
+{
+	if (!accepted)
+		FUZZ_CHECK(err->code != HET_OK && err->msg[0] != '\0', what);
 }
 
 static void
@@ -90,12 +106,52 @@ exercise(struct het_dataset *ds)
 	}
 }
 
+/* The multitau g2 of the file: its promises, then the fits. */
+static void
+exercise_mt(const struct het_multitau *mt)
+{
+	struct het_mtfit f[FUZZ_MAX_BINS];
+	struct het_mtfit_diff d;
+	struct het_error err;
+	double q[FUZZ_MAX_BINS];
+	size_t k, b, nb = mt->nbins < FUZZ_MAX_BINS ? mt->nbins :
+	    FUZZ_MAX_BINS;
+	int rc, m;
+
+	FUZZ_CHECK(mt->ntau >= 1 && mt->nbins >= 1, "multitau sizes");
+	for (k = 0; k < mt->ntau; k++)
+		FUZZ_CHECK(isfinite(mt->tau[k]) && mt->tau[k] > 0 &&
+		    (k == 0 || mt->tau[k] > mt->tau[k - 1]), "delays");
+	for (k = 0; k < mt->ntau * mt->nbins; k++)
+		FUZZ_CHECK(isfinite(mt->g2[k]) && isfinite(mt->g2_err[k]) &&
+		    mt->g2_err[k] >= 0, "g2 and errors");
+	for (b = 0; b < mt->nbins; b++)
+		FUZZ_CHECK(mt->bins[b].q_idx < mt->n_q &&
+		    mt->bins[b].phi_idx < mt->n_phi, "multitau bins");
+	for (m = 0; m < HET_MTFIT_NMODELS; m++) {
+		for (b = 0; b < nb; b++) {
+			q[b] = mt->bins[b].q;
+			het_error_clear(&err);
+			rc = het_mtfit_bin(mt->tau, mt->g2 + b * mt->ntau,
+			    mt->g2_err + b * mt->ntau, mt->ntau,
+			    (enum het_mtfit_model)m, NULL, &f[b], &err);
+			check_err(rc, &err, "fit refused without a message");
+			if (rc != HET_OK)
+				return;
+		}
+		het_error_clear(&err);
+		rc = het_mtfit_diffusion(q, f, nb, &d, &err);
+		check_err(rc, &err, "D refused without a message");
+	}
+}
+
 /* The file of this process that holds the input, "" until made. */
 static char fuzz_path[4096];
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct het_multitau	*mt;
 	struct het_dataset	*ds;
 	struct het_error	 err;
 
@@ -103,13 +159,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_input_path(fuzz_path, sizeof fuzz_path, "hdf");
 	fuzz_write_input(fuzz_path, data, size);
 	het_error_clear(&err);
-	ds = het_dataset_open(fuzz_path, &err);
-	if (ds == NULL)
-		FUZZ_CHECK(err.code != HET_OK && err.msg[0] != '\0',
-		    "refused without a status and a message");
-	else
+	if ((ds = het_dataset_open(fuzz_path, &err)) != NULL)
 		exercise(ds);
+	check_refused(ds != NULL, &err, "refused without a status and a "
+	    "message");
 	het_dataset_close(ds);
+	het_error_clear(&err);
+	if ((mt = het_multitau_read(fuzz_path, &err)) != NULL)
+		exercise_mt(mt);
+	check_refused(mt != NULL, &err, "multitau refused without a status "
+	    "and a message");
+	het_multitau_free(mt);
 	unlink(fuzz_path);
 	return 0;
 }

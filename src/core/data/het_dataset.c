@@ -26,6 +26,7 @@
 #include "het_dataset_impl.h"
 #include "het_npy.h"
 #include "het_h5_impl.h"
+#include "het_multitau.h"
 #include "het_util.h"
 
 const char *
@@ -526,6 +527,15 @@ het_ds_detect(struct het_dataset *ds, struct het_error *err)
 		ds->info.layout = HET_LAYOUT_LEGACY;
 		return HET_OK;
 	}
+	if (aq == HET_H5_DATASET && ac == HET_H5_MISSING &&
+	    het_h5_kind(ds->fid, HET_MT_GROUP) == HET_H5_GROUP)
+		return het_error_set(err, HET_EFORMAT,
+		    "the file has the APS-U q map %s but no two-time matrices "
+		    "(%s is missing): it is a multitau-only result, with "
+		    "g2(tau) in %s but no c2 matrix for a two-time model; "
+		    "'hetui FILE' shows its g2 and their fits in the Data "
+		    "panel, 'hetui inspect FILE' lists them",
+		    HET_APSU_QLIST, HET_APSU_C2, HET_MT_GROUP);
 	if (aq == HET_H5_DATASET && ac == HET_H5_MISSING)
 		return het_error_set(err, HET_EFORMAT,
 		    "the file has the APS-U q map %s but no two-time matrices "
@@ -570,7 +580,7 @@ het_dataset_fapl(void)
 	return fapl;
 }
 
-static int
+int
 het_ds_open_file(struct het_dataset *ds, struct het_error *err)
 {
 	char detail[256];

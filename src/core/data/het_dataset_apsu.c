@@ -40,11 +40,12 @@ het_apsu_check_lists(const struct het_dataset *ds, struct het_error *err)
 	return HET_OK;
 }
 
-/* The q and phi lists, and dynamic_num_pts when present. */
-static int
-het_apsu_read_qmap(struct het_dataset *ds, struct het_error *err)
+int
+het_ds_apsu_qmap(struct het_dataset *ds, int phi_optional,
+    struct het_error *err)
 {
 	struct het_dataset_info *in = &ds->info;
+	enum het_h5_kind phi;
 	double *pts = NULL;
 	size_t npts;
 	int rc;
@@ -53,14 +54,22 @@ het_apsu_read_qmap(struct het_dataset *ds, struct het_error *err)
 	    &ds->q_list, &in->n_q, err);
 	if (rc != HET_OK)
 		return rc;
-	if (het_h5_kind(ds->fid, HET_APSU_PHILIST) == HET_H5_MISSING)
+	phi = het_h5_kind(ds->fid, HET_APSU_PHILIST);
+	if (phi == HET_H5_MISSING && !phi_optional)
 		return het_error_set(err, HET_EFORMAT,
 		    "%s is missing; an APS-U q map lists the phi bin centres "
 		    "there (one 0.0 for a file without phi sectors)",
 		    HET_APSU_PHILIST);
-	rc = het_h5_read_vector(ds->fid, HET_APSU_PHILIST, HET_DS_MAX_LIST,
-	    &ds->phi_list, &in->n_phi, err);
-	if (rc != HET_OK)
+	if (phi == HET_H5_MISSING) {
+		/* one sector at phi 0, as pySimpleMask writes for none */
+		ds->phi_list = het_alloc_array(1, sizeof(double), "phi list",
+		    err);
+		if (ds->phi_list == NULL)
+			return HET_ENOMEM;
+		ds->phi_list[0] = 0.0;
+		in->n_phi = 1;
+	} else if ((rc = het_h5_read_vector(ds->fid, HET_APSU_PHILIST,
+	    HET_DS_MAX_LIST, &ds->phi_list, &in->n_phi, err)) != HET_OK)
 		return rc;
 	if ((rc = het_apsu_check_lists(ds, err)) != HET_OK)
 		return rc;
@@ -81,12 +90,8 @@ het_apsu_read_qmap(struct het_dataset *ds, struct het_error *err)
 	return rc;
 }
 
-/*
- * The label -> cell map: dynamic_index_mapping, or NULL for the identity.
- * *nmap is the number of labels it covers.
- */
-static int
-het_apsu_read_mapping(struct het_dataset *ds, size_t cells, double **map,
+int
+het_ds_apsu_mapping(struct het_dataset *ds, size_t cells, double **map,
     size_t *nmap, struct het_error *err)
 {
 	size_t i;
@@ -245,10 +250,10 @@ het_ds_load_apsu(struct het_dataset *ds, struct het_error *err)
 	size_t nmap, nlabels, cells;
 	int rc;
 
-	if ((rc = het_apsu_read_qmap(ds, err)) != HET_OK)
+	if ((rc = het_ds_apsu_qmap(ds, 0, err)) != HET_OK)
 		goto out;
 	cells = in->n_q * in->n_phi;
-	if ((rc = het_apsu_read_mapping(ds, cells, &map, &nmap, err)) !=
+	if ((rc = het_ds_apsu_mapping(ds, cells, &map, &nmap, err)) !=
 	    HET_OK ||
 	    (rc = het_apsu_read_labels(ds, nmap, &labels, &nlabels, err)) !=
 	    HET_OK ||

@@ -117,6 +117,29 @@ int het_ds_check_q(const char *path, size_t i, double q,
 int het_ds_check_phi(const char *path, size_t i, double phi,
     struct het_error *err);
 
+/*
+ * The APS-U q map, shared by the two-time loader and the multitau reader
+ * (het_multitau.c).  het_ds_apsu_qmap: ds->q_list and ds->phi_list
+ * (info.n_q, info.n_phi) from dynamic_v_list_dim0 and _dim1, each value
+ * checked, and dynamic_num_pts against them when present; a missing phi
+ * list is refused, or with phi_optional taken as one sector at 0.
+ * het_ds_apsu_mapping: the label -> cell map dynamic_index_mapping into
+ * *map (caller frees; NULL for the identity when the file has none),
+ * *nmap the number of labels it covers (cells without a map), every
+ * entry a cell 0 .. cells-1.  Both need ds->fid open.
+ */
+int het_ds_apsu_qmap(struct het_dataset *ds, int phi_optional,
+    struct het_error *err);
+int het_ds_apsu_mapping(struct het_dataset *ds, size_t cells, double **map,
+    size_t *nmap, struct het_error *err);
+
+/*
+ * het_ds_open_file: open ds->path read-only (no file lock) into ds->fid,
+ * with the messages of het_dataset_open for a missing file, a directory,
+ * a file that is not HDF5 and a damaged one.
+ */
+int het_ds_open_file(struct het_dataset *ds, struct het_error *err);
+
 /* The layout loaders: fill bins (label, q, phi, indices, dataset paths),
  * q_list, phi_list and the dt, energy and distance fields of info. */
 int het_ds_load_apsu(struct het_dataset *ds, struct het_error *err);

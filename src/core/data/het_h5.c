@@ -311,11 +311,16 @@ het_h5_broken(const char *path, struct het_error *err)
 	    path, detail[0] ? ": " : "", detail);
 }
 
-int
-het_h5_read_vector(hid_t file, const char *path, size_t max_n,
-    double **out, size_t *n, struct het_error *err)
+/*
+ * The numeric dataset at path into doubles: the body of
+ * het_h5_read_vector (list: rank <= 2 with at most one dimension above
+ * 1) and het_h5_read_array (any rank <= 2).
+ */
+static int
+het_h5_read_numeric(hid_t file, const char *path, size_t max_n, int list,
+    double **out, size_t *n, struct het_h5_dsinfo *info,
+    struct het_error *err)
 {
-	struct het_h5_dsinfo info;
 	char detail[256], shape[128];
 	hid_t dset = -1;
 	size_t count = 1, big = 0;
@@ -342,23 +347,24 @@ het_h5_read_vector(hid_t file, const char *path, size_t max_n,
 		    path, detail[0] ? ": " : "", detail);
 		goto out;
 	}
-	if ((rc = het_h5_describe(dset, path, &info, err)) != HET_OK)
+	if ((rc = het_h5_describe(dset, path, info, err)) != HET_OK)
 		goto out;
-	if (info.tclass != H5T_INTEGER && info.tclass != H5T_FLOAT) {
+	if (info->tclass != H5T_INTEGER && info->tclass != H5T_FLOAT) {
 		rc = het_error_set(err, HET_EFORMAT,
 		    "%s does not hold numbers (HDF5 type class %d)", path,
-		    (int)info.tclass);
+		    (int)info->tclass);
 		goto out;
 	}
-	for (i = 0; i < info.rank; i++) {
-		count *= (size_t)info.dims[i];
-		if (info.dims[i] > 1)
+	for (i = 0; i < info->rank; i++) {
+		count *= (size_t)info->dims[i];
+		if (info->dims[i] > 1)
 			big++;
 	}
-	if (info.rank > 2 || big > 1) {
-		het_h5_shape_str(&info, shape, sizeof(shape));
+	if (info->rank > 2 || (list && big > 1)) {
+		het_h5_shape_str(info, shape, sizeof(shape));
 		rc = het_error_set(err, HET_EFORMAT,
-		    "%s has shape %s; expected a list of values", path, shape);
+		    "%s has shape %s; expected a %s", path, shape, list ?
+		    "list of values" : "table of at most two dimensions");
 		goto out;
 	}
 	if (count == 0 || count > max_n) {
@@ -387,6 +393,24 @@ out:
 	if (dset >= 0)
 		H5Dclose(dset);
 	return rc;
+}
+
+int
+het_h5_read_vector(hid_t file, const char *path, size_t max_n,
+    double **out, size_t *n, struct het_error *err)
+{
+	struct het_h5_dsinfo info;
+
+	return het_h5_read_numeric(file, path, max_n, 1, out, n, &info, err);
+}
+
+int
+het_h5_read_array(hid_t file, const char *path, size_t max_n,
+    double **out, struct het_h5_dsinfo *info, struct het_error *err)
+{
+	size_t n;
+
+	return het_h5_read_numeric(file, path, max_n, 0, out, &n, info, err);
 }
 
 int

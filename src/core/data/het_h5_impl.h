@@ -94,6 +94,20 @@ int het_h5_read_vector(hid_t file, const char *path, size_t max_n,
     double **out, size_t *n, struct het_error *err);
 
 /*
+ * het_h5_read_array: read a numeric dataset of rank 0, 1 or 2 whole into
+ * a new array of doubles in C order (row-major).
+ *   info  on output, its shape (info->rank, info->dims), type class
+ *         (H5T_INTEGER or H5T_FLOAT, as stored) and storage.
+ *   out   on output, a malloc'd array of the product of the dims values
+ *         (caller frees).
+ * Returns HET_OK; HET_ENOTFOUND when the path is missing; HET_EFORMAT for
+ * a non-numeric type, rank above 2, more than max_n values or a read
+ * that fails; HET_ENOMEM.
+ */
+int het_h5_read_array(hid_t file, const char *path, size_t max_n,
+    double **out, struct het_h5_dsinfo *info, struct het_error *err);
+
+/*
  * het_h5_read_number: read a dataset that holds exactly one number (a
  * scalar, (1,) or (1,1)).  Returns HET_OK, HET_ENOTFOUND or HET_EFORMAT.
  */

@@ -300,22 +300,49 @@ io_snapshot(struct het_dataset *ds, unsigned long gen, struct het_error *e)
 	return m;
 }
 
+/* The open's answer for a file whose two-time data did not open. */
+static void
+io_open_failed(struct het_io *io, struct het_error *err,
+    struct het_io_mt *mt, const struct het_error *merr, unsigned long gen)
+{
+	if (mt != NULL && mt->mt != NULL) {
+		/* multitau data only: that is the file, the old one goes */
+		mt->gen = gen;
+		mt->only = 1;
+		if (mt->mt->has_twotime)
+			mt->twotime = *err;
+		het_dataset_close(io->ds);
+		io->ds = NULL;
+		free(io->cache);
+		io->cache = NULL;
+		io_post(io, HET_IO_EV_MULTITAU, mt, het_io_mt_free);
+		return;
+	}
+	het_multitau_why_not(err, mt != NULL ? &mt->err : merr, err);
+	het_io_mt_free(mt);
+	io_fail(io, HET_IO_REQ_OPEN, gen, 0, err);
+}
+
 static void
 io_do_open(struct het_io *io, char *path, unsigned long gen)
 {
-	struct het_error err;
+	struct het_error err, merr;
 	struct het_dataset *ds;
 	struct het_io_meta *m;
+	struct het_io_mt *mt;
 
 	het_error_clear(&err);
+	het_error_clear(&merr);
 	ds = het_dataset_open(path, &err);
+	mt = het_io_mt_load(path, &merr);	/* NULL: no multitau data */
 	if (ds == NULL) {
-		io_fail(io, HET_IO_REQ_OPEN, gen, 0, &err);
+		io_open_failed(io, &err, mt, &merr, gen);
 		return;
 	}
 	m = io_snapshot(ds, gen, &err);
 	if (m == NULL) {
 		het_dataset_close(ds);
+		het_io_mt_free(mt);
 		io_fail(io, HET_IO_REQ_OPEN, gen, 0, &err);
 		return;
 	}
@@ -324,6 +351,10 @@ io_do_open(struct het_io *io, char *path, unsigned long gen)
 	free(io->cache);
 	io->cache = NULL;
 	io_post(io, HET_IO_EV_OPENED, m, het_io_meta_free);
+	if (mt != NULL) {
+		mt->gen = gen;
+		io_post(io, HET_IO_EV_MULTITAU, mt, het_io_mt_free);
+	}
 }
 
 static void

@@ -9,7 +9,9 @@
  *
  * Design: one thread serves two request slots, "open a file" and "show a
  * view of one bin" (read its c2 window, then compute a downsampled grid,
- * the one-time projection and a far-lag baseline).  Each slot holds only
+ * the one-time projection and a far-lag baseline).  An open also reads
+ * the file's multitau g2, if it has one, and fits it (het_io_mt.c): a
+ * file with multitau data only opens that way.  Each slot holds only
  * the latest request: a new view replaces a queued one, and an open drops
  * a queued view.  Every request gets a generation number from one
  * increasing counter; a result whose request was superseded while it was
@@ -27,12 +29,15 @@
 #include "het_dataset.h"
 #include "het_error.h"
 #include "het_evq.h"
+#include "het_mtfit.h"
+#include "het_multitau.h"
 
 /* het_event.type values posted by the I/O thread (job = 0). */
 enum het_io_event {
 	HET_IO_EV_OPENED = 0x100,	/* data: struct het_io_meta */
 	HET_IO_EV_VIEW,			/* data: struct het_io_view */
-	HET_IO_EV_ERROR			/* data: struct het_io_failure */
+	HET_IO_EV_ERROR,		/* data: struct het_io_failure */
+	HET_IO_EV_MULTITAU		/* data: struct het_io_mt */
 };
 
 /* One bin as the UI needs it (a copy of struct het_bin's facts). */
@@ -110,6 +115,54 @@ struct het_io_failure {
 	struct het_error err;
 };
 
+/* Points of each fitted curve of struct het_io_mt. */
+#define HET_IO_MT_CURVE	192
+
+/*
+ * HET_IO_EV_MULTITAU: the multitau g2 of the file an open request read
+ * (het_io_mt.c), with every bin fitted by both models and D from each
+ * model's rates, computed on the I/O thread so that the Data panel only
+ * draws.  A file with two-time matrices and multitau data gives
+ * HET_IO_EV_OPENED, then this event (only 0); a multitau-only file gives
+ * this event alone (only 1) as the result of its open, instead of
+ * HET_IO_EV_ERROR; a file without multitau data gives none.  Every
+ * pointer is owned by the payload; free with het_io_mt_free.
+ */
+struct het_io_mt {
+	unsigned long	 gen;		/* the open's generation */
+	int		 only;		/* no two-time matrices: the open's
+					   result */
+	struct het_multitau *mt;	/* NULL when unreadable (err) */
+	struct het_error err;		/* why mt is NULL */
+	struct het_error twotime;	/* only: why the file's two-time data
+					   were not read, when it has some
+					   (code HET_OK otherwise) */
+	struct het_mtfit *fit[HET_MTFIT_NMODELS];	/* mt->nbins each */
+	double		 curve_tau[HET_IO_MT_CURVE];	/* seconds,
+					   log-spaced from the first delay to
+					   the last */
+	double		*curve[HET_MTFIT_NMODELS];	/* nbins *
+					   HET_IO_MT_CURVE: each bin's fitted
+					   g2 at curve_tau (NaN: no fit) */
+	struct het_mtfit_diff diff[HET_MTFIT_NMODELS];	/* D per model */
+	struct het_error diff_err[HET_MTFIT_NMODELS];	/* why D is NaN
+					   (code HET_OK when it is not) */
+	double		 seconds;	/* reading and fitting */
+};
+
+/*
+ * het_io_mt_load: what the I/O thread posts for a file: its multitau g2
+ * (het_multitau_read), every bin fitted with both models (het_mtfit_bin,
+ * default options), the curves and D (het_mtfit_diffusion).
+ *   path  the file.
+ * Returns a new payload (gen and only 0; free with het_io_mt_free) whose
+ * mt is NULL with err set when the multitau data cannot be read or
+ * fitted; NULL with err set when the file holds no multitau data
+ * (HET_ENOTFOUND) or memory runs out (HET_ENOMEM).
+ * Thread: any (the I/O thread calls it).
+ */
+struct het_io_mt *het_io_mt_load(const char *path, struct het_error *err);
+
 struct het_io;
 
 /*
@@ -163,6 +216,7 @@ void het_io_free(struct het_io *io);
 /* Payload destructors (NULL is a no-op); usable as het_event.free_cb. */
 void het_io_meta_free(void *meta);
 void het_io_view_free(void *view);
+void het_io_mt_free(void *mt);
 
 /* het_io_block: the frame range [*lo, *hi) of block k of p over n. */
 void het_io_block(size_t n, size_t p, size_t k, size_t *lo, size_t *hi);

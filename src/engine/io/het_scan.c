@@ -6,11 +6,12 @@
  * something at once: het_scan_read resolves the path, reads the folder
  * and stats each entry (cheap even for hundreds of files), then
  * het_scan_probe opens each candidate through the data layer, which reads
- * metadata only (never a matrix).  The follower keeps one record per
- * regular file of its folder, sorted by name, carrying whether the file
- * is a candidate (so the HDF5 signature of an unchanged file is read only
- * once) and whether it has been seen; a file whose size or time changes
- * is unseen again.  Everything here is plain POSIX and the data layer;
+ * metadata only (never a matrix); a file with multitau g2 only is read by
+ * het_multitau_read instead (a few kilobytes) and listed as readable.
+ * The follower keeps one record per regular file of its folder, sorted
+ * by name, carrying whether the file is a candidate (so the HDF5
+ * signature of an unchanged file is read only once) and whether it has
+ * been seen; a file whose size or time changes is unseen again.  Everything here is plain POSIX and the data layer;
  * nothing prints.
  */
 #include "config.h"
@@ -26,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "het_multitau.h"
 #include "het_scan_impl.h"
 #include "het_util.h"
 
@@ -356,6 +358,7 @@ int
 het_scan_probe(const char *dir, struct het_scan_entry *e)
 {
 	const struct het_dataset_info *in;
+	struct het_multitau *mt;
 	struct het_dataset *ds;
 	struct het_error er;
 	const char *msg;
@@ -366,7 +369,21 @@ het_scan_probe(const char *dir, struct het_scan_entry *e)
 		return HET_ENOMEM;
 	het_error_clear(&er);
 	e->probed = 1;
-	if ((ds = het_dataset_open(full, &er)) == NULL) {
+	if ((ds = het_dataset_open(full, &er)) == NULL &&
+	    (mt = het_multitau_read(full, NULL)) != NULL) {
+		/* multitau data only: the Data panel shows it */
+		e->ok = 1;
+		e->multitau = 1;
+		e->layout = HET_LAYOUT_APSU;
+		e->nbins = mt->nbins;
+		e->n_q = mt->n_q;
+		e->n_phi = mt->n_phi;
+		e->frames = 0;
+		het_multitau_free(mt);
+		free(full);
+		return HET_OK;
+	}
+	if (ds == NULL) {
 		e->ok = 0;
 		/* The browser shows the name already. */
 		msg = er.msg;

@@ -55,6 +55,8 @@ enum het_scan_event {
  *   probed    the metadata was read, or reading it failed.
  *   ok        probed and readable: layout, nbins, n_q, n_phi and frames
  *             are set.
+ *   multitau  ok, and the file holds multitau g2 only (het_multitau.h):
+ *             nbins are the g2's bins and frames 0.
  *   error     probed and not ok: the reason, one line, without the file
  *             name in front.
  */
@@ -65,6 +67,7 @@ struct het_scan_entry {
 	long long	 size;
 	int		 probed;
 	int		 ok;
+	int		 multitau;
 	enum het_layout	 layout;
 	size_t		 nbins, n_q, n_phi, frames;
 	char		*error;

@@ -126,6 +126,7 @@ scan_reuse(const struct het_scan_list *cache, struct het_scan_list *l)
 				continue;
 			e->probed = 1;
 			e->ok = cache->files[k].ok;
+			e->multitau = cache->files[k].multitau;
 			e->layout = cache->files[k].layout;
 			e->nbins = cache->files[k].nbins;
 			e->n_q = cache->files[k].n_q;
