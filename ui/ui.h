@@ -240,6 +240,13 @@ struct ui_session {
 
 	/* The sampling run (owned by the Sampling panel), or NULL. */
 	struct het_sample *sample;
+
+	/*
+	 * The fit whose model the Data panel's cuts draw over the data:
+	 * the run folder of the Fit panel's last written fit or of the run
+	 * loaded in the Results panel (the latest of the two), or NULL.
+	 */
+	char		*model_dir;
 };
 
 /*
@@ -307,6 +314,11 @@ int	ui_sample_running(const struct ui *);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);
+/*
+ * ui_data_model: the run folder whose fitted model the cuts draw from
+ * now on (copied; NULL: none), and the views that carry it asked for.
+ */
+void	ui_data_model(struct ui *, const char *dir);
 
 /*
  * ui_browse.c: the file browser overlay (o) and follow mode (F).

@@ -347,6 +347,8 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	job_over(ui, s);
 	fp_levels(ui, s);
 	history_add(ui, res);
+	if (res->written && fr != NULL)
+		ui_data_model(ui, res->outdir);	/* over the Data cuts */
 	if (fr == NULL) {
 		ui_msg(ui, UI_LOG_WARN, "the fit ended before any angle was "
 		    "fitted (%s)", res->status_name);
