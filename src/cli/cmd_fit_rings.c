@@ -313,7 +313,7 @@ rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
 	if (o->json)
 		cli_rings_print_json(b, rings_status(b));
 	else
-		cli_rings_print(b);
+		cli_rings_print(b, stdout);
 	if (b->cancelled)
 		fprintf(stderr, "hetui %s: cancelled; the %zu finished "
 		    "ring%s %s summarised in %s/\n", b->cmd->name,

@@ -330,20 +330,20 @@ series_fit_one(struct cli_series *s, size_t i, const struct cli_fit_opts *o,
 
 /* Index, seconds since the first file, start and file of row r. */
 static void
-series_lead(const struct het_rings *t, size_t r)
+series_lead(const struct het_rings *t, size_t r, FILE *out)
 {
 	const struct het_rings_cell *c = t->rows[r].cell;
 	const char *name = strrchr(c[HET_SERIES_FILE].s, '/');
 	char from[24];
 
 	snprintf(from, sizeof(from), "%ld", c[HET_SERIES_START].i);
-	printf("%4ld  %-9.4g %-4s  %-20.20s ", c[HET_SERIES_INDEX].i,
+	fprintf(out, "%4ld  %-9.4g %-4s  %-20.20s ", c[HET_SERIES_INDEX].i,
 	    c[HET_SERIES_T].x, c[HET_SERIES_START].i > 0 ? from : "-",
 	    name != NULL ? name + 1 : c[HET_SERIES_FILE].s);
 }
 
 static void
-series_print(const struct cli_series *s)
+series_print(const struct cli_series *s, FILE *out)
 {
 	struct cli_batch_view v;
 
@@ -354,13 +354,13 @@ series_print(const struct cli_series *s)
 	v.x_name = "file index";
 	v.x_label = "file index";
 	v.trend = "drift per file";
-	printf("hetui fit --series: %s, %zu of %zu file%s in the order of "
-	    "their modification times (ties by name); each starts from the "
-	    "last converged result (from)\n\n", s->mode_name != NULL ?
+	fprintf(out, "hetui fit --series: %s, %zu of %zu file%s in the order "
+	    "of their modification times (ties by name); each starts from "
+	    "the last converged result (from)\n\n", s->mode_name != NULL ?
 	    s->mode_name : "?", s->table.nrows, s->n, s->n == 1 ? "" : "s");
-	cli_batch_print(&s->table, &v);
-	printf("\nresults written to %s/ (%s, %s, one folder per file)\n",
-	    s->batch, HET_SERIES_CSV, HET_SERIES_H5);
+	cli_batch_print(&s->table, &v, out);
+	fprintf(out, "\nresults written to %s/ (%s, %s, one folder per "
+	    "file)\n", s->batch, HET_SERIES_CSV, HET_SERIES_H5);
 }
 
 static void
@@ -403,7 +403,7 @@ series_run(struct cli_series *s, const struct cli_fit_opts *o,
 	if (o->json)
 		series_print_json(s, rc);
 	else
-		series_print(s);
+		series_print(s, stdout);
 	if (s->cancelled)
 		fprintf(stderr, "hetui %s: cancelled; the %zu file%s fitted "
 		    "so far %s summarised in %s/\n", s->cmd->name,
