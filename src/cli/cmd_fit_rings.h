@@ -92,6 +92,15 @@ int cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
     struct het_fitjob_result **out, struct het_error *err);
 
 /*
+ * cli_batch_wire_end: the --wire record of member i (0-based) that
+ * ended: "done" with its status and reduced chi-square (res), "done"
+ * cancelled (err HET_ECANCEL: while reading), or "failed" with err's
+ * sentence.
+ */
+void cli_batch_wire_end(size_t i, const struct het_fitjob_result *res,
+    const struct het_error *err);
+
+/*
  * cli_batch_status: the exit status of a batch: CLI_FIT_EXIT_CANCELLED
  * when cancelled, else 1 when a row failed or lost is set, else 3 when
  * a row did not converge, else 0.
