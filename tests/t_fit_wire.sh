@@ -12,14 +12,12 @@
 # an error record that says so, exit 1; --wire without a batch or with
 # --json: usage errors.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/batch_data.sh"
 plan_lazy
 
 dir="$TAP_TMP"
-cp "$top_srcdir/tests/configs/rings_truth.yaml" \
-    "$top_srcdir/tests/configs/rings_start.yaml" "$dir/"
 cd "$dir" || exit 1
-"$HETUI" simulate -q -c rings_truth.yaml -o rings.h5 \
-    --q 0.005,0.0075,0.011 --noise 0.003 --seed 11
+batch_configs && batch_rings
 is "$?" 0 "simulate three rings"
 
 # stdin stays open (a FIFO held by this shell) until the batch ends
@@ -58,9 +56,7 @@ like "$(cat wire.err)" "ring 1/3: q 0.005 1/A into b1/ring01" \
     "the usual progress still goes to stderr (the child's log)"
 
 # --- EOF on stdin cancels ---------------------------------------------------
-cp "$top_srcdir/tests/configs/slow_fit.yaml" big.yaml
-"$HETUI" simulate -q -c big.yaml -o big.h5 --noise 0.01 --q 0.01,0.012
-sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' big.yaml >big_start.yaml
+batch_slow
 exec 3<>hold
 "$HETUI" fit -c big_start.yaml big.h5 --all-rings --wire -o bc \
     --threads 1 <hold >big.out 2>big.err 3>&- &

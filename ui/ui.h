@@ -233,8 +233,10 @@ struct ui_session {
 	/* File browser overlay and follow mode (ui_browse.c). */
 	struct ui_browse *browse;
 
-	/* Fits: one may run at a time (ui_p_fit.c); finished ones. */
+	/* Fits: one fit or batch may run at a time (ui_p_fit.c); finished
+	   ones. */
 	int		 fit_running;
+	int		 batch_running;	/* a batch of fits (e, t) */
 	struct ui_fit_record *fit_hist;
 	size_t		 nfit_hist;
 
@@ -335,6 +337,13 @@ void	ui_browse_follow_toggle(struct ui *);
 int	ui_browse_key(struct ui *, int key);
 void	ui_browse_event(struct ui *, struct het_event *ev);
 void	ui_browse_render(struct ui *, int dirty);
+/*
+ * ui_browse_followed: the files follow mode loaded since it was last
+ * started, oldest first (borrowed until the next event), *n of them.
+ */
+const char *const *ui_browse_followed(const struct ui *, size_t *n);
+/* ui_dir_of: the folder of path, "." for a bare name (caller frees). */
+char	*ui_dir_of(const char *path);
 
 /*
  * ui_browse_keep.c: the selection carried from one file to the next.
