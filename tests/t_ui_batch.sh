@@ -7,7 +7,7 @@
 #   - t on the five files of t_fit_series.sh (D0 drifting 1500 per file):
 #     the open file's folder by modification time, each file after the
 #     first from the previous result, the drift of D0 1500 per file within
-#     4 standard errors;
+#     4 standard errors; with follow mode, only the files it loaded;
 #   - c during a slow batch (two rings of a two_component fit): the ring
 #     being fitted is cancelled, the other not started, the summary says
 #     so and is written; q during another: confirmed, hetui waits for the
@@ -142,6 +142,28 @@ for size in "80 24" "160 50"; do
 	tui_keys q
 	tui_wait_exit; ok $? "$sz: q quits"
 done
+
+# --- a series of the files follow mode loaded -----------------------------
+rm -rf watch stage
+mkdir watch stage
+cp -p data/m5.h5 watch/
+tui_start 80 24 HETUI_FOLLOW_SECONDS=0.2 -- -c rings_start.yaml watch/m5.h5
+wait_for 'c2 = '; ok $? "follow: a file opens"
+tui_keys F
+wait_for 'following .*watch: new result files will be loaded'
+ok $? "F follows its folder"
+for f in m4 m3; do
+	cp -p data/$f.h5 stage/ && mv stage/$f.h5 watch/
+	wait_for " $f\.h5 +aps-u" 30; ok $? "follow mode loads $f.h5"
+done
+tui_keys 3 t
+wait_for 'Batch +converged in [0-9]+ s +the 2 files follow mode loaded' 120
+ok $? "t: the two files follow mode loaded, not the folder"
+like "$TUI_SCREEN" '^ +1 +m4\.h5 +- +converged' "m4.h5 first (older)"
+like "$TUI_SCREEN" '^ +2 +m3\.h5 +1 +converged' "m3.h5 from m4.h5's result"
+unlike "$TUI_SCREEN" 'm5\.h5 +[-0-9]+ +converged' "m5.h5, open before, is not in it"
+tui_keys q
+tui_wait_exit; ok $? "follow: q quits"
 
 # --- quit during a batch --------------------------------------------------
 rm -rf output
