@@ -38,10 +38,10 @@ static const struct ui_hint fit_hints[] = {
 	{ "c", "c", "Cancel" },
 	{ "p", "p", "Per angle" },
 	{ "m", "m", "Multistart" },
-	{ "e", "e", "Rings" },
-	{ "t", "t", "Series" },
 	{ "[]", "[]", "Angle" },
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Scroll" },
+	{ "e", "e", "Rings" },
+	{ "t", "t", "Series" },
 	{ NULL, NULL, NULL }
 };
 
