@@ -14,8 +14,10 @@
 #     cancelled batch to write its summary and leaves no process;
 #   - t when the open file's folder has no result file left: "the batch
 #     failed" with the child's sentence;
-#   - r while a batch runs is refused; v switches to the fit side and
-#     back; the help names e and t.
+#   - r while a batch runs is refused, e and t while a fit runs; a batch
+#     that cannot make its temporary folder is not started, with the
+#     reason; v before a batch says so, after one switches to the fit
+#     side and back; the help names e and t.
 #
 # Margins: the data are fixed (simulate --seed) and the fits deterministic;
 # the bounds are what the statistics guarantee for any seed, as in
@@ -164,6 +166,32 @@ like "$TUI_SCREEN" '^ +2 +m3\.h5 +1 +converged' "m3.h5 from m4.h5's result"
 unlike "$TUI_SCREEN" 'm5\.h5 +[-0-9]+ +converged' "m5.h5, open before, is not in it"
 tui_keys q
 tui_wait_exit; ok $? "follow: q quits"
+
+# --- refusals ---------------------------------------------------------------
+tui_start 80 24 TMPDIR=/nonexistent/tmp -- -c big_start.yaml big.h5
+wait_for 'c2 = '; ok $? "refusals: the slow file opens"
+tui_keys 3 v
+wait_for 'no batch in this session: e fits every q ring, t a series'
+ok $? "v before any batch says so"
+tui_keys e
+wait_for 'batch not started: cannot make a temporary folder for the'
+ok $? "no temporary folder: the batch is not started, with the reason"
+tui_keys 0
+wait_for 'configuration in /nonexistent/tmp'; ok $? "the Log says where"
+tui_keys 3 m	# 200 starts: a fit slow enough to press keys during
+wait_for 'Multistart starts'; tui_text 200; tui_keys Enter
+wait_for 'multistart: 200 starts'; ok $? "multistart 200"
+tui_keys r
+wait_for 'running +iteration [0-9]+' 60; ok $? "a slow fit runs"
+tui_keys e
+wait_for 'a fit is running: c cancels it'; ok $? "e while a fit runs: refused"
+tui_keys t
+wait_for 'a fit is running: c cancels it'; ok $? "t too"
+tui_keys c
+wait_for 'fit cancelled: chi2_red' 60; ok $? "c cancels the fit, not a batch"
+tui_keys q	# the edited multistart is unsaved: q asks
+wait_for 'y/n'; tui_keys y
+tui_wait_exit; ok $? "refusals: q, y quits"
 
 # --- quit during a batch --------------------------------------------------
 rm -rf output
