@@ -253,7 +253,7 @@ static char **
 batch_argv(const struct het_batch_spec *spec, const char *self,
     const char *cfg, struct het_error *err)
 {
-	size_t n = 8 + spec->ninputs, k = 0, i;
+	size_t n = 9 + spec->ninputs, k = 0, i;	/* 7 words, a file, NULL */
 	char **av = calloc(n, sizeof(*av));
 
 	if (av == NULL) {
