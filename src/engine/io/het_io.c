@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -332,7 +333,9 @@ io_do_open(struct het_io *io, char *path, unsigned long gen)
 
 /*
  * The age-lag means of the fitted model of rq->model_dir over v's window
- * (het_io_model.c reads it), or why there are none.  0, or -1 / -2 as
+ * (het_io_model.c reads it), or why there are none.  Memory for the
+ * model's matrix is the model's problem, not the view's: without it the
+ * data are shown and the note says so.  0, or -1 (abandoned) as
  * io_age_lag.
  */
 static int
@@ -342,24 +345,35 @@ io_model(struct het_io *io, unsigned long gen,
 	const struct het_dataset_info *in = het_dataset_info(io->ds);
 	struct het_error err;
 	double *m;
-	int rc;
+	int rc = 0;
 
 	het_error_clear(&err);
 	if ((m = het_alloc_array(v->n * v->n, sizeof(double), "model",
-	    &err)) == NULL)
-		return -2;
+	    &err)) == NULL) {
+		v->model = HET_IO_MODEL_UNREADABLE;
+		snprintf(v->model_note, sizeof(v->model_note), "not enough "
+		    "memory for the fitted model of %ld frames; zoom in (z) "
+		    "to see it", v->last - v->first + 1);
+		return 0;
+	}
 	v->model = het_io_model_fill(&io->mc, rq->model_dir, in->path,
 	    rq->bin, het_dataset_bin(io->ds, rq->bin)->phi, v->first, v->last,
 	    m, v->model_note, sizeof(v->model_note));
 	v->model_first = io->mc.sel.first_frame;
 	v->model_last = io->mc.sel.first_frame +
 	    (long)io->mc.sel.n_frames - 1;
-	rc = 0;
-	if (v->model == HET_IO_MODEL_SHOWN) {
-		v->model_al = het_alloc_array(v->nage * v->n, sizeof(double),
-		    "model age-lag means", &err);
-		rc = v->model_al == NULL ? -2 : io_age_lag(io, gen, m, v->n,
-		    v->nage, v->model_al);
+	if (v->model == HET_IO_MODEL_SHOWN &&
+	    (v->model_al = het_alloc_array(v->nage * v->n, sizeof(double),
+	    "model age-lag means", &err)) != NULL)
+		rc = io_age_lag(io, gen, m, v->n, v->nage, v->model_al);
+	if (v->model == HET_IO_MODEL_SHOWN && (v->model_al == NULL ||
+	    rc == -2)) {
+		free(v->model_al);
+		v->model_al = NULL;
+		v->model = HET_IO_MODEL_UNREADABLE;
+		snprintf(v->model_note, sizeof(v->model_note), "not enough "
+		    "memory for the model's cuts");
+		rc = 0;
 	}
 	free(m);
 	return rc;
