@@ -199,7 +199,7 @@ test_failures(const struct het_config *cfg)
 	const struct het_batch_view *v;
 	struct het_error err;
 	struct het_batch *b;
-	char log[2048], cmd[2100], *p;
+	char log[2048], cmd[2100], name[256], *p;
 
 	b = start("error", HET_BATCH_SERIES, NULL, (const char *const[]){
 	    "E" }, 1, cfg, &err);
@@ -208,6 +208,8 @@ test_failures(const struct het_config *cfg)
 	is_str(v != NULL ? v->error : NULL, "no result files in E: the folder "
 	    "is empty", "its error record's sentence");
 	het_batch_free(b);
+	is_int(tmp_entries(name, sizeof(name)), 0, "its temporary folder is "
+	    "removed: the sentence says it all (%s)", name);
 
 	b = start("silent", HET_BATCH_RINGS, "d.h5", NULL, 0, cfg, &err);
 	v = b != NULL ? drive(b, 0) : NULL;

@@ -28,6 +28,9 @@
 plan_lazy
 
 cd "$TAP_TMP" || exit 1
+# the batches' temporary folders: here, and checked at the end
+bt="$TAP_TMP/btmp"
+mkdir "$bt" || exit 1
 batch_configs && batch_rings
 ok $? "simulate three rings"
 batch_series
@@ -50,7 +53,7 @@ for size in "80 24" "160 50"; do
 	set -- $size
 	sz="$1x$2"
 	# --- every ring ------------------------------------------------------
-	tui_start "$1" "$2" -- -c rings_start.yaml rings.h5
+	tui_start "$1" "$2" TMPDIR="$bt" -- -c rings_start.yaml rings.h5
 	wait_for 'c2 = '; ok $? "$sz: the three-ring file opens"
 	tui_keys 3
 	wait_for 'e fits every q ring'; ok $? "$sz: the Fit panel names e and t"
@@ -83,7 +86,7 @@ for size in "80 24" "160 50"; do
 	tui_wait_exit; ok $? "$sz: q quits at once"
 
 	# --- a series --------------------------------------------------------
-	tui_start "$1" "$2" -- -c rings_start.yaml data/m3.h5
+	tui_start "$1" "$2" TMPDIR="$bt" -- -c rings_start.yaml data/m3.h5
 	wait_for 'c2 = '; ok $? "$sz: a file of the series opens"
 	tui_keys 3 t
 	wait_for 'Batch +converged in [0-9]+ s +the series of the result files in data/' 120
@@ -105,7 +108,7 @@ for size in "80 24" "160 50"; do
 
 	# --- cancel ------------------------------------------------------------
 	rm -rf output
-	tui_start "$1" "$2" -- -c big_start.yaml big.h5
+	tui_start "$1" "$2" TMPDIR="$bt" -- -c big_start.yaml big.h5
 	wait_for 'c2 = '; ok $? "$sz: the slow file opens"
 	tui_keys 3 e
 	wait_for 'ring 1 +q 0\.01 +iter [0-9]+ +chi2_red' 60
@@ -132,7 +135,7 @@ for size in "80 24" "160 50"; do
 	rm -rf lone away
 	mkdir lone away
 	cp rings.h5 lone/x.h5
-	tui_start "$1" "$2" -- -c rings_start.yaml lone/x.h5
+	tui_start "$1" "$2" TMPDIR="$bt" -- -c rings_start.yaml lone/x.h5
 	wait_for 'c2 = '; ok $? "$sz: a lone file opens"
 	mv lone/x.h5 away/
 	tui_keys 3 t
@@ -149,7 +152,7 @@ done
 rm -rf watch stage
 mkdir watch stage
 cp -p data/m5.h5 watch/
-tui_start 80 24 HETUI_FOLLOW_SECONDS=0.2 -- -c rings_start.yaml watch/m5.h5
+tui_start 80 24 TMPDIR="$bt" HETUI_FOLLOW_SECONDS=0.2 -- -c rings_start.yaml watch/m5.h5
 wait_for 'c2 = '; ok $? "follow: a file opens"
 tui_keys F
 wait_for 'following .*watch: new result files will be loaded'
@@ -195,7 +198,7 @@ tui_wait_exit; ok $? "refusals: q, y quits"
 
 # --- quit during a batch --------------------------------------------------
 rm -rf output
-tui_start 100 30 -- -c big_start.yaml big.h5
+tui_start 100 30 TMPDIR="$bt" -- -c big_start.yaml big.h5
 wait_for 'c2 = '; ok $? "quit: the slow file opens"
 tui_keys 3 '?'
 wait_for 'Help: Fit'; ok $? "the Fit panel's help"
@@ -213,4 +216,6 @@ is "$(csv_col "$csv" status | tr '\n' ' ')" "cancelled " \
     "the cancelled batch wrote its summary"
 ok "$(! pgrep -f "hetui-batch-.*/config.yaml" >/dev/null; echo $?)" \
     "no batch process is left"
+is "$(ls -A "$bt" | tr '\n' ' ')" "" \
+    "every batch removed its temporary folder (an error record explains)"
 done_testing

@@ -8,7 +8,9 @@
  * start, changes nothing: the view never trusts an index), its done
  * callback ends the batch and, when no result came, keeps the reason:
  * the child's own error record first, else het_proc's verdict.  The
- * temporary folder holds the configuration and the child's stderr log.
+ * temporary folder holds the configuration and the child's stderr log;
+ * it is kept only for a child that ended without a result or an error
+ * record of its own, whose log is then the clue.
  */
 #include "config.h"
 
@@ -38,6 +40,7 @@ struct het_batch {
 	struct het_procset *set;
 	struct het_proc	*p;
 	unsigned long	 serial;	/* bumps whenever the view changes */
+	int		 told;		/* the child sent an error record */
 	int		 nomem;		/* a record was lost to memory */
 };
 
@@ -196,8 +199,10 @@ on_record(struct het_proc *p, const struct het_wire_rec *rec, void *arg)
 		break;
 	case HET_WIRE_ERROR:
 		if (b->v.error == NULL && het_wire_error_unpack(rec->payload,
-		    &ei, &err) == HET_OK)
+		    &ei, &err) == HET_OK) {
 			b->v.error = dup_or_null(b, ei.msg);
+			b->told = 1;
+		}
 		break;
 	default:
 		break;
@@ -433,7 +438,8 @@ het_batch_free(struct het_batch *b)
 		return;
 	v = &b->v;
 	het_procset_free(b->set);	/* SIGKILLs and reaps a live child */
-	keep = !v->have_result && b->log_path != NULL &&
+	/* the log is the only clue to a child that died unexplained */
+	keep = !v->have_result && !b->told && b->log_path != NULL &&
 	    stat(b->log_path, &st) == 0 && st.st_size > 0;
 	if (!keep) {
 		if (b->log_path != NULL)

@@ -135,7 +135,8 @@ void het_batch_wind_down(struct het_batch *b, double wait);
 /*
  * het_batch_free: kill a child still running (SIGKILL) and reap it,
  * remove the temporary folder (kept when the child wrote to its log and
- * ended without a result: the error names the log), free everything.
+ * ended without a result or an error record: the error names the log),
+ * free everything.
  * NULL is a no-op.
  */
 void het_batch_free(struct het_batch *b);
