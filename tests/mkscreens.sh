@@ -78,6 +78,10 @@ save fit-idle
 tui_keys r
 wait_for 'fit converged' 60 || exit 1
 save fit
+# the fitted model over the cut at the cursor's age
+tui_keys 1 Enter l l l l l c
+wait_for '◆ model' || exit 1
+save data-cuts-model
 tui_keys q
 tui_wait_exit 10
 tui_start 80 24 -- --ascii -c demo.yaml
@@ -119,6 +123,20 @@ save sampling-80x24-ascii
 tui_keys 5
 wait_for 'Results +posterior' || exit 1
 save results-80x24-ascii
+tui_keys q
+tui_wait_exit 10
+cd "$here" || exit 1
+
+# The Fit panel's batch of every q ring (e) on the three-ring file of
+# tests/t_fit_rings.sh, in a scratch directory.
+. "$top_srcdir/tests/batch_data.sh"
+cd "$TAP_TMP" || exit 1
+batch_configs && batch_rings || exit 1
+tui_start 100 30 -- -c rings_start.yaml rings.h5
+wait_for 'c2 = ' || exit 1
+tui_keys 3 e
+wait_for 'Batch +converged' 120 || exit 1
+save fit-batch-rings
 tui_keys q
 tui_wait_exit 10
 cd "$here" || exit 1

@@ -41,6 +41,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "engine_fixture.h"
 #include "het_dataset_write.h"
 #include "het_fitjob.h"
 #include "het_h5.h"
@@ -144,33 +145,6 @@ simulate(const char *path, const struct simspec *ss)
 	return rc;
 }
 
-/* Run a fit job of the configuration text into out. */
-static struct het_fitjob_result *
-fit_text(const char *text, const char *out, int per_angle)
-{
-	struct het_fitjob_spec spec;
-	struct het_fitjob_result *res = NULL;
-	struct het_config *cfg;
-	struct het_error err;
-
-	het_error_clear(&err);
-	cfg = het_config_load_string(text, strlen(text), "test.yaml", &err);
-	if (cfg == NULL) {
-		diag("config: %s", err.msg);
-		return NULL;
-	}
-	memset(&spec, 0, sizeof(spec));
-	spec.cfg = cfg;
-	spec.outdir = out;
-	spec.threads = 1;
-	spec.no_grids = 1;
-	spec.per_angle = per_angle;
-	if (het_fitjob_execute(&spec, NULL, NULL, &res, &err) != HET_OK)
-		diag("fit: %s", err.msg);
-	het_config_free(cfg);
-	return res;
-}
-
 /* Fit path with static_ref from the truth; alpha_ref free or held. */
 static struct het_fitjob_result *
 fit(const char *path, const char *out, const struct simspec *ss,
@@ -196,7 +170,7 @@ fit(const char *path, const char *out, const struct simspec *ss,
 	    "    per_angle_mode: individual\n", path, ss->nf, angles,
 	    ss->D0, alpha_free ? ss->alpha : 0.0,
 	    alpha_free ? "true" : "false");
-	return fit_text(text, out, per_angle);
+	return fx_fit_text(text, out, per_angle);
 }
 
 /* The warning sentence containing `what`, or NULL. */
@@ -416,11 +390,11 @@ floor_laminar(const char *tmp)
 	snprintf(text, sizeof(text), "analysis_mode: laminar_flow\n"
 	    "experimental_data:\n  file_path: %s\n", path);
 	snprintf(out, sizeof(out), "%s/lam", tmp);
-	lam = fit_text(text, out, 0);
+	lam = fx_fit_text(text, out, 0);
 	snprintf(text, sizeof(text), "analysis_mode: static\n"
 	    "experimental_data:\n  file_path: %s\n", path);
 	snprintf(out, sizeof(out), "%s/static", tmp);
-	st = fit_text(text, out, 0);
+	st = fx_fit_text(text, out, 0);
 	ok(lam != NULL && st != NULL, "laminar_flow and static fits of the "
 	    "real matrix ran");
 	if (lam == NULL || st == NULL) {
@@ -489,7 +463,7 @@ floor_heterodyne(const char *tmp)
 	    "max: 100000.0}\n"
 	    "optimization:\n  nlsq:\n    loss: linear\n"
 	    "    per_angle_mode: individual\n", path);
-	res = fit_text(text, out, 0);
+	res = fx_fit_text(text, out, 0);
 	ok(res != NULL, "heterodyne floor: fitted");
 	if (res == NULL) {
 		skip(3, "no fit");
@@ -508,7 +482,7 @@ floor_heterodyne(const char *tmp)
 	het_fitjob_result_free(res);
 	/* The same per angle: every angle restarts off the floor. */
 	snprintf(out, sizeof(out), "%s/hf-pa", tmp);
-	res = fit_text(text, out, 1);
+	res = fx_fit_text(text, out, 1);
 	for (k = 0, nok = 0; res != NULL && k < res->nfits; k++)
 		nok += res->fits[k] != NULL && res->fits[k]->chi2_red < 2.0 &&
 		    warning(res->fits[k], "restarted with them off it") !=
@@ -553,7 +527,7 @@ structure(const char *tmp)
 		    "  values: [1000, 0, 0]\n"
 		    "  active_parameters: [D0, contrast, offset]\n", path);
 		snprintf(out, sizeof(out), "%s/constd", tmp);
-		res = fit_text(text, out, 0);
+		res = fx_fit_text(text, out, 0);
 		ok(res != NULL, "constant-D fit of the real matrix ran");
 		fr = res != NULL ? res->fits[0] : NULL;
 		w = warning(fr, "drift with the age");

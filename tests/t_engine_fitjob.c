@@ -32,6 +32,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "engine_fixture.h"
 #include "het_dataset_write.h"
 #include "het_fitjob.h"
 #include "het_h5.h"
@@ -41,96 +42,12 @@
 #include "tap.h"
 
 #define NF	60
-#define NA	2
-
-static const double phi[NA] = { 10.0, 80.0 };
-static const double contrast[NA] = { 0.30, 0.25 };
-static const double offset[NA] = { 1.00, 1.02 };
-
-struct sim {
-	struct het_model_eval *ev;
-	gsl_rng		*rng;
-};
-
-static int
-sim_fill(void *arg, size_t k, double *c2, struct het_error *err)
-{
-	struct sim *s = arg;
-	size_t i, j;
-	double v;
-
-	(void)err;
-	for (i = 0; i < NF; i++)
-		for (j = i; j < NF; j++) {
-			v = offset[k] + contrast[k] *
-			    het_model_eval_g(s->ev, k, i, j) +
-			    gsl_ran_gaussian_ziggurat(s->rng, 0.002);
-			c2[i * NF + j] = c2[j * NF + i] = v;
-		}
-	return HET_OK;
-}
-
-static int
-simulate_as(const char *path, enum het_dtype dtype)
-{
-	struct het_model_spec ms;
-	struct het_apsu_spec sp;
-	struct het_model *m;
-	struct het_error err;
-	struct sim s;
-	struct het_config *cfg;
-	double theta[HET_MAX_PHYS], q = 0.01;
-	size_t k;
-	int rc;
-
-	memset(&ms, 0, sizeof(ms));
-	ms.mode = HET_MODE_STATIC_REF;
-	ms.q = q;
-	ms.dt = 0.1;
-	ms.start_frame = 1;
-	ms.n_frames = NF;
-	ms.n_angles = NA;
-	ms.phi = phi;
-	het_error_clear(&err);
-	/* The mode's defaults, with the reference transport of the truth. */
-	if ((cfg = het_config_default(HET_MODE_STATIC_REF, &err)) == NULL)
-		return -1;
-	for (k = 0; k < cfg->nphys; k++)
-		theta[k] = cfg->phys[k].value;
-	theta[het_params_find(cfg->family, "D0_ref")] = 5000.0;
-	theta[het_params_find(cfg->family, "alpha_ref")] = 0.3;
-	theta[het_params_find(cfg->family, "D_offset_ref")] = 0.0;
-	het_config_free(cfg);
-	m = het_model_alloc(&ms, &err);
-	s.ev = m != NULL ? het_model_eval_alloc(m, &err) : NULL;
-	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(s.rng, 7);
-	if (s.ev == NULL || het_model_eval_prepare(s.ev, theta, NULL, &err))
-		return -1;
-	het_apsu_spec_init(&sp);
-	sp.n_q = 1;
-	sp.q = &q;
-	sp.n_phi = NA;
-	sp.phi = phi;
-	sp.nbins = NA;
-	sp.frames = NF;
-	sp.fill = sim_fill;
-	sp.fill_arg = &s;
-	sp.dtype = dtype;
-	sp.frame_time = 0.1;
-	rc = het_apsu_write(path, &sp, &err);
-	if (rc != HET_OK)
-		diag("simulate: %s", err.msg);
-	gsl_rng_free(s.rng);
-	het_model_eval_free(s.ev);
-	het_model_free(m);
-	return rc;
-}
+#define NA	FX_NA
 
 static int
 simulate(const char *path)
 {
-	return simulate_as(path, HET_DTYPE_F64);
+	return fx_simulate(path, HET_DTYPE_F64, NF);
 }
 
 static struct het_config *
@@ -249,22 +166,6 @@ pidx(const struct het_fit_result *fr, const char *name)
 		if (strcmp(fr->names[k], name) == 0)
 			return (long)k;
 	return -1;
-}
-
-/* Wait for one event of the queue, at most ms milliseconds. */
-static int
-next_event(struct het_evq *q, struct het_event *ev, int ms)
-{
-	struct pollfd p;
-
-	for (;;) {
-		if (het_evq_drain(q, ev, 1) == 1)
-			return 1;
-		p.fd = het_evq_fd(q);
-		p.events = POLLIN;
-		if (poll(&p, 1, ms) <= 0)
-			return 0;
-	}
 }
 
 static void
@@ -541,7 +442,7 @@ test_async(const char *tmp, const char *data)
 	/* The spec is a snapshot: the caller may drop its config now. */
 	het_config_free(cfg);
 	cfg = NULL;
-	while (job != NULL && !done && next_event(q, &ev, 20000)) {
+	while (job != NULL && !done && fx_next_event(q, &ev, 20000)) {
 		other += ev.job != 7;
 		if (ev.type == HET_FITJOB_EV_PROGRESS) {
 			nprog++;
@@ -598,7 +499,7 @@ test_async(const char *tmp, const char *data)
 	spec.cfg = cfg;
 	job = het_fitjob_start(q, 8, &spec, &err);
 	done = 0;
-	while (job != NULL && !done && next_event(q, &ev, 20000)) {
+	while (job != NULL && !done && fx_next_event(q, &ev, 20000)) {
 		if (ev.type == HET_FITJOB_EV_FAILED) {
 			struct het_fitjob_failure *f = ev.data;
 
@@ -622,7 +523,7 @@ test_async(const char *tmp, const char *data)
 	spec.cfg = cfg;
 	job = het_fitjob_start(q, 9, &spec, &err);
 	done = 0;
-	while (job != NULL && !done && next_event(q, &ev, 20000)) {
+	while (job != NULL && !done && fx_next_event(q, &ev, 20000)) {
 		if (ev.type == HET_FITJOB_EV_FAILED) {
 			struct het_fitjob_failure *f = ev.data;
 
@@ -679,7 +580,7 @@ test_matrices(const char *tmp)
 	size_t a, i, j, k, n, bad = 0;
 
 	snprintf(data, sizeof(data), "%s/sim32.h5", tmp);
-	is_int(simulate_as(data, HET_DTYPE_F32), HET_OK, "a float32 file");
+	is_int(fx_simulate(data, HET_DTYPE_F32, NF), HET_OK, "a float32 file");
 	cfg = config(data, NULL);
 	snprintf(out, sizeof(out), "%s/out32", tmp);
 	memset(&spec, 0, sizeof(spec));

@@ -181,6 +181,7 @@ main(void)
 	double t0;
 
 	plan(58);
+	memset(&rq, 0, sizeof(rq));	/* no model_dir: a view of data */
 	het_error_clear(&err);
 	if (tap_tmpdir(dir, sizeof(dir), "t_engine_io") == NULL ||
 	    het_h5_library_init(&err) != HET_OK)

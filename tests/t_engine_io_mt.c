@@ -124,7 +124,7 @@ write_twotime(const char *path)
 static void
 test_only(const char *path, const char *two)
 {
-	struct het_io_view_req rq = { 0, 0, 0, 2, 2 };
+	struct het_io_view_req rq = { 0, 0, 0, 2, 2, NULL };
 	struct het_io_failure *f;
 	struct het_event ev;
 	struct het_io_mt *m;

@@ -20,16 +20,13 @@
 # truth (z = 1.0, 1.4, 1.2 here), a slope within 4 of its standard error
 # of 0 (0.0039 +- 0.0099 here).
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/batch_data.sh"
 plan_lazy
 
 dir="$TAP_TMP"
-cp "$top_srcdir/tests/configs/rings_truth.yaml" \
-    "$top_srcdir/tests/configs/rings_start.yaml" "$dir/"
 cd "$dir" || exit 1
-
-run_capture "$HETUI" simulate -q -c rings_truth.yaml -o rings.h5 \
-    --q 0.005,0.0075,0.011 --noise 0.003 --seed 11
-is "$RUN_RC" 0 "simulate three rings"
+batch_configs && batch_rings
+is "$?" 0 "simulate three rings"
 
 # --- every ring converges --------------------------------------------------------
 run_capture env LC_ALL=C "$HETUI" fit -c rings_start.yaml --all-rings
@@ -135,9 +132,7 @@ like "$RUN_OUT" "D0 against q \\(0 converged rings\\): no power-law slope" \
     "no slope from rings that did not converge"
 
 # --- cancellation -----------------------------------------------------------------------
-cp "$top_srcdir/tests/configs/slow_fit.yaml" big.yaml
-"$HETUI" simulate -q -c big.yaml -o big.h5 --noise 0.01 --q 0.01,0.012
-sed 's/D0_sample: 3000.0/D0_sample: 20000.0/' big.yaml >big_start.yaml
+batch_slow
 "$HETUI" fit -c big_start.yaml big.h5 --all-rings -o bigc --threads 1 \
     >big.out 2>big.err &
 interrupt_after $! big.err

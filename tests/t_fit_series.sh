@@ -22,22 +22,12 @@
 # seed: an estimate within 4 standard errors of the truth, a drift
 # within 4 of its standard error of the truth.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/batch_data.sh"
 plan_lazy
 
 dir="$TAP_TMP"
-cp "$top_srcdir/tests/configs/rings_truth.yaml" \
-    "$top_srcdir/tests/configs/rings_start.yaml" "$dir/"
 cd "$dir" || exit 1
-
-mkdir data
-for i in 1 2 3 4 5; do
-	d=$((10000 + 1500 * i))
-	sed "s/values: \[12000.0/values: [$d.0/" rings_truth.yaml >truth$i.yaml
-	# names in reverse of the measurement order
-	"$HETUI" simulate -q -c truth$i.yaml -o data/m$((6 - i)).h5 \
-	    --q 0.0075 --noise 0.003 --seed $((20 + i))
-	touch -d "2024-03-05 10:0$i:00" data/m$((6 - i)).h5
-done
+batch_configs && batch_series
 is "$(ls data | wc -l | tr -d ' ')" 5 "five simulated files"
 
 # --- the series ------------------------------------------------------------------

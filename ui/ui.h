@@ -241,13 +241,22 @@ struct ui_session {
 	/* File browser overlay and follow mode (ui_browse.c). */
 	struct ui_browse *browse;
 
-	/* Fits: one may run at a time (ui_p_fit.c); finished ones. */
+	/* Fits: one fit or batch may run at a time (ui_p_fit.c); finished
+	   ones. */
 	int		 fit_running;
+	int		 batch_running;	/* a batch of fits (e, t) */
 	struct ui_fit_record *fit_hist;
 	size_t		 nfit_hist;
 
 	/* The sampling run (owned by the Sampling panel), or NULL. */
 	struct het_sample *sample;
+
+	/*
+	 * The fit whose model the Data panel's cuts draw over the data:
+	 * the run folder of the Fit panel's last written fit or of the run
+	 * loaded in the Results panel (the latest of the two), or NULL.
+	 */
+	char		*model_dir;
 };
 
 /*
@@ -315,6 +324,11 @@ int	ui_sample_running(const struct ui *);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);
+/*
+ * ui_data_model: the run folder whose fitted model the cuts draw from
+ * now on (copied; NULL: none), and the views that carry it asked for.
+ */
+void	ui_data_model(struct ui *, const char *dir);
 
 /*
  * ui_browse.c: the file browser overlay (o) and follow mode (F).
@@ -331,6 +345,13 @@ void	ui_browse_follow_toggle(struct ui *);
 int	ui_browse_key(struct ui *, int key);
 void	ui_browse_event(struct ui *, struct het_event *ev);
 void	ui_browse_render(struct ui *, int dirty);
+/*
+ * ui_browse_followed: the files follow mode loaded since it was last
+ * started, oldest first (borrowed until the next event), *n of them.
+ */
+const char *const *ui_browse_followed(const struct ui *, size_t *n);
+/* ui_dir_of: the folder of path, "." for a bare name (caller frees). */
+char	*ui_dir_of(const char *path);
 
 /*
  * ui_browse_keep.c: the selection carried from one file to the next.

@@ -27,8 +27,8 @@
 #include "ui.h"
 #include "ui_browse.h"
 
-static char *
-dir_of(const char *path)
+char *
+ui_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *d;
@@ -49,7 +49,7 @@ current_dir(struct ui *ui)
 	const char *p = ui->ses.meta != NULL ? ui->ses.meta->path :
 	    ui->ses.data_path;
 
-	return p != NULL ? dir_of(p) : ui_xstrdup(".");
+	return p != NULL ? ui_dir_of(p) : ui_xstrdup(".");
 }
 
 char *
@@ -126,6 +126,18 @@ ui_browse_init(struct ui *ui, struct het_error *err)
 	return 0;
 }
 
+static void
+followed_clear(struct ui_browse *b)
+{
+	size_t k;
+
+	for (k = 0; k < b->nfollowed; k++)
+		free(b->followed[k]);
+	free(b->followed);
+	b->followed = NULL;
+	b->nfollowed = 0;
+}
+
 void
 ui_browse_free(struct ui *ui)
 {
@@ -140,8 +152,18 @@ ui_browse_free(struct ui *ui)
 	free(b->want);
 	free(b->follow_dir);
 	free(b->open_abs);
+	followed_clear(b);
 	free(b);
 	ui->ses.browse = NULL;
+}
+
+const char *const *
+ui_browse_followed(const struct ui *ui, size_t *n)
+{
+	const struct ui_browse *b = ui->ses.browse;
+
+	*n = b != NULL ? b->nfollowed : 0;
+	return b != NULL ? (const char *const *)b->followed : NULL;
 }
 
 size_t
@@ -384,6 +406,12 @@ on_found(struct ui *ui, struct het_event *ev)
 	ui_log(ui, UI_LOG_INFO, "follow: new result file %s (%lld bytes) "
 	    "appeared in %s; loading it", base, fd->size, fd->dir);
 	ui_open_file(ui, fd->path);
+	/* the series the Fit panel's t fits */
+	b->followed = realloc(b->followed, (b->nfollowed + 1) *
+	    sizeof(*b->followed));
+	if (b->followed == NULL)
+		ui_fatal("out of memory for the followed files");
+	b->followed[b->nfollowed++] = ui_xstrdup(fd->path);
 	if (b->on && b->list != NULL && strcmp(b->list->dir, fd->dir) == 0)
 		request(ui, b->list->dir, NULL);
 }
@@ -425,6 +453,7 @@ follow_start(struct ui *ui, const char *dir)
 	b->follow_ok = 0;
 	free(b->follow_dir);
 	b->follow_dir = ui_xstrdup(dir);
+	followed_clear(b);	/* a series of this folder's files */
 	ui_log(ui, UI_LOG_INFO, "follow: starting on %s", dir);
 	ui_dirty(ui, UI_DIRTY_STATUS);
 }
@@ -496,7 +525,7 @@ go_up(struct ui *ui)
 		parent = ui_browse_join(dir, "..");
 		request(ui, parent, NULL);
 	} else {
-		parent = dir_of(dir);
+		parent = ui_dir_of(dir);
 		request(ui, parent, slash + 1);
 	}
 	free(parent);

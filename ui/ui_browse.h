@@ -31,6 +31,8 @@ struct ui_browse {
 	int		 follow_ok;	/* the first listing was taken */
 	char		*follow_dir;
 	unsigned long	 follow_gen;
+	char		**followed;	/* the files it loaded, oldest first */
+	size_t		 nfollowed;
 };
 
 /* ui_browse_rows: rows of the listing: "..", the sub-folders, the files. */

@@ -248,8 +248,8 @@ ui_config_for_selection(struct ui *ui, const char *run)
 
 	if (ui->ses.meta == NULL) {
 		ui_msg(ui, UI_LOG_ERROR, "no file is open: start hetui with a "
-		    "result file (hetui FILE) to %s it", strcmp(run, "fit") ==
-		    0 ? "fit" : "sample");
+		    "result file (hetui FILE) to %s it", strcmp(run,
+		    "sampling") == 0 ? "sample" : "fit");
 		return NULL;
 	}
 	if (r == NULL || ui_model_ring_selected(ui, ui->ses.sel.ring) == 0) {

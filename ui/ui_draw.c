@@ -456,9 +456,9 @@ draw_tabs(struct ui *ui)
 	if (ui->ses.io != NULL && het_io_busy(ui->ses.io))
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  reading  ");
-	else if (ui->ses.fit_running)
+	else if (ui->ses.fit_running || ui->ses.batch_running)
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
-		    "  fitting  ");
+		    ui->ses.fit_running ? "  fitting  " : "  batch    ");
 	else if (ui_sample_running(ui))
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  sampling ");

@@ -177,15 +177,13 @@ ui_heat_legend(WINDOW *w, int y, int x, int th, int tw,
 		}
 }
 
-/* One column of a bar chart: the mean of the finite vals[l0..l1]. */
-static void
-spark_col(WINDOW *w, int y, int x, int h, const double *vals, size_t l0,
-    size_t l1, double lo, double hi)
+/* The mean of the finite vals[l0..l1] in [lo, hi] as 0..1; 0: none. */
+static int
+spark_mean(const double *vals, size_t l0, size_t l1, double lo, double hi,
+    double *v)
 {
-	const struct ui_glyphs *g = ui_term_get()->g;
-	double s = 0, v;
+	double s = 0;
 	size_t k, cnt = 0;
-	int row, eighths, part;
 
 	for (k = l0; k <= l1; k++)
 		if (isfinite(vals[k])) {
@@ -193,13 +191,27 @@ spark_col(WINDOW *w, int y, int x, int h, const double *vals, size_t l0,
 			cnt++;
 		}
 	if (cnt == 0)
+		return 0;
+	*v = s / (double)cnt;
+	*v = hi > lo ? (*v - lo) / (hi - lo) : 0.5;
+	if (!(*v >= 0))
+		*v = 0;
+	if (*v > 1)
+		*v = 1;
+	return 1;
+}
+
+/* One column of a bar chart: the mean of the finite vals[l0..l1]. */
+static void
+spark_col(WINDOW *w, int y, int x, int h, const double *vals, size_t l0,
+    size_t l1, double lo, double hi)
+{
+	const struct ui_glyphs *g = ui_term_get()->g;
+	double v;
+	int row, eighths, part;
+
+	if (!spark_mean(vals, l0, l1, lo, hi, &v))
 		return;		/* nothing there: the column stays blank */
-	v = s / (double)cnt;
-	v = hi > lo ? (v - lo) / (hi - lo) : 0.5;
-	if (!(v >= 0))
-		v = 0;
-	if (v > 1)
-		v = 1;
 	eighths = (int)(v * h * 8 + 0.5);
 	if (eighths < 1)
 		eighths = 1;	/* keep the floor of the chart visible */
@@ -212,45 +224,86 @@ spark_col(WINDOW *w, int y, int x, int h, const double *vals, size_t l0,
 	}
 }
 
-void
-ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
-    size_t n, double lo, double hi)
+/*
+ * The values [*l0, *l1] (0-based) of column col of wd over n values: on
+ * the log axis of lags 1 .. n, or linear.
+ */
+static void
+spark_range(int col, int wd, size_t n, int logx, size_t *l0, size_t *l1)
 {
 	double la, lb;
+
+	if (!logx) {
+		*l0 = (size_t)col * n / (size_t)wd;
+		*l1 = ((size_t)col + 1) * n / (size_t)wd;
+		if (*l1 > *l0)
+			(*l1)--;
+		return;
+	}
+	la = exp(log((double)n) * col / wd);
+	lb = exp(log((double)n) * (col + 1) / wd);
+	*l0 = (size_t)ceil(la - 1e-9);
+	*l1 = (size_t)floor(lb + 1e-9);
+	if (*l1 < *l0)
+		*l0 = *l1 = (size_t)(la + 0.5);
+	if (*l0 < 1)
+		*l0 = 1;
+	if (*l1 > n)
+		*l1 = n;
+	(*l0)--;
+	(*l1)--;
+}
+
+static void
+spark_draw(WINDOW *w, int y, int x, int h, int wd, const double *vals,
+    size_t n, double lo, double hi, int logx)
+{
 	size_t l0, l1;
 	int col;
 
 	if (n == 0 || wd <= 0 || h <= 0)
 		return;
 	for (col = 0; col < wd; col++) {
-		la = exp(log((double)n) * col / wd);
-		lb = exp(log((double)n) * (col + 1) / wd);
-		l0 = (size_t)ceil(la - 1e-9);
-		l1 = (size_t)floor(lb + 1e-9);
-		if (l1 < l0)
-			l0 = l1 = (size_t)(la + 0.5);
-		if (l0 < 1)
-			l0 = 1;
-		if (l1 > n)
-			l1 = n;
-		spark_col(w, y, x + col, h, vals, l0 - 1, l1 - 1, lo, hi);
+		spark_range(col, wd, n, logx, &l0, &l1);
+		spark_col(w, y, x + col, h, vals, l0, l1, lo, hi);
 	}
+}
+
+void
+ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
+    size_t n, double lo, double hi)
+{
+	spark_draw(w, y, x, h, wd, vals, n, lo, hi, 1);
 }
 
 void
 ui_spark_lin(WINDOW *w, int y, int x, int h, int wd, const double *vals,
     size_t n, double lo, double hi)
 {
+	spark_draw(w, y, x, h, wd, vals, n, lo, hi, 0);
+}
+
+int
+ui_spark_marks(WINDOW *w, int y, int x, int h, int wd, const double *vals,
+    size_t n, double lo, double hi, int logx)
+{
+	const struct ui_glyphs *g = ui_term_get()->g;
 	size_t l0, l1;
-	int col;
+	double v;
+	int col, row, drawn = 0;
 
 	if (n == 0 || wd <= 0 || h <= 0)
-		return;
+		return 0;
 	for (col = 0; col < wd; col++) {
-		l0 = (size_t)col * n / (size_t)wd;
-		l1 = ((size_t)col + 1) * n / (size_t)wd;
-		if (l1 > l0)
-			l1--;
-		spark_col(w, y, x + col, h, vals, l0, l1, lo, hi);
+		spark_range(col, wd, n, logx, &l0, &l1);
+		if (!spark_mean(vals, l0, l1, lo, hi, &v))
+			continue;
+		row = (int)(v * h);
+		if (row > h - 1)
+			row = h - 1;
+		ui_put(w, y + h - 1 - row, x + col, 1,
+		    ui_color_attr(UI_C_MODEL), g->model);
+		drawn++;
 	}
+	return drawn;
 }

@@ -65,4 +65,13 @@ void ui_spark(WINDOW *w, int y, int x, int h, int wd, const double *vals,
 void ui_spark_lin(WINDOW *w, int y, int x, int h, int wd,
     const double *vals, size_t n, double lo, double hi);
 
+/*
+ * ui_spark_marks: a second series over a chart of the same geometry:
+ * in each column the model glyph (struct ui_glyphs) in the model colour
+ * at the row of the column's mean, the same columns as ui_spark (logx)
+ * or ui_spark_lin.  Returns the columns marked.
+ */
+int ui_spark_marks(WINDOW *w, int y, int x, int h, int wd,
+    const double *vals, size_t n, double lo, double hi, int logx);
+
 #endif /* HET_UI_HEAT_H */

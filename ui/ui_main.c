@@ -550,6 +550,7 @@ ui_teardown(struct ui *ui)
 		fclose(ui->ses.log_file);
 	free(ui->ses.data_path);
 	free(ui->ses.data_error);
+	free(ui->ses.model_dir);
 	free(ui);
 }
 

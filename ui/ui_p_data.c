@@ -51,8 +51,8 @@ static const char data_help[] =
     "z Z\tin the heatmap: zoom in on the cursor's age (half\n"
     "\tthe window), zoom back out\n"
     "Esc\tleave the heatmap\n"
-    "c\tthe chart: one-time g2(tau); g2(tau) at the\n"
-    "\tcursor's age; c2 against age at the cursor's lag\n"
+    "c\tchart: one-time g2(tau); g2(tau) at the cursor's\n"
+    "\tage; c2 against age at its lag; with a fit's model\n"
     "f\ttimes in frames or in seconds\n"
     "\tThe heatmap shows block means of c2(t1, t2) with\n"
     "\tt1 across and t2 up; the one-time projection\n"
@@ -77,6 +77,8 @@ data_free(void *state)
 	data_mt_free(s);
 	free(s->lvl);
 	free(s->error);
+	free(s->req_model);
+	free(s->model_note);
 	free(s);
 }
 
@@ -143,9 +145,12 @@ data_request(struct ui *ui, struct data_state *s)
 	data_window(ui, s, &rq.first, &rq.last);
 	rq.rows = s->want_rows;
 	rq.cols = s->want_cols;
+	rq.model_dir = ui->ses.model_dir;	/* the cuts' model */
 	if (s->requested && rq.bin == s->req_bin && rq.first ==
 	    s->req_first && rq.last == s->req_last && rq.rows ==
-	    s->req_rows && rq.cols == s->req_cols)
+	    s->req_rows && rq.cols == s->req_cols && (rq.model_dir == NULL ?
+	    s->req_model == NULL : s->req_model != NULL &&
+	    strcmp(rq.model_dir, s->req_model) == 0))
 		return;
 	het_error_clear(&err);
 	if (het_io_view(ui->ses.io, &rq, &s->gen, &err) != HET_OK) {
@@ -158,6 +163,8 @@ data_request(struct ui *ui, struct data_state *s)
 	s->req_last = rq.last;
 	s->req_rows = rq.rows;
 	s->req_cols = rq.cols;
+	free(s->req_model);
+	s->req_model = rq.model_dir != NULL ? ui_xstrdup(rq.model_dir) : NULL;
 	ui_dirty(ui, UI_DIRTY_TABS | UI_DIRTY_BODY);
 }
 
@@ -219,6 +226,7 @@ data_event(struct ui *ui, void *state, struct het_event *ev)
 		free(s->error);
 		s->error = NULL;
 		data_levels(ui, s);
+		data_cut_note(ui, s);
 		ui_log(ui, UI_LOG_DEBUG, "bin #%zu frames %ld-%ld: %zux%zu "
 		    "grid in %.3f s", v->bin + 1, v->first, v->last, v->rows,
 		    v->cols, v->seconds);

@@ -60,6 +60,10 @@ struct data_state {
 	long		 zstack[ZOOM_MAX][2];
 	int		 nzoom;
 	struct data_mt	*mt;		/* the file's multitau g2, or NULL */
+	/* The model the last request asked for (owned, NULL: none), and
+	   the note of the last view, logged when it changes. */
+	char		*req_model;
+	char		*model_note;
 };
 
 /* ui_p_data.c */
@@ -68,6 +72,8 @@ void data_fmt_num(char *buf, size_t len, double v);
 
 /* ui_p_data_heat.c */
 size_t data_block_of(size_t i, size_t p, size_t n);
+/* The cursor's age block and lag (frames) in the view's age_lag. */
+void data_cursor_age_lag(const struct data_state *s, size_t *a, size_t *k);
 void data_draw_heat(struct ui *ui, struct data_state *s, WINDOW *w);
 int data_heat_key(struct ui *ui, struct data_state *s, int key);
 void data_zoom_reset(struct data_state *s);
@@ -93,5 +99,22 @@ int data_mt_key(struct ui *ui, struct data_state *s, int key);
 const struct ui_hint *data_mt_hints(const struct ui *ui, const void *state);
 const char *data_mt_help(const struct ui *ui, const void *state);
 void data_mt_free(struct data_state *s);
+
+/*
+ * ui_p_data_cut.c: the fitted model over a cut.  data_cut_model: the
+ * model's values of the cut shown (the same row or column of the view's
+ * model_al as the data's) in tmp (nage values), *n of them, widening
+ * [*lo, *hi] to their range; NULL when the chart is no cut or the view
+ * has no model.  data_cut_legend: the model's marks over the chart at
+ * (sy, x) of h rows and wd columns, and the legend in the label column
+ * lx: the model's glyph, or why there is none ("no fit yet", ...).
+ * data_cut_note: log the view's note when it changed.
+ */
+const double *data_cut_model(const struct data_state *s, double *tmp,
+    size_t *n, double *lo, double *hi);
+void data_cut_legend(struct ui *ui, const struct data_state *s, WINDOW *w,
+    int sy, int lx, const double *mvals, size_t n, int logx, double lo,
+    double hi);
+void data_cut_note(struct ui *ui, struct data_state *s);
 
 #endif /* HET_UI_P_DATA_H */

@@ -166,9 +166,8 @@ finite_range(const double *v, size_t n, double *lo, double *hi)
 	return any;
 }
 
-/* The cursor's age block and lag (frames) in the view's age_lag. */
-static void
-cursor_age_lag(const struct data_state *s, size_t *a, size_t *k)
+void
+data_cursor_age_lag(const struct data_state *s, size_t *a, size_t *k)
 {
 	const struct het_io_view *v = s->view;
 	size_t i = s->ci < s->cj ? s->ci : s->cj;
@@ -192,7 +191,7 @@ chart_values(struct ui *ui, struct data_state *s, double *tmp, size_t *n,
 	size_t a, k, lo, hi;
 	char t0[32], t1[32];
 
-	cursor_age_lag(s, &a, &k);
+	data_cursor_age_lag(s, &a, &k);
 	*logx = s->chart != DC_LAG;
 	*n = v->n - 1;
 	if (s->chart == DC_ONETIME) {
@@ -222,21 +221,25 @@ chart_values(struct ui *ui, struct data_state *s, double *tmp, size_t *n,
 static void
 draw_chart(struct ui *ui, struct data_state *s, WINDOW *w, int sy, int lx)
 {
-	double lo, hi, *tmp;
-	const double *vals;
+	double lo, hi, *tmp, *mtmp;
+	const double *vals, *mvals;
 	char buf[256], a[32], b[32];
-	size_t n;
-	int logx;
+	size_t n, nm = 0;
+	int logx, any;
 
 	if (s->view->n < 2)
 		return;
 	tmp = ui_xcalloc(s->view->nage, sizeof *tmp);
+	mtmp = ui_xcalloc(s->view->nage, sizeof *mtmp);
 	vals = chart_values(ui, s, tmp, &n, &logx, buf, sizeof buf);
 	ui_put(w, sy, s->hx, s->cols - s->hx - 1, ui_color_attr(UI_C_LABEL),
 	    buf);
-	if (finite_range(vals, n, &lo, &hi)) {
+	any = finite_range(vals, n, &lo, &hi);
+	mvals = any ? data_cut_model(s, mtmp, &nm, &lo, &hi) : NULL;
+	if (any) {
 		(logx ? ui_spark : ui_spark_lin)(w, sy + 1, s->hx, SPARK_ROWS,
 		    s->hw, vals, n, lo, hi);
+		data_cut_legend(ui, s, w, sy + 1, lx, mvals, nm, logx, lo, hi);
 		data_fmt_num(a, sizeof(a), hi);
 		data_fmt_num(b, sizeof(b), lo);
 		ui_put(w, sy + 1, lx, LEGEND_LABEL + 3, A_NORMAL, a);
@@ -245,6 +248,7 @@ draw_chart(struct ui *ui, struct data_state *s, WINDOW *w, int sy, int lx)
 		ui_put(w, sy + 1, s->hx, s->hw, ui_color_attr(UI_C_DIM),
 		    "no pair at this age and lag");
 	free(tmp);
+	free(mtmp);
 }
 
 static void

@@ -40,6 +40,8 @@ static const struct ui_hint fit_hints[] = {
 	{ "m", "m", "Multistart" },
 	{ "[]", "[]", "Angle" },
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Scroll" },
+	{ "e", "e", "Rings" },
+	{ "t", "t", "Series" },
 	{ NULL, NULL, NULL }
 };
 
@@ -55,7 +57,19 @@ static const char fit_help[] =
     "\tconfigured one and the rest from a Latin hypercube\n"
     "\tin the bounds (optimization.nlsq.multistart_n)\n"
     "c\tcancel the running fit; its last accepted point is\n"
-    "\tkept and written as a partial result\n"
+    "\tkept and written as a partial result (a batch: the\n"
+    "\tfinished rings or files are still summarised)\n"
+    "e\tfit every q ring of the open file with the model\n"
+    "\tand settings above (hetui fit --all-rings in a child\n"
+    "\tprocess): each ring as it ends, then the table and\n"
+    "\teach parameter against q with its power-law slope\n"
+    "t\tfit a series, each file from the last converged\n"
+    "\tresult (hetui fit --series): the files follow mode\n"
+    "\tloaded (two or more), else the open file's folder,\n"
+    "\tby modification time; then each parameter against\n"
+    "\tthe file index with its drift\n"
+    "v\tshow the batch or the last fit; in the batch, Up\n"
+    "\tDown PgUp PgDn Home End scroll, Left Right too\n"
     "[  ]\tprevious / next angle of the heatmaps\n"
     "Left Right\tthe same\n"
     "Up Down\tscroll the parameter table (PgUp PgDn, Home)\n"
@@ -225,8 +239,9 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	struct het_error err;
 	const struct ui_ring *r;
 
-	if (s->job != NULL) {
-		ui_msg(ui, UI_LOG_WARN, "a fit is running: c cancels it");
+	if (s->job != NULL || fp_batch_running(s)) {
+		ui_msg(ui, UI_LOG_WARN, "a %s is running: c cancels it",
+		    s->job != NULL ? "fit" : "batch");
 		return;
 	}
 	if (warm) {
@@ -270,6 +285,7 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	s->ncost = 0;
 	free(s->error);
 	s->error = NULL;
+	s->bshow = 0;	/* the fit, not the last batch */
 	ui->ses.fit_running = 1;
 	r = ui_model_ring(ui);
 	ui_msg(ui, UI_LOG_INFO, "fit started%s%s: %s, %s, ring %zu (q %.4g), "
@@ -347,6 +363,8 @@ on_done(struct ui *ui, struct fit_state *s, struct het_fitjob_result *res)
 	job_over(ui, s);
 	fp_levels(ui, s);
 	history_add(ui, res);
+	if (res->written && fr != NULL)
+		ui_data_model(ui, res->outdir);	/* over the Data cuts */
 	if (fr == NULL) {
 		ui_msg(ui, UI_LOG_WARN, "the fit ended before any angle was "
 		    "fitted (%s)", res->status_name);
@@ -462,6 +480,9 @@ fit_key(struct ui *ui, void *state, int key)
 	size_t np = s->job != NULL && s->snap != NULL ? s->snap->p :
 	    shown != NULL ? shown->p : 0;
 
+	if (fp_batch_key(ui, s, key))	/* e, t, v; c and scrolling of a
+					   batch */
+		return 1;
 	switch (key) {
 	case 'r':
 		fit_start(ui, s, 0);
@@ -541,6 +562,7 @@ fit_free(void *state)
 	if (s == NULL)
 		return;
 	het_fitjob_free(s->job);	/* cancels and joins a running fit */
+	fp_batch_free(s);	/* kills and reaps a batch still running */
 	het_fitjob_snap_free(s->snap);
 	het_fitjob_result_free(s->res);
 	free(s->job_file);
@@ -565,20 +587,28 @@ fit_resize(struct ui *ui, void *state, int lines, int cols)
 		s->left = 60;
 }
 
-/* While a fit runs, the elapsed time of a slow iteration keeps moving. */
+/* While a fit runs, the elapsed time of a slow iteration keeps moving;
+   a batch's child is read, reaped and timed here too. */
 static double
 fit_deadline(struct ui *ui, void *state)
 {
-	(void)state;
-	return ui->ses.fit_running ? ui_now() + 0.5 : -1.0;
+	double b = fp_batch_deadline(state), f = ui->ses.fit_running ?
+	    ui_now() + 0.5 : -1.0;
+
+	return b < 0 ? f : f < 0 || b < f ? b : f;
+}
+
+static size_t
+fit_pollfds(struct ui *ui, void *state, struct pollfd *fds, size_t cap)
+{
+	(void)ui;
+	return fp_batch_pollfds(state, fds, cap);
 }
 
 static void
 fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
 {
-	(void)state;
-	(void)fds;
-	(void)n;
+	fp_batch_handle(ui, state, fds, n);
 	if (ui->ses.fit_running)
 		ui_dirty(ui, UI_DIRTY_BODY);
 }
@@ -586,8 +616,15 @@ fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
 static int
 fit_busy(const struct ui *ui, const void *state)
 {
-	(void)state;
-	return ui->ses.fit_running;
+	return ui->ses.fit_running || fp_batch_running(state);
+}
+
+/* At exit: a batch is cancelled and writes what finished. */
+static void
+fit_wind_down(struct ui *ui, void *state, char *msg, size_t len)
+{
+	(void)ui;
+	fp_batch_wind_down(state, msg, len);
 }
 
 const struct ui_panel_ops ui_panel_fit = {
@@ -600,7 +637,10 @@ const struct ui_panel_ops ui_panel_fit = {
 	.key = fit_key,
 	.resize = fit_resize,
 	.event = fit_event,
+	.max_fds = HET_BATCH_FDS,
+	.pollfds = fit_pollfds,
 	.deadline = fit_deadline,
 	.handle = fit_handle,
 	.busy = fit_busy,
+	.wind_down = fit_wind_down,
 };

@@ -1,11 +1,14 @@
 /*
  * ui_p_fit.h: private to the Fit panel (ui_p_fit.c: jobs, events, keys
- * and the session's fit history; ui_p_fit_draw.c: drawing).  Include
- * after ui.h.  Loop thread only.
+ * and the session's fit history; ui_p_fit_draw.c: drawing;
+ * ui_p_fit_batch.c: the batches of every q ring and of a series, run as
+ * a child hetui fit; ui_p_fit_batch_draw.c: their view).  Include after
+ * ui.h.  Loop thread only.
  */
 #ifndef HET_UI_P_FIT_H
 #define HET_UI_P_FIT_H
 
+#include "het_batch.h"
 #include "het_fitjob.h"
 
 struct fit_state {
@@ -40,6 +43,16 @@ struct fit_state {
 	double		 dlo, dhi;	/* data / model range */
 	double		 rmax;		/* residual range is [-rmax, rmax] */
 	int		 nlev;
+
+	/* The last batch (e, t), running or ended, and its view. */
+	struct het_batch *batch;
+	char		*bwhat;		/* what it fits, in words */
+	int		 bshow;		/* the panel shows the batch (v) */
+	size_t		 btop;		/* first line shown */
+	int		 bleft;		/* columns scrolled right */
+	size_t		 bnotes;	/* its notes logged so far */
+	size_t		 bdone;		/* its members whose end was logged */
+	int		 bsaid;		/* its end was said */
 };
 
 /*
@@ -56,5 +69,23 @@ void	fp_draw(struct ui *, void *state, WINDOW *w);
 void	fp_levels(struct ui *, struct fit_state *);
 /* Rows of the parameter table that fit (for scrolling). */
 int	fp_table_rows(const struct fit_state *);
+
+/*
+ * ui_p_fit_batch.c.  fp_batch_key: the batch keys (e, t, v, c while a
+ * batch runs, and the scroll keys while it is shown); 1 when taken.
+ * fp_batch_running: a batch runs.  The loop hooks of the panel call
+ * fp_batch_pollfds, _deadline, _handle; fp_batch_wind_down at exit
+ * (a sentence for stderr in msg); fp_batch_free from the free hook.
+ */
+int	fp_batch_key(struct ui *, struct fit_state *, int key);
+int	fp_batch_running(const struct fit_state *);
+size_t	fp_batch_pollfds(struct fit_state *, struct pollfd *fds, size_t cap);
+double	fp_batch_deadline(const struct fit_state *);
+void	fp_batch_handle(struct ui *, struct fit_state *,
+	    const struct pollfd *fds, size_t n);
+void	fp_batch_wind_down(struct fit_state *, char *msg, size_t len);
+void	fp_batch_free(struct fit_state *);
+/* ui_p_fit_batch_draw.c: the batch view over the whole body. */
+void	fp_batch_draw(struct ui *, struct fit_state *, WINDOW *w);
 
 #endif /* HET_UI_P_FIT_H */

@@ -543,6 +543,8 @@ draw_idle(struct ui *ui, struct fit_state *s, WINDOW *w)
 	    ui_model_ring_selected(ui, ui->ses.sel.ring) == 1 ? "" : "s",
 	    ui->ses.sel.first, ui->ses.sel.last);
 	y += ui_put_wrapped(w, y, x, wd, 4, A_NORMAL, buf) + 1;
+	y += ui_put_wrapped(w, y, x, wd, 3, A_NORMAL, "e fits every q ring "
+	    "of the file, t a series of files, in the same way.") + 1;
 	ui_put_wrapped(w, y, x, wd, 5, ui_color_attr(UI_C_DIM), "Results go "
 	    "to the configuration's output_dir when it is set, else to "
 	    "hetui_<file stem>/ beside the data file, or to the current "
@@ -558,6 +560,10 @@ fp_draw(struct ui *ui, void *state, WINDOW *w)
 	    s->res->data_path : NULL, *base;
 	int y;
 
+	if (s->bshow && s->batch != NULL) {
+		fp_batch_draw(ui, s, w);	/* e, t: the whole body */
+		return;
+	}
 	ui_fill(w, 0, 0, s->left, ta);
 	base = f != NULL && strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
 	if (base != NULL && s->job == NULL && s->res != NULL)

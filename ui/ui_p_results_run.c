@@ -73,9 +73,11 @@ ui_results_run_event(struct ui *ui, struct results_run *r,
 	if (res->code != HET_OK)
 		ui_msg(ui, UI_LOG_ERROR, "run in %s/ not loaded: %s", res->dir,
 		    res->err.msg);
-	else
+	else {
 		ui_msg(ui, UI_LOG_INFO, "run loaded from %s/ (x: back to the "
 		    "posterior)", res->dir);
+		ui_data_model(ui, res->dir);	/* over the Data cuts */
+	}
 	ui_dirty(ui, UI_DIRTY_BODY);
 }
 

@@ -42,11 +42,11 @@ static const struct ui_glyphs glyphs_utf8 = {
 	"\xc2\xb7", "\xe2\x96\xb6", "\xe2\x80\xa6", "\xe2\x86\x91\xe2\x86\x93",
 	"\xe2\x86\x90\xe2\x86\x92", "\xe2\x8f\x8e", "\xcf\x84", "\xcf\x86",
 	"\xc3\x85\xe2\x81\xbb\xc2\xb9", "\xc2\xb0", "\xc3\x97", "\xe2\x80\x93",
-	spark_utf8, " .:-=+*#%@"
+	spark_utf8, " .:-=+*#%@", "\xe2\x97\x86"
 };
 static const struct ui_glyphs glyphs_ascii = {
 	"|", "-", NULL, "*", ".", ">", "~", "Up/Dn", "Lt/Rt", "Enter",
-	"tau", "phi", "1/A", "", "x", "-", spark_ascii, " .:-=+*#%@"
+	"tau", "phi", "1/A", "", "x", "-", spark_ascii, " .:-=+*#%@", "+"
 };
 
 static int sig_pipe[2] = { -1, -1 };
@@ -183,6 +183,7 @@ colors_init(void)
 	    big ? 237 : COLOR_BLUE, A_BOLD, A_BOLD);
 	role_set(UI_C_PROMPT, -1, -1, A_BOLD, A_BOLD);
 	role_set(UI_C_GRAPH, big ? 114 : COLOR_GREEN, -1, 0, A_NORMAL);
+	role_set(UI_C_MODEL, big ? 213 : COLOR_MAGENTA, -1, A_BOLD, A_BOLD);
 
 	term_state.ramp_n = 0;
 	term_state.colors256 = 0;

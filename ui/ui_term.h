@@ -39,6 +39,7 @@ enum ui_color {
 	UI_C_OVERLAY_KEY,	/* keys inside the help overlay */
 	UI_C_PROMPT,		/* inline prompt */
 	UI_C_GRAPH,		/* sparkline / chart */
+	UI_C_MODEL,		/* a fitted model drawn over a chart */
 	UI_C_NROLES
 };
 
@@ -65,6 +66,7 @@ struct ui_glyphs {
 	const char	*dash;		/* "–" range dash */
 	const char	*const *spark;	/* 9 levels, " " to full block */
 	const char	*shades;	/* ASCII shading ramp, dark to bright */
+	const char	*model;		/* a model's point over a chart */
 };
 
 struct ui_term {

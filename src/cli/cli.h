@@ -9,7 +9,10 @@
 #ifndef HET_CLI_H
 #define HET_CLI_H
 
+#include <stdatomic.h>
 #include <stdio.h>
+
+#include <jansson.h>
 
 #include "het_dataset.h"
 #include "het_error.h"
@@ -98,6 +101,35 @@ typedef void (*cli_cancel_fn)(void *arg);
 void cli_cancel_begin(cli_cancel_fn fn, void *arg);
 int cli_cancel_end(void);
 int cli_cancel_status(int sig, int status);
+
+/*
+ * --wire (cli_wire.c): a batch of `hetui fit` tells the workstation
+ * that started it what it does, in wire records on stdout.
+ * cli_wire_begin: take stdout for the records (stdout then goes to
+ *   stderr), send the hello, and set *cancel when stdin reaches its end.
+ *   Returns HET_OK or the error (HET_EIO, HET_EINTERNAL).
+ * cli_wire_on: 1 between cli_wire_begin and the exit.
+ * cli_wire_send: one record of type (enum het_wire_type), payload
+ *   stolen; cli_wire_event: a progress record {"kind": kind, fields...}
+ *   (fields stolen); cli_wire_note: a progress record of kind "note"
+ *   with a level ("warning", "error") and a sentence; cli_wire_error: an
+ *   error record of err (shard -1); cli_wire_summary: the result record:
+ *   status, exit status rc, the batch folder (NULL: none), the members
+ *   fitted of n, and what print(arg, out) prints as "summary".
+ * Each is a no-op outside wire mode.  Thread: any (one mutex).
+ * cli_wire_num: v as JSON, null when it is not finite (new reference).
+ */
+int cli_wire_begin(atomic_int *cancel, struct het_error *err);
+int cli_wire_on(void);
+json_t *cli_wire_num(double v);
+void cli_wire_send(int type, json_t *payload);
+void cli_wire_event(const char *kind, json_t *fields);
+void cli_wire_note(const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_wire_error(const struct het_error *err);
+void cli_wire_summary(const char *status, int rc, const char *batch,
+    size_t nfit, size_t n, void (*print)(const void *, FILE *),
+    const void *arg);
 
 /*
  * cli_run_dir: the results folder of a fit or sampling run.  With out

@@ -78,19 +78,21 @@ cli_report(const struct cli_cmd *cmd, const struct het_error *err)
 {
 	fprintf(stderr, "hetui %s: error: %s\n", cmd->name,
 	    err->msg[0] != '\0' ? err->msg : het_status_str(err->code));
+	cli_wire_error(err);	/* --wire: the workstation's message */
 	return CLI_EXIT_ERROR;
 }
 
 void
 cli_warn(const struct cli_cmd *cmd, const char *fmt, ...)
 {
+	char text[4096];
 	va_list ap;
 
-	fprintf(stderr, "hetui %s: warning: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "hetui %s: warning: %s\n", cmd->name, text);
+	cli_wire_note("warning", "%s", text);
 }
 
 void

@@ -68,6 +68,7 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		{ "seed", required_argument, NULL, 'S' },
 		{ "dt", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "wire", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -111,6 +112,9 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case 'F':
 			o->force = 1;
+			break;
+		case 'w':
+			o->wire = 1;
 			break;
 		case 'S':
 			rc = het_parse_long(optarg, "--seed", 0, 4294967295L,
@@ -161,6 +165,10 @@ fit_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		return cli_usage_error(cmd, "--series fits the configured ring "
 		    "jointly in every file; %s cannot be combined with it",
 		    o->all_rings ? "--all-rings" : "--per-angle");
+	if (o->wire && (!(o->all_rings || o->series) || o->json))
+		return cli_usage_error(cmd, "--wire is the workstation's way "
+		    "to run --all-rings or --series%s", o->json ? "; it takes "
+		    "the place of --json" : "");
 	if (o->all_rings && o->per_angle)
 		return cli_usage_error(cmd, "--all-rings fits every ring "
 		    "jointly over its angles; --per-angle cannot be combined "
@@ -175,6 +183,8 @@ fit_read_progress(void *arg, size_t k, size_t n, const struct het_bin *bin)
 {
 	struct cli_fit_run *run = arg;
 
+	cli_wire_event("read", json_pack("{s:I, s:I}", "bin", (json_int_t)k +
+	    1, "bins", (json_int_t)n));
 	if (run->tty)
 		fprintf(stderr, "\rreading bin %zu/%zu (phi %g)   ", k + 1, n,
 		    bin->phi);
@@ -213,6 +223,14 @@ fit_progress(void *ctx, const struct het_fit_progress *pr)
 	if (pr->nstarts > 1)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who),
 		    "start %zu/%zu  ", pr->start + 1, pr->nstarts);
+	/* --wire: a few a second are enough for the workstation */
+	if (cli_wire_on() && (pr->iter == 0 || het_clock_now() >
+	    run->wire_last + 0.2)) {
+		run->wire_last = het_clock_now();
+		cli_wire_event("iter", json_pack("{s:s, s:I, s:f, s:f}", "who",
+		    who, "iter", (json_int_t)pr->iter, "cost", pr->cost,
+		    "chi2_red", isfinite(pr->chi2_red) ? pr->chi2_red : -1.0));
+	}
 	if (!run->tty) {
 		fprintf(stderr, "%siter %ld  cost %.3e  chi2_red %.3g  radius "
 		    "%.1e  step %.1e\n", who, pr->iter, pr->cost, pr->chi2_red,
@@ -544,6 +562,10 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
 	het_error_clear(&err);
+	atomic_store(&fit_cancel, 0);
+	/* --wire: from here on every error reaches the workstation */
+	if (o.wire && cli_wire_begin(&fit_cancel, &err) != HET_OK)
+		return cli_report(cmd, &err);
 	if ((cfg = het_config_load(o.config, &err)) == NULL)
 		return cli_report(cmd, &err);
 	cli_config_warnings(cmd, o.config, cfg);
@@ -553,7 +575,6 @@ fit_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (o.seed_set)
 		cfg->nlsq.seed = o.seed;
-	atomic_store(&fit_cancel, 0);
 	cli_cancel_begin(fit_sigint, NULL);
 	rc = o.series ? cli_fit_series(cmd, &o, cfg, &fit_cancel) :
 	    o.all_rings ? cli_fit_rings(cmd, &o, cfg, &fit_cancel) :
@@ -601,6 +622,9 @@ const struct cli_cmd cli_cmd_fit = {
 	"                      summarise: series.csv, series.h5, a table and\n"
 	"                      each parameter against the file index with\n"
 	"                      its drift per file\n"
+	"      --wire          with --all-rings or --series: report to the\n"
+	"                      workstation that runs the batch, in wire\n"
+	"                      records on stdout; EOF on stdin cancels\n"
 	"      --seed N        multistart seed (config: nlsq.seed, 42)\n"
 	"      --dt S          frame time in seconds (overrides config, file)\n"
 	"Exit status: 0 converged, 3 not converged (max_nfev or\n"

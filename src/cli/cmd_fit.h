@@ -31,6 +31,8 @@ struct cli_fit_opts {
 	char		**inputs;	/* --series: the files and folders */
 	size_t		 ninputs;
 	int		 force;		/* --force: -o DIR may hold results */
+	int		 wire;		/* --wire: records for the workstation
+					   (cli_wire.c) */
 	int		 seed_set;
 	unsigned long	 seed;
 	double		 dt;
@@ -43,6 +45,8 @@ struct cli_fit_run {
 	const struct het_config	*cfg;
 	int			 tty;
 	long			 max_nfev;
+	double			 wire_last;	/* clock of the last --wire
+						   iteration record */
 };
 
 /*

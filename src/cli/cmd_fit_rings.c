@@ -213,6 +213,23 @@ cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
 	return st;
 }
 
+void
+cli_batch_wire_end(size_t i, const struct het_fitjob_result *res,
+    const struct het_error *err)
+{
+	if (res != NULL)
+		cli_wire_event("done", json_pack("{s:I, s:s, s:o}", "index",
+		    (json_int_t)i + 1, "status", res->status_name, "chi2_red",
+		    cli_wire_num(res->fits[0]->chi2_red)));
+	else if (err->code == HET_ECANCEL)
+		cli_wire_event("done", json_pack("{s:I, s:s}", "index",
+		    (json_int_t)i + 1, "status", "cancelled"));
+	else
+		cli_wire_event("failed", json_pack("{s:I, s:s}", "index",
+		    (json_int_t)i + 1, "msg", err->msg[0] != '\0' ? err->msg :
+		    het_status_str(err->code)));
+}
+
 /* Fit ring r into its folder; its row.  Returns 1 when cancelled. */
 static int
 rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
@@ -220,7 +237,7 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 {
 	struct het_fitjob_result *res = NULL;
 	struct het_error err;
-	char *dir;
+	char *dir, label[64];
 	size_t w;
 	int st;
 
@@ -232,6 +249,11 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	}
 	fprintf(stderr, "ring %zu/%zu: q %g 1/A into %s/\n", r + 1, b->nq,
 	    b->q[r], dir);
+	snprintf(label, sizeof(label), "ring %zu  q %.4g", b->qidx[r] + 1,
+	    b->q[r]);
+	cli_wire_event("start", json_pack("{s:I, s:I, s:s, s:s}", "index",
+	    (json_int_t)r + 1, "of", (json_int_t)b->nq, "label", label, "dir",
+	    dir));
 	cfg->wavevector_q = b->q[r];
 	cfg->q_set = 1;
 	st = cli_batch_fit(b->cmd, o, cfg, b->data_path, dir, NULL, cancel,
@@ -239,10 +261,12 @@ rings_fit_one(struct cli_rings *b, size_t r, const struct cli_fit_opts *o,
 	if (res == NULL && st == HET_ECANCEL) {
 		fprintf(stderr, "hetui %s: ring %zu cancelled while reading; "
 		    "not fitted\n", b->cmd->name, r + 1);
+		cli_batch_wire_end(r, NULL, &err);
 		free(dir);
 		return 1;
 	}
 	rings_add(b, r, dir, res, &err);
+	cli_batch_wire_end(r, res, &err);
 	if (res == NULL)
 		fprintf(stderr, "hetui %s: ring %zu (q %g) failed: %s\n",
 		    b->cmd->name, r + 1, b->q[r], err.msg);
@@ -285,6 +309,12 @@ rings_status(const struct cli_rings *b)
 	return cli_batch_status(&b->table, b->cancelled, b->lost);
 }
 
+static void
+rings_print(const void *b, FILE *out)
+{
+	cli_rings_print(b, out);
+}
+
 /* Run every ring, then write and print the summary. */
 static int
 rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
@@ -295,6 +325,9 @@ rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
 	int q0_set = cfg->q_set;
 	size_t r;
 
+	cli_wire_event("batch", json_pack("{s:s, s:s, s:s, s:I}", "what",
+	    "rings", "dir", b->batch, "file", b->data_path, "of",
+	    (json_int_t)b->nq));
 	for (r = 0; r < b->nq && !b->cancelled; r++)
 		b->cancelled = rings_fit_one(b, r, o, cfg, cancel) ||
 		    atomic_load(cancel) != 0;
@@ -303,6 +336,11 @@ rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
 	if (b->table.nrows == 0) {
 		fprintf(stderr, "hetui %s: no ring was fitted; nothing was "
 		    "written\n", b->cmd->name);
+		cli_wire_note("error", "no ring was fitted; nothing was "
+		    "written");
+		cli_wire_summary(cli_batch_status_name(b->cancelled,
+		    rings_status(b)), rings_status(b), NULL, 0, b->nq, NULL,
+		    NULL);
 		return rings_status(b);
 	}
 	het_error_clear(&err);
@@ -312,8 +350,12 @@ rings_run(struct cli_rings *b, const struct cli_fit_opts *o,
 	}
 	if (o->json)
 		cli_rings_print_json(b, rings_status(b));
+	else if (o->wire)
+		cli_wire_summary(cli_batch_status_name(b->cancelled,
+		    rings_status(b)), rings_status(b), b->batch,
+		    b->table.nrows, b->nq, rings_print, b);
 	else
-		cli_rings_print(b);
+		cli_rings_print(b, stdout);
 	if (b->cancelled)
 		fprintf(stderr, "hetui %s: cancelled; the %zu finished "
 		    "ring%s %s summarised in %s/\n", b->cmd->name,

@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -21,7 +22,7 @@
  * How a batch's table and plots are printed, beside its het_rings
  * layout.
  *   head      the header of the leading columns (printf text).
- *   lead      prints row r's leading columns, as wide as head.
+ *   lead      prints row r's leading columns, as wide as head, on out.
  *   unit      the unit of a row ("ring", "file"), for counts.
  *   x_name    what parameters are plotted against ("q", "file index").
  *   x_label   the plot's axis label.
@@ -30,7 +31,7 @@
  */
 struct cli_batch_view {
 	const char	*head;
-	void		(*lead)(const struct het_rings *t, size_t r);
+	void		(*lead)(const struct het_rings *t, size_t r, FILE *out);
 	const char	*unit;
 	const char	*x_name;
 	const char	*x_label;
@@ -41,10 +42,11 @@ struct cli_batch_view {
  * cli_batch_print: the table of the batch t (its leading columns,
  * status, reduced chi-square, each physics parameter's value and
  * uncertainty), then for each free physics parameter a text plot
- * against the layout's x with its trend.
+ * against the layout's x with its trend, on out (stdout, or the
+ * summary that --wire sends).
  */
 void cli_batch_print(const struct het_rings *t,
-    const struct cli_batch_view *v);
+    const struct cli_batch_view *v, FILE *out);
 
 /* cli_batch_json_rows / _trends: the rows, and the trend of each
    plotted parameter (its slope under key, the rows used under nkey), as
@@ -90,6 +92,15 @@ int cli_batch_fit(const struct cli_cmd *cmd, const struct cli_fit_opts *o,
     struct het_fitjob_result **out, struct het_error *err);
 
 /*
+ * cli_batch_wire_end: the --wire record of member i (0-based) that
+ * ended: "done" with its status and reduced chi-square (res), "done"
+ * cancelled (err HET_ECANCEL: while reading), or "failed" with err's
+ * sentence.
+ */
+void cli_batch_wire_end(size_t i, const struct het_fitjob_result *res,
+    const struct het_error *err);
+
+/*
  * cli_batch_status: the exit status of a batch: CLI_FIT_EXIT_CANCELLED
  * when cancelled, else 1 when a row failed or lost is set, else 3 when
  * a row did not converge, else 0.
@@ -114,7 +125,7 @@ struct cli_rings {
  * when every value is positive, with the power-law slope, and the slope
  * of the rate D0 q^2), and the files written.
  */
-void cli_rings_print(const struct cli_rings *b);
+void cli_rings_print(const struct cli_rings *b, FILE *out);
 
 /* cli_rings_print_json: the same as one JSON object; rc is the exit
    status it reports as "status". */

@@ -1,8 +1,8 @@
 /*
- * cmd_fit_rings_out.c: the summary of a batch of fits on stdout, `hetui
- * fit --all-rings` (one line per ring, parameters against q) and `hetui
- * fit --series` (one line per file, parameters against the file index):
- * a table, then every free physics parameter as a small text plot with
+ * cmd_fit_rings_out.c: the summary of a batch of fits (on stdout, or
+ * into the result record of --wire), `hetui fit --all-rings` (one line
+ * per ring, parameters against q) and `hetui fit --series` (one line
+ * per file, parameters against the file index): a table, then every free physics parameter as a small text plot with
  * its trend (het_rings), or all of it as JSON.
  *
  * The plot is a grid of cells filled in three layers: the error bars of
@@ -72,24 +72,24 @@ rings_is_d0(const char *name)
 
 static void
 rings_table(const struct het_rings *t, const struct cli_batch_view *v,
-    const struct rings_sym *s)
+    const struct rings_sym *s, FILE *out)
 {
 	char cell[64];
 	size_t r, c;
 	int pad;
 
-	printf("%s%-14s %9s", v->head, "status", "chi2_red");
+	fprintf(out, "%s%-14s %9s", v->head, "status", "chi2_red");
 	for (c = 0; c < t->ncols; c++)
 		if (t->plot[c])
-			printf("  %-22s", t->names[c]);
-	printf("\n");
+			fprintf(out, "  %-22s", t->names[c]);
+	fprintf(out, "\n");
 	for (r = 0; r < t->nrows; r++) {
-		v->lead(t, r);
-		printf("%-14s ", t->rows[r].status);
+		v->lead(t, r, out);
+		fprintf(out, "%-14s ", t->rows[r].status);
 		if (isfinite(t->rows[r].chi2_red))
-			printf("%9.4g", t->rows[r].chi2_red);
+			fprintf(out, "%9.4g", t->rows[r].chi2_red);
 		else
-			printf("%9s", "-");
+			fprintf(out, "%9s", "-");
 		for (c = 0; c < t->ncols; c++) {
 			double x = het_rings_value(t, r, c),
 			    u = het_rings_unc(t, r, c);
@@ -106,11 +106,11 @@ rings_table(const struct het_rings *t, const struct cli_batch_view *v,
 			/* pad by columns, not bytes (the UTF-8 ±) */
 			pad = 22 - (int)strlen(cell) + (isfinite(u) &&
 			    isfinite(x) ? (int)strlen(s->pm) - 1 : 0);
-			printf("  %s%*s", cell, pad > 0 ? pad : 0, "");
+			fprintf(out, "  %s%*s", cell, pad > 0 ? pad : 0, "");
 		}
-		printf("\n");
+		fprintf(out, "\n");
 		if (t->rows[r].message[0] != '\0')
-			printf("      %s\n", t->rows[r].message);
+			fprintf(out, "      %s\n", t->rows[r].message);
 	}
 }
 
@@ -221,7 +221,7 @@ rings_grid(const struct het_rings *t, size_t c, const struct rings_axes *a,
 static void
 rings_draw(const struct het_rings *t, size_t c, const struct rings_axes *a,
     const struct het_rings_line *ln, const struct cli_batch_view *v,
-    const struct rings_sym *s)
+    const struct rings_sym *s, FILE *out)
 {
 	unsigned char g[PLOT_H][PLOT_W];
 	double top = a->logy ? exp(a->y1) : a->y1,
@@ -234,25 +234,26 @@ rings_draw(const struct het_rings *t, size_t c, const struct rings_axes *a,
 	rings_grid(t, c, a, ln, g);
 	for (i = 0; i < PLOT_H; i++) {
 		if (i == 0 || i == PLOT_H - 1)
-			printf("  %10.4g %s", i == 0 ? top : bot, s->vbar);
+			fprintf(out, "  %10.4g %s", i == 0 ? top : bot,
+			    s->vbar);
 		else
-			printf("  %10s %s", "", s->cell[CELL_BAR]);
+			fprintf(out, "  %10s %s", "", s->cell[CELL_BAR]);
 		for (x = 0; x < PLOT_W; x++)
-			fputs(s->cell[g[i][x]], stdout);
-		printf("\n");
+			fputs(s->cell[g[i][x]], out);
+		fprintf(out, "\n");
 	}
-	printf("  %10s %s", "", s->corner);
+	fprintf(out, "  %10s %s", "", s->corner);
 	for (x = 0; x < PLOT_W; x++)
-		fputs(s->hbar, stdout);
+		fputs(s->hbar, out);
 	snprintf(lq, sizeof(lq), "%.4g", left);
-	printf("\n  %10s %-*s%*.4g  %s\n", "", (int)strlen(lq), lq,
+	fprintf(out, "\n  %10s %-*s%*.4g  %s\n", "", (int)strlen(lq), lq,
 	    PLOT_W - (int)strlen(lq), right, v->x_label);
 }
 
 /* One free physics parameter: its trend and its plot. */
 static void
 rings_plot(const struct het_rings *t, size_t c,
-    const struct cli_batch_view *v, const struct rings_sym *s)
+    const struct cli_batch_view *v, const struct rings_sym *s, FILE *out)
 {
 	struct het_rings_line ln;
 	struct rings_axes a;
@@ -262,22 +263,24 @@ rings_plot(const struct het_rings *t, size_t c,
 	for (r = 0; r < t->nrows; r++)
 		n += rings_used(t, r, c);
 	rc = het_rings_slope(t, c, &ln);
-	printf("\n%s against %s (%zu converged %s%s", t->names[c], v->x_name,
-	    n, v->unit, n == 1 ? "" : "s");
+	fprintf(out, "\n%s against %s (%zu converged %s%s", t->names[c],
+	    v->x_name, n, v->unit, n == 1 ? "" : "s");
 	if (rc == HET_OK && isfinite(ln.se))
-		printf("): %s %.4g %s %.2g", v->trend, ln.slope, s->pm, ln.se);
+		fprintf(out, "): %s %.4g %s %.2g", v->trend, ln.slope, s->pm,
+		    ln.se);
 	else if (rc == HET_OK)
-		printf("): %s %.4g", v->trend, ln.slope);
+		fprintf(out, "): %s %.4g", v->trend, ln.slope);
 	else if (n < 2)
-		printf("): no %s (fewer than two %ss)", v->trend, v->unit);
+		fprintf(out, "): no %s (fewer than two %ss)", v->trend,
+		    v->unit);
 	else
-		printf("): no %s (%s)", v->trend, lg ? "a value is not "
+		fprintf(out, "): no %s (%s)", v->trend, lg ? "a value is not "
 		    "positive" : "every point at one x");
 	/* How far from no trend: what a scientist looks at first. */
 	if (rc == HET_OK && !lg && isfinite(ln.se) && ln.se > 0)
-		printf(", %.1f standard errors from none", fabs(ln.slope) /
-		    ln.se);
-	printf("\n");
+		fprintf(out, ", %.1f standard errors from none",
+		    fabs(ln.slope) / ln.se);
+	fprintf(out, "\n");
 	if (n == 0)
 		return;
 	memset(&a, 0, sizeof(a));
@@ -287,34 +290,36 @@ rings_plot(const struct het_rings *t, size_t c,
 		if (rings_used(t, r, c) && het_rings_value(t, r, c) <= 0)
 			a.logy = 0;
 	rings_range(t, c, &a);
-	rings_draw(t, c, &a, &ln, v, s);
+	rings_draw(t, c, &a, &ln, v, s, out);
 	if (rc == HET_OK && lg && rings_is_d0(t->names[c]))
-		printf("  rate Gamma = %s q^2: power-law slope %.4g %s %.2g\n",
-		    t->names[c], ln.slope + 2, s->pm, ln.se);
+		fprintf(out, "  rate Gamma = %s q^2: power-law slope %.4g %s "
+		    "%.2g\n", t->names[c], ln.slope + 2, s->pm, ln.se);
 }
 
 void
-cli_batch_print(const struct het_rings *t, const struct cli_batch_view *v)
+cli_batch_print(const struct het_rings *t, const struct cli_batch_view *v,
+    FILE *out)
 {
 	struct rings_sym s;
 	size_t c;
 
 	rings_symbols(&s);
-	rings_table(t, v, &s);
+	rings_table(t, v, &s, out);
 	for (c = 0; c < t->ncols; c++)
 		if (t->plot[c])
-			rings_plot(t, c, v, &s);
+			rings_plot(t, c, v, &s, out);
 }
 
 /* The ring and q of row r, under "ring  q         ". */
 static void
-rings_lead(const struct het_rings *t, size_t r)
+rings_lead(const struct het_rings *t, size_t r, FILE *out)
 {
-	printf("%4ld  %-10.6g ", t->rows[r].cell[0].i, t->rows[r].cell[1].x);
+	fprintf(out, "%4ld  %-10.6g ", t->rows[r].cell[0].i,
+	    t->rows[r].cell[1].x);
 }
 
 void
-cli_rings_print(const struct cli_rings *b)
+cli_rings_print(const struct cli_rings *b, FILE *out)
 {
 	struct cli_batch_view v;
 	struct rings_sym s;
@@ -329,12 +334,12 @@ cli_rings_print(const struct cli_rings *b)
 	v.x_name = "q";
 	v.x_label = label;
 	v.trend = "power-law slope";
-	printf("hetui fit --all-rings: %s, %zu of %zu ring%s of %s, q in "
+	fprintf(out, "hetui fit --all-rings: %s, %zu of %zu ring%s of %s, q in "
 	    "%s\n\n", b->mode_name != NULL ? b->mode_name : "?",
 	    b->table.nrows, b->nq, b->nq == 1 ? "" : "s", b->data_path,
 	    s.inv_a);
-	cli_batch_print(&b->table, &v);
-	printf("\nresults written to %s/ (%s, %s, one folder per ring)\n",
+	cli_batch_print(&b->table, &v, out);
+	fprintf(out, "\nresults written to %s/ (%s, %s, one folder per ring)\n",
 	    b->batch, HET_RINGS_CSV, HET_RINGS_H5);
 }
 

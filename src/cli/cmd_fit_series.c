@@ -280,6 +280,7 @@ series_fit_one(struct cli_series *s, size_t i, const struct cli_fit_opts *o,
 	struct het_fitjob_result *res = NULL;
 	struct het_error err;
 	long from = s->start_from;
+	const char *name;
 	char *dir;
 	size_t w;
 	int st;
@@ -297,15 +298,21 @@ series_fit_one(struct cli_series *s, size_t i, const struct cli_fit_opts *o,
 	else
 		fprintf(stderr, "file %zu/%zu: %s into %s/, starting from "
 		    "the configuration\n", i + 1, s->n, s->f[i].path, dir);
+	name = strrchr(s->f[i].path, '/');
+	cli_wire_event("start", json_pack("{s:I, s:I, s:s, s:s, s:I}", "index",
+	    (json_int_t)i + 1, "of", (json_int_t)s->n, "label", name != NULL ?
+	    name + 1 : s->f[i].path, "dir", dir, "from", (json_int_t)from));
 	st = cli_batch_fit(s->cmd, o, cfg, s->f[i].path, dir,
 	    from > 0 ? &s->start : NULL, cancel, &res, &err);
 	if (res == NULL && st == HET_ECANCEL) {
 		fprintf(stderr, "hetui %s: file %zu cancelled while reading; "
 		    "not fitted\n", s->cmd->name, i + 1);
+		cli_batch_wire_end(i, NULL, &err);
 		free(dir);
 		return 1;
 	}
 	series_add(s, i, from, dir, res, &err);
+	cli_batch_wire_end(i, res, &err);
 	if (res == NULL)
 		fprintf(stderr, "hetui %s: file %zu (%s) failed: %s; the "
 		    "series goes on\n", s->cmd->name, i + 1, s->f[i].path,
@@ -330,20 +337,20 @@ series_fit_one(struct cli_series *s, size_t i, const struct cli_fit_opts *o,
 
 /* Index, seconds since the first file, start and file of row r. */
 static void
-series_lead(const struct het_rings *t, size_t r)
+series_lead(const struct het_rings *t, size_t r, FILE *out)
 {
 	const struct het_rings_cell *c = t->rows[r].cell;
 	const char *name = strrchr(c[HET_SERIES_FILE].s, '/');
 	char from[24];
 
 	snprintf(from, sizeof(from), "%ld", c[HET_SERIES_START].i);
-	printf("%4ld  %-9.4g %-4s  %-20.20s ", c[HET_SERIES_INDEX].i,
+	fprintf(out, "%4ld  %-9.4g %-4s  %-20.20s ", c[HET_SERIES_INDEX].i,
 	    c[HET_SERIES_T].x, c[HET_SERIES_START].i > 0 ? from : "-",
 	    name != NULL ? name + 1 : c[HET_SERIES_FILE].s);
 }
 
 static void
-series_print(const struct cli_series *s)
+series_print(const struct cli_series *s, FILE *out)
 {
 	struct cli_batch_view v;
 
@@ -354,13 +361,19 @@ series_print(const struct cli_series *s)
 	v.x_name = "file index";
 	v.x_label = "file index";
 	v.trend = "drift per file";
-	printf("hetui fit --series: %s, %zu of %zu file%s in the order of "
-	    "their modification times (ties by name); each starts from the "
-	    "last converged result (from)\n\n", s->mode_name != NULL ?
+	fprintf(out, "hetui fit --series: %s, %zu of %zu file%s in the order "
+	    "of their modification times (ties by name); each starts from "
+	    "the last converged result (from)\n\n", s->mode_name != NULL ?
 	    s->mode_name : "?", s->table.nrows, s->n, s->n == 1 ? "" : "s");
-	cli_batch_print(&s->table, &v);
-	printf("\nresults written to %s/ (%s, %s, one folder per file)\n",
-	    s->batch, HET_SERIES_CSV, HET_SERIES_H5);
+	cli_batch_print(&s->table, &v, out);
+	fprintf(out, "\nresults written to %s/ (%s, %s, one folder per "
+	    "file)\n", s->batch, HET_SERIES_CSV, HET_SERIES_H5);
+}
+
+static void
+series_print_cb(const void *s, FILE *out)
+{
+	series_print(s, out);
 }
 
 static void
@@ -386,13 +399,20 @@ series_run(struct cli_series *s, const struct cli_fit_opts *o,
 	size_t i;
 	int rc;
 
+	cli_wire_event("batch", json_pack("{s:s, s:s, s:I}", "what", "series",
+	    "dir", s->batch, "of", (json_int_t)s->n));
 	for (i = 0; i < s->n && !s->cancelled; i++)
 		s->cancelled = series_fit_one(s, i, o, cfg, cancel) ||
 		    atomic_load(cancel) != 0;
+	rc = cli_batch_status(&s->table, s->cancelled, s->lost);
 	if (s->table.nrows == 0) {
 		fprintf(stderr, "hetui %s: no file was fitted; nothing was "
 		    "written\n", s->cmd->name);
-		return cli_batch_status(&s->table, s->cancelled, s->lost);
+		cli_wire_note("error", "no file was fitted; nothing was "
+		    "written");
+		cli_wire_summary(cli_batch_status_name(s->cancelled, rc), rc,
+		    NULL, 0, s->n, NULL, NULL);
+		return rc;
 	}
 	het_error_clear(&err);
 	if (het_rings_write(&s->table, s->batch, &err) != HET_OK) {
@@ -402,8 +422,11 @@ series_run(struct cli_series *s, const struct cli_fit_opts *o,
 	rc = cli_batch_status(&s->table, s->cancelled, s->lost);
 	if (o->json)
 		series_print_json(s, rc);
+	else if (o->wire)
+		cli_wire_summary(cli_batch_status_name(s->cancelled, rc), rc,
+		    s->batch, s->table.nrows, s->n, series_print_cb, s);
 	else
-		series_print(s);
+		series_print(s, stdout);
 	if (s->cancelled)
 		fprintf(stderr, "hetui %s: cancelled; the %zu file%s fitted "
 		    "so far %s summarised in %s/\n", s->cmd->name,

@@ -60,6 +60,8 @@ het_results_run_clear(struct het_results_run *r)
 	free(r->tab);
 	free(r->file);
 	free(r->phi);
+	free(r->data_file);
+	free(r->bins);
 	het_rl_strings_free(r->cmc_names, r->p);
 	free(r->nlsq);
 	free(r->draws);
@@ -300,8 +302,50 @@ out:
 	return rc;
 }
 
+/*
+ * The data file and the bins the run was fitted on (optional: a file
+ * without them leaves both NULL; bins that are not indices are a damaged
+ * file).
+ */
 static int
-rr_file(hid_t fid, struct het_results_run *r, struct het_error *err)
+rr_data_file(hid_t fid, struct het_results_run *r, struct het_error *err)
+{
+	char buf[4096];
+	double *b = NULL;
+	size_t k, m = 0;
+	int rc;
+
+	if (het_h5_attr_string(fid, "/data", "file", buf, sizeof(buf)) == 0 &&
+	    buf[0] != '\0' && (r->data_file = het_strdup(buf, err)) == NULL)
+		return HET_ENOMEM;
+	if (H5Lexists(fid, "/data/bin_index", H5P_DEFAULT) <= 0)
+		return HET_OK;
+	if ((rc = rr_vec(fid, r->file, "/data/bin_index", r->nangles, &b,
+	    &m, err)) != HET_OK)
+		return rc;
+	if ((r->bins = het_alloc_array(r->nangles, sizeof(size_t), "bins",
+	    err)) == NULL) {
+		free(b);
+		return HET_ENOMEM;
+	}
+	for (k = 0; k < r->nangles; k++) {
+		if (!(b[k] >= 0 && b[k] < 1e9 && b[k] == floor(b[k]))) {
+			rc = het_error_set(err, HET_EFORMAT, "%s: "
+			    "/data/bin_index[%zu] is %g, not a bin index; the "
+			    "file is damaged: run the fit again", r->file, k,
+			    b[k]);
+			free(b);
+			return rc;
+		}
+		r->bins[k] = (size_t)b[k];
+	}
+	free(b);
+	return HET_OK;
+}
+
+static int
+rr_file(hid_t fid, struct het_results_run *r, int whole,
+    struct het_error *err)
 {
 	const char *file = r->file;
 	char fmt[64];
@@ -337,6 +381,8 @@ rr_file(hid_t fid, struct het_results_run *r, struct het_error *err)
 	if (r->nangles == 0)
 		return het_error_set(err, HET_EFORMAT, "%s: /data/phi is "
 		    "empty", file);
+	if ((rc = rr_data_file(fid, r, err)) != HET_OK || !whole)
+		return rc;
 	if ((rc = rr_tables(fid, r, err)) != HET_OK)
 		return rc;
 	if (H5Lexists(fid, "/cmc", H5P_DEFAULT) > 0)
@@ -344,8 +390,8 @@ rr_file(hid_t fid, struct het_results_run *r, struct het_error *err)
 	return HET_OK;
 }
 
-int
-het_results_run_load(const char *dir, struct het_results_run *out,
+static int
+rr_load(const char *dir, struct het_results_run *out, int whole,
     struct het_error *err)
 {
 	hid_t fid;
@@ -371,9 +417,23 @@ het_results_run_load(const char *dir, struct het_results_run *out,
 		het_results_run_clear(out);
 		return rc;
 	}
-	rc = rr_file(fid, out, err);
+	rc = rr_file(fid, out, whole, err);
 	H5Fclose(fid);
 	if (rc != HET_OK)
 		het_results_run_clear(out);
 	return rc;
+}
+
+int
+het_results_run_load(const char *dir, struct het_results_run *out,
+    struct het_error *err)
+{
+	return rr_load(dir, out, 1, err);
+}
+
+int
+het_results_run_load_sel(const char *dir, struct het_results_run *out,
+    struct het_error *err)
+{
+	return rr_load(dir, out, 0, err);
 }

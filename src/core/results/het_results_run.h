@@ -47,6 +47,10 @@ struct het_results_run {
 	size_t		 n_frames;
 	size_t		 nangles;
 	double		*phi;		/* nangles degrees (owned) */
+	char		*data_file;	/* the file fitted (/data file), or
+					   NULL when the file does not say */
+	size_t		*bins;		/* nangles bin indices of that file
+					   (/data/bin_index), or NULL */
 	struct het_results_table *tab;	/* ntab: 1 joint, else nangles */
 	size_t		 ntab;
 	/* A sampling run (has_cmc): */
@@ -73,6 +77,16 @@ struct het_results_run {
  * message names the file and the path); HET_ENOMEM.
  */
 int het_results_run_load(const char *dir, struct het_results_run *out,
+    struct het_error *err);
+
+/*
+ * het_results_run_load_sel: only what the run was fitted on: status,
+ * mode, per_angle, dt, q, the frames, phi, data_file and bins (tab and
+ * the sampling fields stay empty), for a caller that wants one of its
+ * fitted matrices (het_results_load_matrix) and not its figures.  Same
+ * contract and errors as het_results_run_load.
+ */
+int het_results_run_load_sel(const char *dir, struct het_results_run *out,
     struct het_error *err);
 void het_results_run_clear(struct het_results_run *r);
 

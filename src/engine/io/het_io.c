@@ -18,12 +18,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "het_h5.h"
 #include "het_io.h"
+#include "het_io_impl.h"
 #include "het_thread.h"
 #include "het_util.h"
 
@@ -42,6 +44,7 @@ struct het_io {
 	unsigned long	 open_gen;
 	int		 view_pending;
 	struct het_io_view_req view_req;
+	char		*view_model;	/* view_req.model_dir (owned) */
 	unsigned long	 view_gen;
 	int		 serving;	/* a request is being served */
 
@@ -51,6 +54,7 @@ struct het_io {
 	size_t		 cache_bin;
 	long		 cache_first, cache_last;
 	enum het_tri	 cache_tri;
+	struct het_io_mcache mc;	/* the model of the cuts */
 };
 
 void
@@ -218,6 +222,7 @@ het_io_view_free(void *p)
 	free(v->grid);
 	free(v->g2);
 	free(v->age_lag);
+	free(v->model_al);
 	free(v);
 }
 
@@ -357,6 +362,54 @@ io_do_open(struct het_io *io, char *path, unsigned long gen)
 	}
 }
 
+/*
+ * The age-lag means of the fitted model of rq->model_dir over v's window
+ * (het_io_model.c reads it), or why there are none.  Memory for the
+ * model's matrix is the model's problem, not the view's: without it the
+ * data are shown and the note says so.  0, or -1 (abandoned) as
+ * io_age_lag.
+ */
+static int
+io_model(struct het_io *io, unsigned long gen,
+    const struct het_io_view_req *rq, struct het_io_view *v)
+{
+	const struct het_dataset_info *in = het_dataset_info(io->ds);
+	struct het_error err;
+	double *m;
+	int rc = 0;
+
+	het_error_clear(&err);
+	if ((m = het_alloc_array(v->n * v->n, sizeof(double), "model",
+	    &err)) == NULL) {
+		v->model = HET_IO_MODEL_UNREADABLE;
+		snprintf(v->model_note, sizeof(v->model_note), "not enough "
+		    "memory for the fitted model of %ld frames; zoom in (z) "
+		    "to see it", v->last - v->first + 1);
+		return 0;
+	}
+	v->model = het_io_model_fill(&io->mc, rq->model_dir, in->path,
+	    rq->bin, het_dataset_bin(io->ds, rq->bin)->phi, v->first, v->last,
+	    m, v->model_note, sizeof(v->model_note));
+	v->model_first = io->mc.sel.first_frame;
+	v->model_last = io->mc.sel.first_frame +
+	    (long)io->mc.sel.n_frames - 1;
+	if (v->model == HET_IO_MODEL_SHOWN &&
+	    (v->model_al = het_alloc_array(v->nage * v->n, sizeof(double),
+	    "model age-lag means", &err)) != NULL)
+		rc = io_age_lag(io, gen, m, v->n, v->nage, v->model_al);
+	if (v->model == HET_IO_MODEL_SHOWN && (v->model_al == NULL ||
+	    rc == -2)) {
+		free(v->model_al);
+		v->model_al = NULL;
+		v->model = HET_IO_MODEL_UNREADABLE;
+		snprintf(v->model_note, sizeof(v->model_note), "not enough "
+		    "memory for the model's cuts");
+		rc = 0;
+	}
+	free(m);
+	return rc;
+}
+
 static void
 io_do_view(struct het_io *io, const struct het_io_view_req *rq,
     unsigned long gen)
@@ -431,6 +484,8 @@ io_do_view(struct het_io *io, const struct het_io_view_req *rq,
 	    &v->gmin, &v->gmax);
 	if (rc == 0)
 		rc = io_age_lag(io, gen, io->cache, n, v->nage, v->age_lag);
+	if (rc == 0 && rq->model_dir != NULL)
+		rc = io_model(io, gen, rq, v);
 	if (rc == -2)
 		goto nomem;
 	if (rc != 0 || io_superseded(io, gen)) {
@@ -479,10 +534,14 @@ io_main(void *arg)
 			free(path);
 		} else {
 			rq = io->view_req;
+			path = io->view_model;	/* now ours */
+			rq.model_dir = path;
+			io->view_model = NULL;
 			gen = io->view_gen;
 			io->view_pending = 0;
 			pthread_mutex_unlock(&io->lock);
 			io_do_view(io, &rq, gen);
+			free(path);
 		}
 		pthread_mutex_lock(&io->lock);
 	}
@@ -503,6 +562,7 @@ het_io_alloc(struct het_evq *q, struct het_error *err)
 		return NULL;
 	}
 	io->q = q;
+	io->mc.angle = -1;
 	atomic_init(&io->stop, 0);
 	if (pthread_mutex_init(&io->lock, NULL) != 0) {
 		free(io);
@@ -561,11 +621,19 @@ int
 het_io_view(struct het_io *io, const struct het_io_view_req *req,
     unsigned long *gen, struct het_error *err)
 {
+	char *model = NULL;
+
 	if (req->rows == 0 || req->cols == 0)
 		return het_error_set(err, HET_EINVAL, "a view needs a grid "
 		    "of at least 1 x 1 (got %zu x %zu)", req->rows, req->cols);
+	if (req->model_dir != NULL && (model = het_strdup(req->model_dir,
+	    err)) == NULL)
+		return HET_ENOMEM;
 	pthread_mutex_lock(&io->lock);
+	free(io->view_model);
+	io->view_model = model;
 	io->view_req = *req;
+	io->view_req.model_dir = NULL;
 	io->view_gen = ++io->next_gen;
 	io->view_pending = 1;
 	if (gen != NULL)
@@ -600,7 +668,9 @@ het_io_free(struct het_io *io)
 	if (io->started)
 		pthread_join(io->thread, NULL);
 	free(io->open_path);
+	free(io->view_model);
 	free(io->cache);
+	het_io_model_clear(&io->mc);
 	het_dataset_close(io->ds);
 	pthread_cond_destroy(&io->cond);
 	pthread_mutex_destroy(&io->lock);

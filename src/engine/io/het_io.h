@@ -71,6 +71,20 @@ struct het_io_view_req {
 	size_t		bin;		/* 0 <= bin < nbins */
 	long		first, last;	/* 1-based inclusive; 0, 0: all */
 	size_t		rows, cols;	/* grid wanted (>= 1 each) */
+	const char	*model_dir;	/* NULL, or a run folder (hetui fit,
+					   the Fit panel, hetui sample) whose
+					   fitted c2 of this bin the view
+					   carries too (copied) */
+};
+
+/* What became of the model a view was asked to carry. */
+enum het_io_model {
+	HET_IO_MODEL_NONE = 0,	/* none was asked for */
+	HET_IO_MODEL_SHOWN,	/* model_al holds it */
+	HET_IO_MODEL_UNREADABLE, /* the run folder cannot be read */
+	HET_IO_MODEL_OTHER_FILE, /* the run fitted another data file */
+	HET_IO_MODEL_NO_ANGLE,	/* the run did not fit this bin */
+	HET_IO_MODEL_OUTSIDE	/* the run's frames miss the window */
 };
 
 /*
@@ -84,6 +98,13 @@ struct het_io_view_req {
  * pair has that lag at those ages (a cut at fixed age is row a, the
  * standard reading of a two-time map; at fixed lag, column k: the
  * stability check).  nage = min(cols, 2n - 1).
+ * With a model_dir in the request, model is what became of it and, when
+ * it is HET_IO_MODEL_SHOWN, model_al the same age-lag means of the
+ * run's fitted c2 of this bin (read from its hetui_results.h5: the
+ * model of the fitted parameters with the angle's contrast and offset)
+ * over the same window, NAN in a block with a pair outside the frames
+ * the fit used (model_first .. model_last); model_note says why not in
+ * a sentence otherwise.
  * Free with het_io_view_free.
  */
 struct het_io_view {
@@ -100,6 +121,10 @@ struct het_io_view {
 	double		 baseline;	/* mean c2 at lags >= 3(n-1)/4, i != j */
 	enum het_tri	 tri;		/* how the file stored the window */
 	double		 seconds;	/* time spent reading and computing */
+	enum het_io_model model;	/* the fitted model's fate */
+	double		*model_al;	/* nage * n values, or NULL */
+	long		 model_first, model_last; /* the fit's frames */
+	char		 model_note[HET_ERROR_MSG_MAX];
 };
 
 enum het_io_req_kind {
