@@ -88,6 +88,9 @@ static const double th_clip[HET_P_HET_COUNT] = {
 static const double th_big[HET_P_HET_COUNT] = {
 	3e5, 0.5, 2e4, 400, -0.3, 150, 20, 0.5, 4, 0.2, 0.3, 2, 0.3, 7
 };
+static const double th_mid[HET_P_HET_COUNT] = {
+	7e4, 0.5, 5e3, 400, -0.3, 150, 20, 0.5, 4, 0.2, 0.3, 2, 0.3, 7
+};
 /* Homodyne static truths: moderate and a large rate. */
 static const double th_hom[3] = { 1000, 0.3, 50 };
 static const double th_hbig[3] = { 1.5e5, 0.2, 2e4 };
@@ -116,6 +119,8 @@ static const struct pcase cases[] = {
 	    th_big, 1, 0, HET_SCALING_INDIVIDUAL },
 	{ "q^2 Sr to 2800, subset", HET_MODE_TWO_COMPONENT, 60, 3, 0.03,
 	    th_big, 0.4, 0, HET_SCALING_INDIVIDUAL },
+	{ "q^2 Sr to 700 (a few blocks)", HET_MODE_TWO_COMPONENT, 60, 3, 0.03,
+	    th_mid, 1, 0, HET_SCALING_INDIVIDUAL },
 	{ "static_ref", HET_MODE_STATIC_REF, 30, 3, 0.03, th_gen, 1, 0,
 	    HET_SCALING_INDIVIDUAL },
 	{ "static_both, subset", HET_MODE_STATIC_BOTH, 30, 3, 0.03, th_gen,
@@ -493,6 +498,31 @@ normal_err(const struct prob *P, const double *s, const double *r,
 }
 
 /*
+ * A point whose exponentials need more shift blocks than the normal
+ * equations take (th_big: q^2 Sr reaches ~2800): refused with
+ * HET_ERANGE, so that a fit takes the pair kernel there.
+ */
+static void
+normal_steep(struct prob *P, const struct pcase *C)
+{
+	struct het_error err;
+	double *out = calloc(P->na * het_separable_normal_len(P->nfp),
+	    sizeof(double));
+	int rc = -1;
+
+	memset(&err, 0, sizeof(err));
+	het_resid_prepare(P->ev, P->x0, 1, NULL);
+	if (out != NULL)
+		rc = het_separable_normal(P->sep, P->ev, -1, 1, out, &err);
+	ok(rc == HET_ERANGE && het_separable_blocks(P->sep) >
+	    HET_SEPN_MAXBLK, "%s: %zu blocks refused with HET_ERANGE",
+	    C->name, het_separable_blocks(P->sep));
+	like(err.msg, "the pair kernel serves this point", "%s: says the "
+	    "pair kernel takes it", C->name);
+	free(out);
+}
+
+/*
  * het_separable_normal against the pair kernel's sums on a complete
  * case, at the truth and random points; per-angle objects and views
  * give the same numbers bit for bit.  The cost and gradient entries
@@ -514,6 +544,11 @@ normal_case(const struct pcase *C)
 
 	if (prob_init(&P, C, &err) != 0) {
 		ok(0, "%s: problem built (%s)", C->name, err.msg);
+		prob_fini(&P);
+		return;
+	}
+	if (C->theta == th_big) {
+		normal_steep(&P, C);
 		prob_fini(&P);
 		return;
 	}
@@ -558,6 +593,11 @@ normal_case(const struct pcase *C)
 	    e[4]);
 	ok(same, "%s: a view and a one-angle object give the same sums",
 	    C->name);
+	if (C->theta == th_mid)
+		ok(het_separable_blocks(P.sep) > 1 && het_separable_blocks(
+		    P.sep) <= HET_SEPN_MAXBLK, "%s: %zu shift blocks, within "
+		    "what the normal equations take", C->name,
+		    het_separable_blocks(P.sep));
 	ok(ew[0] <= TOL_SS && ew[1] <= TOL_G && ew[2] <= tm && ew[3] <= tm &&
 	    ew[4] <= tm && ew[5] <= tm, "%s: the first %zu frames alone "
 	    "(window): every part agrees (%.2g %.2g %.2g %.2g %.2g %.2g)",
@@ -597,8 +637,10 @@ normal_errors(void)
 	    &err);
 	ok(rc == HET_EINVAL && !het_separable_complete(P.sep, -1),
 	    "normal: an incomplete angle is refused");
-	like(err.msg, "not complete: angle 0 has 309 of the 780 pairs",
-	    "normal: says which angle and how many pairs");
+	like(err.msg, "not complete: angle 0 has ", "normal: says which "
+	    "angle is incomplete");
+	like(err.msg, " of the 780 pairs i < j of its 40 frames", "normal: "
+	    "and how many pairs it would need");
 	prob_fini(&P);
 	if (prob_init(&P, &cases[0], &err) != 0) {
 		free(out);

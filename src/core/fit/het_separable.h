@@ -205,6 +205,7 @@ double het_separable_weight2(const struct het_separable *s);
  */
 enum { HET_SEPN_SS = 0, HET_SEPN_CC, HET_SEPN_CO, HET_SEPN_OO, HET_SEPN_GC,
 	HET_SEPN_GO, HET_SEPN_HEAD };
+#define HET_SEPN_MAXBLK	8	/* shift blocks het_separable_normal takes */
 #define het_separable_normal_len(nfp) \
 	((size_t)HET_SEPN_HEAD + 3 * (size_t)(nfp) + (size_t)(nfp) * (nfp))
 
@@ -219,7 +220,13 @@ enum { HET_SEPN_SS = 0, HET_SEPN_CC, HET_SEPN_CO, HET_SEPN_OO, HET_SEPN_GC,
  * Returns HET_OK, or HET_EINVAL: an evaluated angle lacks some pair i <
  * j (the prefix sums need complete triangles; message "not complete:
  * ..."), ev of another problem, full without the Jacobian tables;
- * HET_ENOMEM (the workspace is allocated on the first full call).
+ * HET_ERANGE: at this point the per-frame exponentials need more than
+ * HET_SEPN_MAXBLK shift blocks (a rate so large that q^2 times its
+ * integral rises by more than 300 HET_SEPN_MAXBLK over the frames: far
+ * from any fit of such data, e.g. a multistart corner); the sums then
+ * cost O(N) per block and direction, so the caller should use the pair
+ * kernel for it; HET_ENOMEM (the workspace is allocated on the first
+ * full call).
  * Thread: one at a time per object.
  *
  * het_separable_complete: 1 when angle a (>= 0) or every angle that has
@@ -249,6 +256,9 @@ int het_separable_normal_range(struct het_separable *s,
  * pair kernel's).
  */
 int het_separable_exact(const struct het_separable *s);
+
+/* het_separable_blocks: the shift blocks of the last point evaluated. */
+size_t het_separable_blocks(const struct het_separable *s);
 
 /*
  * het_separable_loglik: prepare ev at x (p values, het_resid order) and

@@ -108,6 +108,12 @@ het_separable_exact(const struct het_separable *s)
 	return !s->fix;
 }
 
+size_t
+het_separable_blocks(const struct het_separable *s)
+{
+	return s->nblk;
+}
+
 /* The trigonometric factor of component c at frame k of angle a. */
 static double
 trig_of(const struct het_separable *s, size_t c, size_t a, size_t k)
@@ -354,6 +360,14 @@ het_separable_normal_range(struct het_separable *s,
 	het_resid_angle_scaling(ev, &con, &off);
 	s->direct = 1;
 	het_sep_point(s, mev, full);
+	if (s->nblk > HET_SEPN_MAXBLK) {
+		s->direct = 0;
+		return het_error_set(err, HET_ERANGE, "separable normal "
+		    "equations: the transport integrals rise so steeply over "
+		    "the %zu frames that the exponentials need %zu blocks "
+		    "(more than %d); the pair kernel serves this point",
+		    s->N, s->nblk, HET_SEPN_MAXBLK);
+	}
 	for (m = 0; phys && m < s->nfp; m++) {
 		memset(s->dir, 0, s->nfp * sizeof(double));
 		s->dir[m] = 1.0;

@@ -645,8 +645,13 @@ het_fit_eval_pass(struct fit_eval *fe, const double *x, enum fit_mode mode,
 	fe->want_jac = (int)mode;
 	fe->npass++;
 	if (het_fit_sep_wanted(fe)) {
-		fe->nsep++;
-		return het_fit_sep_pass(fe, mode, err);
+		/* HET_ERANGE: too steep a point for the separable sums */
+		if ((rc = het_fit_sep_pass(fe, mode, err)) != HET_ERANGE) {
+			fe->nsep += rc == HET_OK;
+			return rc;
+		}
+		if (err != NULL)
+			memset(err, 0, sizeof(*err));
 	}
 	return het_pool_reduce(fe->pool, mode == FIT_COST ? fe->red_cost :
 	    mode == FIT_FULL_PA ? fe->red_pa : fe->red_full, fp->nchunks,

@@ -176,8 +176,10 @@ het_fit_sep_pass(struct fit_eval *fe, enum fit_mode mode,
 	fe->sepfull = full;
 	memset(fe->sepout, 0, fp->na * len * sizeof(double));
 	if ((rc = het_pool_run(fe->nsepc > 1 ? fe->pool : NULL, fe->nsepc,
-	    sep_chunk, fe, NULL, NULL, err)) != HET_OK)
+	    sep_chunk, fe, NULL, NULL, err)) != HET_OK) {
+		fe->nsepc = 0;	/* no separable pass: nothing inexact */
 		return rc;
+	}
 	clen = mode == FIT_COST ? fp->clen_cost : mode == FIT_FULL_PA ?
 	    fp->clen_pa : fp->clen;
 	memset(ca, 0, clen * sizeof(double));
