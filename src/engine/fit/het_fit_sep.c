@@ -17,8 +17,11 @@
  * report's final pass is a fresh separable pass unless the point has
  * pairs inside a run of a floored rate, whose matrix entries the
  * separable sums leave approximate (het_separable_exact): that pass and
- * the report's probes then go over the pairs (fe->pairs).  The sums are
- * formed on the calling thread.
+ * the report's probes then go over the pairs (fe->pairs).  A pass on
+ * the pool spreads the angles over its workers, one view each (a
+ * multistart slot on a pool thread runs its angles itself).  A point
+ * too steep for the separable sums (HET_ERANGE from the core) is taken
+ * over the pairs by het_fit_eval_pass.
  */
 #include "config.h"
 
