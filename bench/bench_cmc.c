@@ -33,7 +33,8 @@
  *      pairs, or cells with -p).  With whole cells the kernel computes
  *      the angle-independent work once per cell.
  *   2. sampling: het_shard_run, 4 chains x (500 warmup + 1000 draws),
- *      seed 42, started at the truth, diagonal metric (-D: dense).  het_shard_run runs the chains one
+ *      seed 42, started at the truth, diagonal metric (-D: dense).
+ * het_shard_run runs the chains one
  *      after the other on the calling thread, so the wall time is also
  *      the CPU time of one core: ESS/s/core = bulk ESS / wall time.
  *      Reported: wall and CPU time, min and median bulk ESS over the 30

@@ -21,7 +21,8 @@
  *     fourth-order central differences of its own value (step 1e-4
  *     relative; 1e-6 of the largest entry).
  * (t_core_sepnormal holds the normal equations on the same problems.)
- * Problems (sep_fixture.c): two_component on a complete triangle and on a random 40 %
+ * Problems (sep_fixture.c): two_component on a complete triangle and on a
+ * random 40 %
  * subset of the pairs in random order; rates that cross zero inside the
  * window (floored at 0: the pairs inside a zero run carry the
  * reference's sabs factor) with fractions saturated at 0 and at 1; a

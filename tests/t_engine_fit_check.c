@@ -428,7 +428,8 @@ floor_laminar(const char *tmp)
 
 /*
  * A heterodyne start behind a floor: static_ref data (50 frames x 4
- * angles, noise 0.003) fitted from D_offset_ref = -50000, so J_ref(t) is clipped at
+ * angles, noise 0.003) fitted from D_offset_ref = -50000, so J_ref(t) is
+ * clipped at
  * 0 at every time from the start and D0_ref, alpha_ref, D_offset_ref
  * have no effect.  The restart cannot reset them to their start (also
  * floored) and takes the middle of their bounds; it must recover the

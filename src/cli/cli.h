@@ -93,7 +93,8 @@ void cli_print_help(const struct cli_cmd *cmd, FILE *fp);
  * kills, a SIGHUP ignored on entry (nohup) stays ignored.
  * cli_cancel_end restores the previous actions (after a cancel SIGTERM and
  * SIGHUP stay ignored, so a late repeat cannot kill the run before it
- * reports what it wrote) and returns the first signal caught (0: none).  cli_cancel_status: the exit status of a run
+ * reports what it wrote) and returns the first signal caught (0: none).
+ * cli_cancel_status: the exit status of a run
  * cancelled by sig, 128 + sig, or status when sig is 0.
  * Thread: the main thread; one subcommand at a time.
  */

@@ -2,7 +2,8 @@
  * cmd_fit_rings_out.c: the summary of a batch of fits (on stdout, or
  * into the result record of --wire), `hetui fit --all-rings` (one line
  * per ring, parameters against q) and `hetui fit --series` (one line
- * per file, parameters against the file index): a table, then every free physics parameter as a small text plot with
+ * per file, parameters against the file index): a table, then every free
+ * physics parameter as a small text plot with
  * its trend (het_rings), or all of it as JSON.
  *
  * The plot is a grid of cells filled in three layers: the error bars of

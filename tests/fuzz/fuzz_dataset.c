@@ -13,7 +13,8 @@
  * /proc/self/fd/N of a memfd has none.)  A refused file must come with
  * a status and a message; an accepted one must keep the promises of
  * het_dataset.h (at least one bin, each inside the q and phi lists), and
- * then every bin's matrix is read, whole when the file has at most FUZZ_MAX_FRAMES frames,
+ * then every bin's matrix is read, whole when the file has at most
+ * FUZZ_MAX_FRAMES frames,
  * else a small window, and a selection is made.  The same file then
  * goes through the multitau reader (het_multitau_read): a refusal needs
  * a status and a message, an accepted file the promises of

@@ -192,8 +192,9 @@ double het_separable_weight2(const struct het_separable *s);
  * The cost and gradient entries (SS, GC, GO, the physics gradient) are
  * those of het_separable_eval, per angle, with each residual formed (as
  * the pair kernel does: about 1e-14 relative, also at a noise-free
- * optimum; twice the data pass of the sums of products).  The matrix entries come from
- * O(N) prefix and suffix sums per direction: the tangent of g along
+ * optimum; twice the data pass of the sums of products).  The matrix
+ * entries come from O(N) prefix and suffix sums per direction: the
+ * tangent of g along
  * each free parameter (het_model_eval_sep_tangent) is separable too, so
  * sum_k dg_k/dtheta dg_k/dtheta_m is the adjoint (het_model_eval_sep_
  * adjoint) of sum_k g_k times that tangent held fixed; without the data

@@ -11,7 +11,8 @@
  * The follower keeps one record per regular file of its folder, sorted
  * by name, carrying whether the file is a candidate (so the HDF5
  * signature of an unchanged file is read only once) and whether it has
- * been seen; a file whose size or time changes is unseen again.  Everything here is plain POSIX and the data layer;
+ * been seen; a file whose size or time changes is unseen again.  Everything
+ * here is plain POSIX and the data layer;
  * nothing prints.
  */
 #include "config.h"
