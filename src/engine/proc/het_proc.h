@@ -6,8 +6,9 @@
  * Module engine/proc (the opening comment of this folder): worker
  * processes: spawning and watching hetui-worker (het_proc*) and the wire
  * protocol between coordinator and worker, with the shard and result
- * records (het_wire*); and a batch of fits that the workstation runs as
- * a child `hetui fit --wire` through the same machinery (het_batch).
+ * records (het_wire*); and the children the workstation runs through
+ * the same machinery: a batch of fits as `hetui fit --wire` (het_batch)
+ * and the figures of a run folder as `hetui report` (het_figjob).
  *
  * Design (aesthetics anchors 1 and 6.6, docs/wire-protocol.md):
  *   - A worker is started from a configurable argv (default: the
