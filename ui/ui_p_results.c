@@ -15,8 +15,10 @@
  * by name), and `w` writes them all as CSV into the configuration's
  * output_dir (ui_p_results_csv.c).
  * `[` `]` pick a run and Enter shows it as its own folder's files say
- * (ui_p_results_run.c) in place of the posterior.  Keys move the cursor
- * and scroll; nothing here computes a statistic.
+ * (ui_p_results_run.c) in place of the posterior, and `f` writes its
+ * figures through a child hetui report (ui_figs.c: c cancels them).
+ * Keys move the cursor and scroll; nothing here computes a statistic or
+ * draws a figure.
  */
 #include "config.h"
 
@@ -28,6 +30,7 @@
 
 #include "het_sample_view.h"
 #include "ui.h"
+#include "ui_figs.h"
 #include "ui_p_results.h"
 #include "ui_p_sample.h"
 
@@ -40,12 +43,14 @@ struct results_state {
 	int		 hrows;		/* history rows drawn */
 	size_t		 hsel;		/* history row picked, 0: newest */
 	struct results_run run;		/* the picked run, when loaded */
+	struct ui_figs	 figs;		/* the picked run's figures (f) */
 };
 
 static const struct ui_hint results_hints[] = {
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Parameter" },
 	{ "PgUp/PgDn", "PgUp/PgDn", "History" },
 	{ "[]", "[]", "Pick run" },
+	{ "f", "f", "Figures" },
 	{ "Enter", "Enter", "Load run" },
 	{ "w", "w", "Save history CSV" },
 	{ NULL, NULL, NULL }
@@ -58,6 +63,9 @@ static const char results_help[] =
     "Enter\tload the picked run from its folder: its fit\n"
     "\t(and a sampling run's posterior mean and sd) as its\n"
     "\tfiles say; x returns to the posterior\n"
+    "f\twrite the figures of the picked run (hetui report\n"
+    "\tin a child process) into its folder's report/;\n"
+    "\ta sampling run's posterior too; c cancels\n"
     "w\twrite the run history as CSV (hetui_fit_history.csv)\n"
     "\tin the configuration's output_dir, atomically\n"
     "\tPosterior: the consensus of the last sampling run\n"
@@ -467,6 +475,28 @@ results_pick(struct ui *ui, struct results_state *s)
 	ui_results_run_pick(ui, &s->run, r->outdir);
 }
 
+/* f: the figures of the picked run. */
+static void
+results_figures(struct ui *ui, struct results_state *s)
+{
+	const struct ui_fit_record *r;
+
+	if (ui->ses.nfit_hist == 0) {
+		ui_msg(ui, UI_LOG_INFO, "no run in this session yet: nothing "
+		    "to draw (the Fit panel, 3, fits with r)");
+		return;
+	}
+	if (s->hsel >= ui->ses.nfit_hist)
+		s->hsel = ui->ses.nfit_hist - 1;
+	r = &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel];
+	if (r->outdir == NULL)
+		ui_msg(ui, UI_LOG_WARN, "that run wrote no results: no "
+		    "figures to draw");
+	else
+		ui_figs_start(&s->figs, r->outdir, strcmp(r->analysis,
+		    "sample") == 0 ? "the sampling run" : "the fit");
+}
+
 static int
 results_key(struct ui *ui, void *state, int key)
 {
@@ -515,6 +545,14 @@ results_key(struct ui *ui, void *state, int key)
 	case 'w':
 		ui_results_csv_save(ui);
 		break;
+	case 'f':
+		results_figures(ui, s);
+		break;
+	case 'c':
+		if (!ui_figs_cancel(&s->figs))
+			ui_msg(ui, UI_LOG_INFO, "nothing to cancel: c cancels "
+			    "the figures f writes");
+		break;
 	default:
 		return 0;
 	}
@@ -525,8 +563,10 @@ results_key(struct ui *ui, void *state, int key)
 static void *
 results_init(struct ui *ui)
 {
-	(void)ui;
-	return ui_xcalloc(1, sizeof(struct results_state));
+	struct results_state *s = ui_xcalloc(1, sizeof(*s));
+
+	ui_figs_init(ui, &s->figs, "Results");
+	return s;
 }
 
 static void
@@ -535,7 +575,40 @@ results_free(void *state)
 	struct results_state *s = state;
 
 	ui_results_run_clear(&s->run);
+	ui_figs_fini(&s->figs);	/* stops and tidies a figure job */
 	free(state);
+}
+
+/* The figure job in the loop: reaped, and let finish at exit. */
+static double
+results_deadline(struct ui *ui, void *state)
+{
+	(void)ui;
+	return ui_figs_deadline(&((struct results_state *)state)->figs);
+}
+
+static void
+results_handle(struct ui *ui, void *state, const struct pollfd *fds,
+    size_t n)
+{
+	(void)ui;
+	(void)fds;
+	(void)n;
+	ui_figs_handle(&((struct results_state *)state)->figs);
+}
+
+static int
+results_busy(const struct ui *ui, const void *state)
+{
+	(void)ui;
+	return ui_figs_running(&((const struct results_state *)state)->figs);
+}
+
+static void
+results_wind_down(struct ui *ui, void *state, char *msg, size_t len)
+{
+	(void)ui;
+	ui_figs_wind_down(&((struct results_state *)state)->figs, msg, len);
 }
 
 static void
@@ -564,4 +637,8 @@ const struct ui_panel_ops ui_panel_results = {
 	.event = results_event,
 	.key = results_key,
 	.resize = results_resize,
+	.deadline = results_deadline,
+	.handle = results_handle,
+	.busy = results_busy,
+	.wind_down = results_wind_down,
 };
