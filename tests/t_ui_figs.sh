@@ -158,7 +158,15 @@ done
 rm -rf o
 tui_start 100 30 TMPDIR="$ft" -- -c demo.yaml d.hdf
 wait_for 'c2 = '; ok $? "one run: the demo opens"
-tui_keys 3 r
+tui_keys 3 '?'
+wait_for 'Help: Fit'; ok $? "the Fit panel's help"
+like "$TUI_SCREEN" ' f +write the figures of the fit shown, or of the batch' \
+    "... names f"
+tui_keys Escape 5 '?'
+wait_for 'Help: Results'; ok $? "the Results panel's help"
+like "$TUI_SCREEN" ' f +write the figures of the picked run \(hetui report' \
+    "... names f"
+tui_keys Escape 3 r
 wait_for 'fit converged: chi2_red' 60; ok $? "one run: fitted"
 run=$(newest)
 tui_keys f 5 f
