@@ -48,6 +48,16 @@ struct het_figjob {
 
 /* ---- the output folder --------------------------------------------------- */
 
+/* dir/name into path (PATH_MAX bytes); 0 when it does not fit, so that
+   no shortened name is ever removed. */
+static int
+join(char *path, const char *dir, const char *name)
+{
+	int n = snprintf(path, PATH_MAX, "%s/%s", dir, name);
+
+	return n > 0 && n < PATH_MAX;
+}
+
 /*
  * Walk the figure list of out_dir: count the figures it names that
  * exist as regular files, removing them first when remove is set.
@@ -60,8 +70,8 @@ list_walk(const struct het_figjob *j, int remove)
 	size_t n = 0, len;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/%s", j->v.out_dir, HET_FIGJOB_LIST);
-	if ((fp = fopen(path, "r")) == NULL)
+	if (!join(path, j->v.out_dir, HET_FIGJOB_LIST) ||
+	    (fp = fopen(path, "r")) == NULL)
 		return 0;
 	if ((buf = malloc(FIGJOB_LIST_MAX)) == NULL) {
 		fclose(fp);
@@ -73,9 +83,9 @@ list_walk(const struct het_figjob *j, int remove)
 	    line = strtok_r(NULL, "\n", &save)) {
 		len = strlen(line);
 		if (line[0] == '#' || line[0] == '.' || strchr(line, '/') ||
-		    len < 5 || strcmp(line + len - 4, ".png") != 0)
+		    len < 5 || strcmp(line + len - 4, ".png") != 0 ||
+		    !join(path, j->v.out_dir, line))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", j->v.out_dir, line);
 		if (remove)
 			unlink(path);
 		else if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
@@ -100,10 +110,9 @@ tidy_tmp(const struct het_figjob *j)
 	while ((e = readdir(d)) != NULL) {
 		n = strlen(e->d_name);
 		if (e->d_name[0] != '.' || n <= k ||
-		    strcmp(e->d_name + n - k, tail) != 0)
+		    strcmp(e->d_name + n - k, tail) != 0 ||
+		    !join(path, j->v.out_dir, e->d_name))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", j->v.out_dir,
-		    e->d_name);
 		unlink(path);
 	}
 	closedir(d);
@@ -122,9 +131,8 @@ tidy(struct het_figjob *j)
 	tidy_tmp(j);
 	if (j->made_out) {
 		list_walk(j, 1);
-		snprintf(path, sizeof(path), "%s/%s", j->v.out_dir,
-		    HET_FIGJOB_LIST);
-		unlink(path);
+		if (join(path, j->v.out_dir, HET_FIGJOB_LIST))
+			unlink(path);
 		rmdir(j->v.out_dir);	/* fails when the user put a file
 					   there meanwhile: it stays */
 	}
