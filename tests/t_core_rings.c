@@ -22,6 +22,7 @@
 
 #include "het_h5.h"
 #include "het_rings.h"
+#include "het_util.h"
 #include "tap.h"
 
 static const char *const names2[] = { "D0", "contrast[0]" };
@@ -235,6 +236,29 @@ test_series(void)
 		diag("cannot remove %s", dir);
 }
 
+/* het_csv_field, which the rings table and the Results panel share. */
+static void
+test_csv_field(void)
+{
+	static const char *const in[] = { "plain 2.385", "a,b", "say \"hi\"",
+	    "two\nlines", "", NULL };
+	static const char *const want[] = { "plain 2.385", "\"a,b\"",
+	    "\"say \"\"hi\"\"\"", "\"two\nlines\"", "", "" };
+	char *buf = NULL;
+	size_t len = 0, k;
+	FILE *fp;
+
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		if ((fp = open_memstream(&buf, &len)) == NULL)
+			break;
+		het_csv_field(fp, in[k]);
+		fclose(fp);
+		is_str(buf, want[k], "het_csv_field of field %zu", k);
+		free(buf);
+		buf = NULL;
+	}
+}
+
 int
 main(void)
 {
@@ -246,5 +270,6 @@ main(void)
 	test_slope();
 	test_write();
 	test_series();
+	test_csv_field();
 	return exit_status();
 }

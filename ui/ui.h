@@ -153,6 +153,9 @@ struct ui_fit_record {
 
 #define UI_FIT_HISTORY_MAX 500	/* the oldest record is dropped beyond */
 
+struct ui_figs;
+#define UI_FIGS_MAX	2	/* panels that write figures: Fit, Results */
+
 /* The selection that later milestones consume. */
 struct ui_sel {
 	size_t		 ring;		/* current q ring (0 .. nrings-1) */
@@ -248,6 +251,10 @@ struct ui_session {
 	struct ui_fit_record *fit_hist;
 	size_t		 nfit_hist;
 
+	/* The figure jobs of the Fit and Results panels (ui_figs.c), each
+	   registered by its panel; NULL before. */
+	struct ui_figs	*figs[UI_FIGS_MAX];
+
 	/* The sampling run (owned by the Sampling panel), or NULL. */
 	struct het_sample *sample;
 
@@ -321,6 +328,13 @@ struct ui_fit_record *ui_history_append(struct ui *);
  */
 #define UI_SAMPLE_MAX_FDS	160
 int	ui_sample_running(const struct ui *);
+
+/*
+ * ui_figs.c (the rest in ui_figs.h): a sentence about figures being
+ * written ("writing the figures of ... 3 s"), in buf, or NULL when no
+ * panel writes any.
+ */
+const char *ui_figs_note(const struct ui *, char *buf, size_t len);
 
 /* ui_p_data.c: ask for the heatmap the current selection needs. */
 void	ui_data_refresh(struct ui *);

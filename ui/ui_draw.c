@@ -462,6 +462,9 @@ draw_tabs(struct ui *ui)
 	else if (ui_sample_running(ui))
 		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
 		    "  sampling ");
+	else if (ui_figs_note(ui, t, sizeof(t)) != NULL)
+		ui_put(w, 0, COLS - 12, 11, ui_color_attr(UI_C_WARN),
+		    "  figures  ");
 }
 
 static void
@@ -471,6 +474,7 @@ draw_status(struct ui *ui)
 	static const enum ui_color lc[] = { UI_C_DIM, UI_C_INFO, UI_C_WARN,
 	    UI_C_ERROR, UI_C_WARN };
 	const char *text;
+	char note[1024];
 	int x, room;
 
 	if (ui->view.prompt_on) {
@@ -505,7 +509,9 @@ draw_status(struct ui *ui)
 		    ui->view.status);
 		return;
 	}
-	if (ui->ses.opening)
+	if (ui_figs_note(ui, note, sizeof(note)) != NULL)
+		ui_put(w, 0, 1, COLS - 2, ui_color_attr(UI_C_INFO), note);
+	else if (ui->ses.opening)
 		ui_putf(w, 0, 1, COLS - 2, ui_color_attr(UI_C_DIM),
 		    "opening %s ...", ui->ses.data_path);
 	else if (ui->ses.meta == NULL && ui->ses.data_error == NULL &&

@@ -19,6 +19,9 @@
  * Every finished fit is appended to ui->ses.fit_hist (file, time, chi2, the
  * physics parameters and the run's own results folder), which the
  * Results panel lists; the Sampling panel appends its runs there too.
+ * `f` writes the figures of the fit shown (or of the batch shown) by a
+ * child hetui report (ui_figs.c); one piece of work runs at a time, a
+ * fit, a batch or figures, and `c` cancels it.
  */
 #include "config.h"
 
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "het_loop.h"
 #include "ui.h"
 #include "ui_heat.h"
 #include "ui_p_fit.h"
@@ -36,6 +40,7 @@ static const struct ui_hint fit_hints[] = {
 	{ "r", "r", "Fit" },
 	{ "R", "R", "From result" },
 	{ "c", "c", "Cancel" },
+	{ "f", "f", "Figures" },
 	{ "p", "p", "Per angle" },
 	{ "m", "m", "Multistart" },
 	{ "[]", "[]", "Angle" },
@@ -58,7 +63,11 @@ static const char fit_help[] =
     "\tin the bounds (optimization.nlsq.multistart_n)\n"
     "c\tcancel the running fit; its last accepted point is\n"
     "\tkept and written as a partial result (a batch: the\n"
-    "\tfinished rings or files are still summarised)\n"
+    "\tfinished rings or files are still summarised;\n"
+    "\tfigures: they stop, and a new folder goes)\n"
+    "f\twrite the figures of the fit shown, or of the batch\n"
+    "\tshown, into its folder's report/ (hetui report in a\n"
+    "\tchild process; again: hetui's figures refreshed)\n"
     "e\tfit every q ring of the open file with the model\n"
     "\tand settings above (hetui fit --all-rings in a child\n"
     "\tprocess): each ring as it ends, then the table and\n"
@@ -230,6 +239,21 @@ multistart_ask(struct ui *ui)
 	    multistart_done);
 }
 
+int
+fp_refuse_busy(struct ui *ui, const struct fit_state *s)
+{
+	if (s->job != NULL || fp_batch_running(s))
+		ui_msg(ui, UI_LOG_WARN, "a %s is running: c cancels it",
+		    s->job != NULL ? "fit" : "batch");
+	else if (ui_figs_running(&s->figs))	/* their end soon replaces
+						   this */
+		ui_msg(ui, UI_LOG_INFO, "figures are being written: wait, or "
+		    "c cancels them");
+	else
+		return 0;
+	return 1;
+}
+
 static void
 fit_start(struct ui *ui, struct fit_state *s, int warm)
 {
@@ -239,11 +263,8 @@ fit_start(struct ui *ui, struct fit_state *s, int warm)
 	struct het_error err;
 	const struct ui_ring *r;
 
-	if (s->job != NULL || fp_batch_running(s)) {
-		ui_msg(ui, UI_LOG_WARN, "a %s is running: c cancels it",
-		    s->job != NULL ? "fit" : "batch");
+	if (fp_refuse_busy(ui, s))
 		return;
-	}
 	if (warm) {
 		if (s->res == NULL || s->res->nfits != 1 ||
 		    s->res->fits[0] == NULL) {
@@ -443,6 +464,37 @@ fit_event(struct ui *ui, void *state, struct het_event *ev)
 
 /* ---- keys and the panel table ------------------------------------- */
 
+/* f: the figures of the fit shown, or of the batch shown (v). */
+static void
+fit_figures(struct ui *ui, struct fit_state *s)
+{
+	const struct het_batch_view *v;
+
+	if (s->job != NULL || fp_batch_running(s)) {
+		ui_msg(ui, UI_LOG_WARN, "a %s is running: f writes its "
+		    "figures once it ends (c cancels it)", s->job != NULL ?
+		    "fit" : "batch");
+		return;
+	}
+	if (s->bshow && s->batch != NULL) {
+		v = het_batch_view(s->batch);
+		if (v->batch_dir != NULL)
+			ui_figs_start(&s->figs, v->batch_dir, "the batch");
+		else
+			ui_msg(ui, UI_LOG_ERROR, "the batch shown wrote no "
+			    "folder: no figures to draw");
+		return;
+	}
+	if (s->res == NULL)
+		ui_msg(ui, UI_LOG_INFO, "no fit to draw yet: r fits (e, t: a "
+		    "batch), then f writes its figures");
+	else if (!s->res->written)
+		ui_msg(ui, UI_LOG_ERROR, "the fit shown wrote no run folder: "
+		    "no figures to draw");
+	else
+		ui_figs_start(&s->figs, s->res->outdir, "the fit");
+}
+
 static void
 change_angle(struct ui *ui, struct fit_state *s, int delta)
 {
@@ -500,9 +552,13 @@ fit_key(struct ui *ui, void *state, int key)
 	case 'm':
 		multistart_ask(ui);
 		return 1;
+	case 'f':
+		fit_figures(ui, s);
+		return 1;
 	case 'c':
 		if (s->job == NULL) {
-			ui_msg(ui, UI_LOG_INFO, "no fit is running");
+			if (!ui_figs_cancel(&s->figs))
+				ui_msg(ui, UI_LOG_INFO, "no fit is running");
 			return 1;
 		}
 		if (s->snap != NULL && s->snap->phase == HET_FITJOB_WRITING) {
@@ -550,8 +606,10 @@ fit_key(struct ui *ui, void *state, int key)
 static void *
 fit_init(struct ui *ui)
 {
-	(void)ui;
-	return ui_xcalloc(1, sizeof(struct fit_state));
+	struct fit_state *s = ui_xcalloc(1, sizeof(*s));
+
+	ui_figs_init(ui, &s->figs, "Fit");
+	return s;
 }
 
 static void
@@ -563,6 +621,7 @@ fit_free(void *state)
 		return;
 	het_fitjob_free(s->job);	/* cancels and joins a running fit */
 	fp_batch_free(s);	/* kills and reaps a batch still running */
+	ui_figs_fini(&s->figs);	/* and a figure job */
 	het_fitjob_snap_free(s->snap);
 	het_fitjob_result_free(s->res);
 	free(s->job_file);
@@ -592,10 +651,11 @@ fit_resize(struct ui *ui, void *state, int lines, int cols)
 static double
 fit_deadline(struct ui *ui, void *state)
 {
-	double b = fp_batch_deadline(state), f = ui->ses.fit_running ?
-	    ui_now() + 0.5 : -1.0;
+	struct fit_state *s = state;
 
-	return b < 0 ? f : f < 0 || b < f ? b : f;
+	return het_loop_earlier(het_loop_earlier(fp_batch_deadline(s),
+	    ui->ses.fit_running ? ui_now() + 0.5 : -1.0),
+	    ui_figs_deadline(&s->figs));
 }
 
 static size_t
@@ -608,7 +668,10 @@ fit_pollfds(struct ui *ui, void *state, struct pollfd *fds, size_t cap)
 static void
 fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
 {
-	fp_batch_handle(ui, state, fds, n);
+	struct fit_state *s = state;
+
+	fp_batch_handle(ui, s, fds, n);
+	ui_figs_handle(&s->figs);
 	if (ui->ses.fit_running)
 		ui_dirty(ui, UI_DIRTY_BODY);
 }
@@ -616,15 +679,28 @@ fit_handle(struct ui *ui, void *state, const struct pollfd *fds, size_t n)
 static int
 fit_busy(const struct ui *ui, const void *state)
 {
-	return ui->ses.fit_running || fp_batch_running(state);
+	const struct fit_state *s = state;
+
+	return ui->ses.fit_running || fp_batch_running(s) ||
+	    ui_figs_running(&s->figs);
 }
 
-/* At exit: a batch is cancelled and writes what finished. */
+/* At exit: a batch is cancelled and writes what finished; figures are
+   let finish. */
 static void
 fit_wind_down(struct ui *ui, void *state, char *msg, size_t len)
 {
+	struct fit_state *s = state;
+	char one[512] = "";
+	size_t used;
+
 	(void)ui;
-	fp_batch_wind_down(state, msg, len);
+	fp_batch_wind_down(s, msg, len);
+	ui_figs_wind_down(&s->figs, one, sizeof(one));
+	used = strlen(msg);
+	if (one[0] != '\0' && used + 1 < len)
+		snprintf(msg + used, len - used, "%s%s", used > 0 ? "; " : "",
+		    one);
 }
 
 const struct ui_panel_ops ui_panel_fit = {

@@ -2,14 +2,15 @@
  * ui_p_fit.h: private to the Fit panel (ui_p_fit.c: jobs, events, keys
  * and the session's fit history; ui_p_fit_draw.c: drawing;
  * ui_p_fit_batch.c: the batches of every q ring and of a series, run as
- * a child hetui fit; ui_p_fit_batch_draw.c: their view).  Include after
- * ui.h.  Loop thread only.
+ * a child hetui fit; ui_p_fit_batch_draw.c: their view; the figures, f,
+ * through ui_figs.h).  Include after ui.h.  Loop thread only.
  */
 #ifndef HET_UI_P_FIT_H
 #define HET_UI_P_FIT_H
 
 #include "het_batch.h"
 #include "het_fitjob.h"
+#include "ui_figs.h"
 
 struct fit_state {
 	int		 rows, cols;	/* body size */
@@ -53,7 +54,18 @@ struct fit_state {
 	size_t		 bnotes;	/* its notes logged so far */
 	size_t		 bdone;		/* its members whose end was logged */
 	int		 bsaid;		/* its end was said */
+
+	/* The figures of the fit or batch shown (f), by a child hetui
+	   report. */
+	struct ui_figs	 figs;
 };
+
+/*
+ * fp_refuse_busy: 1, with the reason in the status line, while a fit, a
+ * batch or figures are running: one piece of work at a time, which c
+ * cancels.
+ */
+int	fp_refuse_busy(struct ui *, const struct fit_state *);
 
 /*
  * fp_shown_fit: the fit the panel shows of a result: the only one of a

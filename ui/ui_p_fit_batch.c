@@ -47,11 +47,8 @@ batch_start(struct ui *ui, struct fit_state *s, enum het_batch_kind kind)
 	char *dir = NULL, what[1024];
 	size_t nf;
 
-	if (s->job != NULL || fp_batch_running(s)) {
-		ui_msg(ui, UI_LOG_WARN, "a %s is running: c cancels it",
-		    s->job != NULL ? "fit" : "batch");
+	if (fp_refuse_busy(ui, s))
 		return;
-	}
 	if ((cfg = ui_config_for_selection(ui, kind == HET_BATCH_RINGS ?
 	    "batch of every ring" : "series")) == NULL)
 		return;

@@ -13,14 +13,15 @@
  * the runs of the session, newest first (time, file, fit or sample,
  * status, reduced chi-square and the first physics parameters, matched
  * by name), and `w` writes them all as CSV into the configuration's
- * output_dir, atomically (a temporary file renamed over the old one).
+ * output_dir (ui_p_results_csv.c).
  * `[` `]` pick a run and Enter shows it as its own folder's files say
- * (ui_p_results_run.c) in place of the posterior.  Keys move the cursor
- * and scroll; nothing here computes a statistic.
+ * (ui_p_results_run.c) in place of the posterior, and `f` writes its
+ * figures through a child hetui report (ui_figs.c: c cancels them).
+ * Keys move the cursor and scroll; nothing here computes a statistic or
+ * draws a figure.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +29,10 @@
 #include <time.h>
 
 #include "het_sample_view.h"
-#include "het_util.h"
 #include "ui.h"
+#include "ui_figs.h"
 #include "ui_p_results.h"
 #include "ui_p_sample.h"
-
-#define CSV_NAME	"hetui_fit_history.csv"
 
 struct results_state {
 	int		 rows, cols;
@@ -44,12 +43,14 @@ struct results_state {
 	int		 hrows;		/* history rows drawn */
 	size_t		 hsel;		/* history row picked, 0: newest */
 	struct results_run run;		/* the picked run, when loaded */
+	struct ui_figs	 figs;		/* the picked run's figures (f) */
 };
 
 static const struct ui_hint results_hints[] = {
 	{ "\xe2\x86\x91\xe2\x86\x93", "Up/Dn", "Parameter" },
 	{ "PgUp/PgDn", "PgUp/PgDn", "History" },
 	{ "[]", "[]", "Pick run" },
+	{ "f", "f", "Figures" },
 	{ "Enter", "Enter", "Load run" },
 	{ "w", "w", "Save history CSV" },
 	{ NULL, NULL, NULL }
@@ -62,6 +63,9 @@ static const char results_help[] =
     "Enter\tload the picked run from its folder: its fit\n"
     "\t(and a sampling run's posterior mean and sd) as its\n"
     "\tfiles say; x returns to the posterior\n"
+    "f\twrite the figures of the picked run (hetui report\n"
+    "\tin a child process) into its folder's report/;\n"
+    "\ta sampling run's posterior too; c cancels\n"
     "w\twrite the run history as CSV (hetui_fit_history.csv)\n"
     "\tin the configuration's output_dir, atomically\n"
     "\tPosterior: the consensus of the last sampling run\n"
@@ -448,154 +452,6 @@ results_draw(struct ui *ui, void *state, WINDOW *w)
 		draw_history(ui, s, w, y, s->rows - y);
 }
 
-/* ---- the CSV ---------------------------------------------------------- */
-
-/* A CSV field: quoted when it holds a comma, quote or line break. */
-static void
-csv_str(FILE *fp, const char *t)
-{
-	if (t == NULL)
-		t = "";
-	if (strpbrk(t, ",\"\r\n") == NULL) {
-		fputs(t, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *t != '\0'; t++) {
-		if (*t == '"')
-			fputc('"', fp);
-		fputc(*t, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
-csv_num(FILE *fp, double v)
-{
-	if (v == v)
-		fprintf(fp, ",%.17g", v);
-	else
-		fputs(",", fp);
-}
-
-/* Where the history goes: the configuration's output_dir, or ".". */
-static const char *
-csv_dir(struct ui *ui)
-{
-	if (ui->ses.cfg != NULL && ui->ses.cfg->output_dir != NULL &&
-	    ui->ses.cfg->output_dir[0] != '\0')
-		return ui->ses.cfg->output_dir;
-	return ".";
-}
-
-static void
-csv_save(struct ui *ui)
-{
-	struct het_error err;
-	const struct ui_fit_record *r;
-	const char **names = NULL;
-	char path[4096], tm[64], *tmp;
-	size_t nn = 0, i, k, j;
-	FILE *fp;
-	int bad;
-
-	if (ui->ses.nfit_hist == 0) {
-		ui_msg(ui, UI_LOG_INFO, "no run in this session yet: nothing "
-		    "to save (the Fit panel, 3, fits with r)");
-		return;
-	}
-	het_error_clear(&err);
-	if (het_mkdirs(csv_dir(ui), "output directory", &err) != HET_OK) {
-		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/%s", csv_dir(ui), CSV_NAME);
-	het_error_clear(&err);
-	if ((tmp = het_tmp_path(path, &err)) == NULL) {
-		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
-		return;
-	}
-	/* Columns: every parameter name of any fit, first seen first. */
-	names = ui_xcalloc(1, sizeof(*names));
-	for (i = 0; i < ui->ses.nfit_hist; i++)
-		for (k = 0; k < ui->ses.fit_hist[i].np; k++) {
-			for (j = 0; j < nn; j++)
-				if (strcmp(names[j],
-				    ui->ses.fit_hist[i].names[k]) == 0)
-					break;
-			if (j < nn)
-				continue;
-			names = realloc(names, (nn + 1) * sizeof(*names));
-			if (names == NULL)
-				ui_fatal("out of memory for the history");
-			names[nn++] = ui->ses.fit_hist[i].names[k];
-		}
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		ui_msg(ui, UI_LOG_ERROR, "history not saved: cannot create %s: "
-		    "%s", tmp, strerror(errno));
-		free(tmp);
-		free(names);
-		return;
-	}
-	fputs("time,file,analysis,status,mode,chi2_red,iterations,seconds,"
-	    "outdir", fp);
-	for (j = 0; j < nn; j++) {
-		fputc(',', fp);
-		csv_str(fp, names[j]);
-		fputc(',', fp);
-		fprintf(fp, "%s_sd", names[j]);
-	}
-	fputc('\n', fp);
-	for (i = 0; i < ui->ses.nfit_hist; i++) {
-		r = &ui->ses.fit_hist[i];
-		strftime(tm, sizeof(tm), "%Y-%m-%dT%H:%M:%S%z",
-		    localtime(&r->when));
-		fputs(tm, fp);
-		fputc(',', fp);
-		csv_str(fp, r->file);
-		fputc(',', fp);
-		csv_str(fp, r->analysis);
-		fputc(',', fp);
-		csv_str(fp, r->status);
-		fputc(',', fp);
-		csv_str(fp, r->mode);
-		csv_num(fp, r->chi2_red);
-		fprintf(fp, ",%ld", r->iterations);
-		csv_num(fp, r->seconds);
-		fputc(',', fp);
-		csv_str(fp, r->outdir);
-		for (j = 0; j < nn; j++) {
-			for (k = 0; k < r->np; k++)
-				if (strcmp(r->names[k], names[j]) == 0)
-					break;
-			csv_num(fp, k < r->np ? r->x[k] : NAN);
-			/* a fitted parameter without an uncertainty
-			   (degenerate): NaN; not in this run: empty */
-			if (k < r->np && isnan(r->unc[k]))
-				fputs(",NaN", fp);
-			else
-				csv_num(fp, k < r->np ? r->unc[k] : NAN);
-		}
-		fputc('\n', fp);
-	}
-	bad = ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		ui_msg(ui, UI_LOG_ERROR, "history not saved: writing %s failed",
-		    tmp);
-		remove(tmp);
-		free(tmp);
-		free(names);
-		return;
-	}
-	if (het_commit_tmp(tmp, path, &err) != HET_OK)
-		ui_msg(ui, UI_LOG_ERROR, "history not saved: %s", err.msg);
-	else
-		ui_msg(ui, UI_LOG_INFO, "run history (%zu run%s) saved to %s",
-		    ui->ses.nfit_hist, ui->ses.nfit_hist == 1 ? "" : "s", path);
-	free(tmp);
-	free(names);
-}
-
 /* ---- keys and the panel table ------------------------------------------ */
 
 /* Load the picked run of the history from its folder. */
@@ -617,6 +473,28 @@ results_pick(struct ui *ui, struct results_state *s)
 		return;
 	}
 	ui_results_run_pick(ui, &s->run, r->outdir);
+}
+
+/* f: the figures of the picked run. */
+static void
+results_figures(struct ui *ui, struct results_state *s)
+{
+	const struct ui_fit_record *r;
+
+	if (ui->ses.nfit_hist == 0) {
+		ui_msg(ui, UI_LOG_INFO, "no run in this session yet: nothing "
+		    "to draw (the Fit panel, 3, fits with r)");
+		return;
+	}
+	if (s->hsel >= ui->ses.nfit_hist)
+		s->hsel = ui->ses.nfit_hist - 1;
+	r = &ui->ses.fit_hist[ui->ses.nfit_hist - 1 - s->hsel];
+	if (r->outdir == NULL)
+		ui_msg(ui, UI_LOG_WARN, "that run wrote no results: no "
+		    "figures to draw");
+	else
+		ui_figs_start(&s->figs, r->outdir, strcmp(r->analysis,
+		    "sample") == 0 ? "the sampling run" : "the fit");
 }
 
 static int
@@ -665,7 +543,15 @@ results_key(struct ui *ui, void *state, int key)
 		ui_results_run_clear(&s->run);
 		break;
 	case 'w':
-		csv_save(ui);
+		ui_results_csv_save(ui);
+		break;
+	case 'f':
+		results_figures(ui, s);
+		break;
+	case 'c':
+		if (!ui_figs_cancel(&s->figs))
+			ui_msg(ui, UI_LOG_INFO, "nothing to cancel: c cancels "
+			    "the figures f writes");
 		break;
 	default:
 		return 0;
@@ -677,8 +563,10 @@ results_key(struct ui *ui, void *state, int key)
 static void *
 results_init(struct ui *ui)
 {
-	(void)ui;
-	return ui_xcalloc(1, sizeof(struct results_state));
+	struct results_state *s = ui_xcalloc(1, sizeof(*s));
+
+	ui_figs_init(ui, &s->figs, "Results");
+	return s;
 }
 
 static void
@@ -687,7 +575,40 @@ results_free(void *state)
 	struct results_state *s = state;
 
 	ui_results_run_clear(&s->run);
+	ui_figs_fini(&s->figs);	/* stops and tidies a figure job */
 	free(state);
+}
+
+/* The figure job in the loop: reaped, and let finish at exit. */
+static double
+results_deadline(struct ui *ui, void *state)
+{
+	(void)ui;
+	return ui_figs_deadline(&((struct results_state *)state)->figs);
+}
+
+static void
+results_handle(struct ui *ui, void *state, const struct pollfd *fds,
+    size_t n)
+{
+	(void)ui;
+	(void)fds;
+	(void)n;
+	ui_figs_handle(&((struct results_state *)state)->figs);
+}
+
+static int
+results_busy(const struct ui *ui, const void *state)
+{
+	(void)ui;
+	return ui_figs_running(&((const struct results_state *)state)->figs);
+}
+
+static void
+results_wind_down(struct ui *ui, void *state, char *msg, size_t len)
+{
+	(void)ui;
+	ui_figs_wind_down(&((struct results_state *)state)->figs, msg, len);
 }
 
 static void
@@ -716,4 +637,8 @@ const struct ui_panel_ops ui_panel_results = {
 	.event = results_event,
 	.key = results_key,
 	.resize = results_resize,
+	.deadline = results_deadline,
+	.handle = results_handle,
+	.busy = results_busy,
+	.wind_down = results_wind_down,
 };

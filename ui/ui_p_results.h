@@ -32,4 +32,8 @@ int	ui_results_run_active(const struct results_run *);
 /* Back to the posterior: join any read, free the run.  Loop thread. */
 void	ui_results_run_clear(struct results_run *);
 
+/* The run history as CSV in the configuration's output_dir, atomically;
+ * the outcome in the status line (ui_p_results_csv.c).  Loop thread. */
+void	ui_results_csv_save(struct ui *);
+
 #endif

@@ -323,23 +323,6 @@ het_rings_slope(const struct het_rings *t, size_t c,
 /* ------------------------------------------------------------------ */
 /* The CSV file */
 
-/* A text field, quoted when it holds a comma, quote or line break. */
-static void
-rg_csv_str(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A number, or nothing when there is none. */
 static void
 rg_csv_real(FILE *f, double v)
@@ -372,7 +355,7 @@ rg_csv_lead(FILE *f, const struct het_rings *t, const struct het_rings_row *r)
 			rg_csv_real(f, r->cell[k].x);
 			break;
 		case HET_RINGS_TEXT:
-			rg_csv_str(f, r->cell[k].s);
+			het_csv_field(f, r->cell[k].s);
 			break;
 		}
 	}
@@ -387,14 +370,14 @@ rg_csv_table(FILE *f, const struct het_rings *t)
 	for (k = 0; k < t->layout->nlead; k++) {
 		if (k > 0)
 			fputc(',', f);
-		rg_csv_str(f, t->layout->lead[k].name);
+		het_csv_field(f, t->layout->lead[k].name);
 	}
 	fputs(",status,chi2_red", f);
 	for (c = 0; c < t->ncols; c++) {
 		fputc(',', f);
-		rg_csv_str(f, t->names[c]);
+		het_csv_field(f, t->names[c]);
 		fputc(',', f);
-		rg_csv_str(f, t->names[c]);
+		het_csv_field(f, t->names[c]);
 		fputs("_unc", f);
 	}
 	fputs(",run_dir,message\r\n", f);
@@ -402,16 +385,16 @@ rg_csv_table(FILE *f, const struct het_rings *t)
 		r = &t->rows[k];
 		rg_csv_lead(f, t, r);
 		fputc(',', f);
-		rg_csv_str(f, r->status);
+		het_csv_field(f, r->status);
 		rg_csv_num(f, r->chi2_red);
 		for (c = 0; c < t->ncols; c++) {
 			rg_csv_num(f, het_rings_value(t, k, c));
 			rg_csv_num(f, het_rings_unc(t, k, c));
 		}
 		fputc(',', f);
-		rg_csv_str(f, r->run_dir);
+		het_csv_field(f, r->run_dir);
 		fputc(',', f);
-		rg_csv_str(f, r->message);
+		het_csv_field(f, r->message);
 		fputs("\r\n", f);
 	}
 }

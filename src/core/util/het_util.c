@@ -93,6 +93,24 @@ het_str_has_suffix(const char *s, const char *suffix)
 	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
+void
+het_csv_field(FILE *fp, const char *s)
+{
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
 char *
 het_tmp_path(const char *path, struct het_error *err)
 {

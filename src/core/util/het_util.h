@@ -17,6 +17,7 @@
 #define HET_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "het_error.h"
 
@@ -59,6 +60,13 @@ char *het_strdup(const char *s, struct het_error *err);
 
 /* het_str_has_suffix: non-zero when s ends with suffix. */
 int het_str_has_suffix(const char *s, const char *suffix);
+
+/*
+ * het_csv_field: write s to fp as one CSV field (RFC 4180): as it is,
+ * or quoted, with its quotes doubled, when it holds a comma, a quote or
+ * a line break.  NULL writes nothing.  Errors show in ferror(fp).
+ */
+void het_csv_field(FILE *fp, const char *s);
 
 /*
  * het_tmp_path: the temporary name used while writing `path` atomically:

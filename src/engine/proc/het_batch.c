@@ -14,7 +14,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -230,22 +229,9 @@ static int
 batch_files(struct het_batch *b, const struct het_batch_spec *spec,
     struct het_error *err)
 {
-	const char *base = spec->tmpdir;
-
-	if (base == NULL && ((base = getenv("TMPDIR")) == NULL ||
-	    base[0] == '\0'))
-		base = "/tmp";
-	if (asprintf(&b->tmp, "%s/hetui-batch-XXXXXX", base) < 0) {
-		b->tmp = NULL;
-		return het_error_set(err, HET_ENOMEM, "out of memory");
-	}
-	if (mkdtemp(b->tmp) == NULL) {
-		het_error_sys(err, errno, "cannot make a temporary folder "
-		    "for the batch's configuration in %s", base);
-		free(b->tmp);
-		b->tmp = NULL;
+	if ((b->tmp = het_proc_mkdtemp(spec->tmpdir, "hetui-batch",
+	    "the batch's configuration", err)) == NULL)
 		return err->code;
-	}
 	if (asprintf(&b->cfg_path, "%s/config.yaml", b->tmp) < 0) {
 		b->cfg_path = NULL;
 		return het_error_set(err, HET_ENOMEM, "out of memory");
@@ -304,7 +290,6 @@ het_batch_start(const struct het_batch_spec *spec, double now,
 	struct het_proc_opts po;
 	struct het_batch *b;
 	char self[PATH_MAX], **av = NULL;
-	ssize_t n;
 
 	if (batch_check(spec, err) != HET_OK)
 		return NULL;
@@ -314,13 +299,7 @@ het_batch_start(const struct het_batch_spec *spec, double now,
 	}
 	b->v.kind = spec->kind;
 	b->v.started = now;
-	if (spec->program != NULL)
-		snprintf(self, sizeof(self), "%s", spec->program);
-	else if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) >
-	    0)
-		self[n] = '\0';
-	else
-		snprintf(self, sizeof(self), "hetui");
+	het_proc_program(self, sizeof(self), spec->program);
 	if (batch_files(b, spec, err) != HET_OK ||
 	    (av = batch_argv(spec, self, b->cfg_path, err)) == NULL)
 		goto fail;
@@ -374,13 +353,7 @@ het_batch_pollfds(struct het_batch *b, struct pollfd *fds, size_t cap)
 double
 het_batch_deadline(const struct het_batch *b, double now)
 {
-	double d;
-
-	if (!b->v.running)
-		return -1;
-	/* reap within a second even if a SIGCHLD wake-up is lost */
-	d = het_procset_next_deadline(b->set);
-	return d > 0 && d < now + 1.0 ? d : now + 1.0;
+	return b->v.running ? het_procset_wake(b->set, now, 1.0) : -1;
 }
 
 int
@@ -389,11 +362,8 @@ het_batch_handle(struct het_batch *b, const struct pollfd *fds, size_t n,
 {
 	unsigned long before = b->serial;
 
-	if (!b->v.running)
-		return 0;
-	het_procset_handle(b->set, fds, n, now);
-	het_procset_reap(b->set, now);
-	het_procset_check_timeouts(b->set, now);
+	if (b->v.running)
+		het_procset_step(b->set, fds, n, now);
 	return b->serial != before;
 }
 

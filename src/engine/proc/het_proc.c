@@ -521,7 +521,7 @@ het_proc_finish(struct het_proc *p)
 		    p->signo, strsignal(p->signo), hint);
 	} else if (p->truncated) {
 		*r = p->trunc;
-	} else if (p->status != 0 && !p->got_result) {
+	} else if (p->status != 0 && !p->got_result && !p->set->o.out_to_log) {
 		het_error_set(r, HET_EIO, "exited with status %d before "
 		    "sending a result%s", p->status, hint);
 	} else if (p->status != 0) {
@@ -637,6 +637,23 @@ het_procset_next_deadline(const struct het_procset *set)
 		}
 	}
 	return d;
+}
+
+void
+het_procset_step(struct het_procset *set, const struct pollfd *fds,
+    size_t n, double now)
+{
+	het_procset_handle(set, fds, n, now);
+	het_procset_reap(set, now);
+	het_procset_check_timeouts(set, now);
+}
+
+double
+het_procset_wake(const struct het_procset *set, double now, double tick)
+{
+	double d = het_procset_next_deadline(set);
+
+	return d > 0 && d < now + tick ? d : now + tick;
 }
 
 size_t

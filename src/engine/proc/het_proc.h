@@ -6,8 +6,9 @@
  * Module engine/proc (the opening comment of this folder): worker
  * processes: spawning and watching hetui-worker (het_proc*) and the wire
  * protocol between coordinator and worker, with the shard and result
- * records (het_wire*); and a batch of fits that the workstation runs as
- * a child `hetui fit --wire` through the same machinery (het_batch).
+ * records (het_wire*); and the children the workstation runs through
+ * the same machinery: a batch of fits as `hetui fit --wire` (het_batch)
+ * and the figures of a run folder as `hetui report` (het_figjob).
  *
  * Design (aesthetics anchors 1 and 6.6, docs/wire-protocol.md):
  *   - A worker is started from a configurable argv (default: the
@@ -88,6 +89,10 @@ struct het_proc_opts {
 	double		 heartbeat_timeout; /* s of silence; 0 = none */
 	double		 kill_grace;	/* s between SIGTERM and SIGKILL */
 	size_t		 max_line;	/* 0 = HET_WIRE_MAX_LINE */
+	int		 out_to_log;	/* 1: stdout goes to the log too (a
+					 * child that does not speak the
+					 * protocol, e.g. hetui report): no
+					 * records; done once reaped */
 	het_proc_record_cb on_record;	/* may be NULL */
 	het_proc_done_cb   on_done;	/* may be NULL */
 	void		*arg;
@@ -206,6 +211,19 @@ int het_procset_check_timeouts(struct het_procset *set, double now);
  */
 double het_procset_next_deadline(const struct het_procset *set);
 
+/*
+ * For a set driven by the caller's own loop (a child of the
+ * workstation): het_procset_step is one turn's work after poll (act on
+ * the descriptors, reap, apply the timeouts and the kill policy; never
+ * blocks); het_procset_wake the time the next turn is due: the earliest
+ * deadline, but at most tick seconds from now, so that a child is
+ * reaped even when a SIGCHLD wake-up is lost.
+ */
+void het_procset_step(struct het_procset *set, const struct pollfd *fds,
+    size_t n, double now);
+double het_procset_wake(const struct het_procset *set, double now,
+    double tick);
+
 /* het_procset_running: workers not yet finished. */
 size_t het_procset_running(const struct het_procset *set);
 
@@ -217,5 +235,22 @@ size_t het_procset_running(const struct het_procset *set);
  * callbacks run for every worker that finishes.
  */
 void het_procset_shutdown_all(struct het_procset *set, double wait);
+
+/*
+ * het_proc_program: the program a child of this process runs, into buf
+ * (len bytes): program when given, else this executable
+ * (/proc/self/exe), else "hetui" (looked up in PATH).
+ */
+void het_proc_program(char *buf, size_t len, const char *program);
+
+/*
+ * het_proc_mkdtemp: a new private folder base/NAME-XXXXXX for a child's
+ * files (base NULL or "": $TMPDIR, else /tmp); `what` names them in the
+ * error ("the batch's configuration").  Returns the path (the caller
+ * frees it and removes the folder) or NULL with HET_EIO (naming base)
+ * or HET_ENOMEM.
+ */
+char *het_proc_mkdtemp(const char *base, const char *name,
+    const char *what, struct het_error *err);
 
 #endif /* HET_PROC_H */

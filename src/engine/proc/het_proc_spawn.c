@@ -1,9 +1,10 @@
 /*
  * het_proc_spawn.c: starting one hetui-worker (see het_proc.h): its
  * command line through the configured worker command, pipes for stdin
- * and stdout (non-blocking on our side), stderr appended to its log,
- * its own process group, posix_spawn with every signal unblocked and
- * default in the child.
+ * and stdout (non-blocking on our side; stdout to the log with
+ * out_to_log), stderr appended to its log, its own process group,
+ * posix_spawn with every signal unblocked and default in the child.
+ * Also where a child's program and temporary folder come from.
  */
 #include "config.h"
 
@@ -96,8 +97,9 @@ het_proc_spawn(struct het_procset *set, int id, double now,
 		    "/dev/null");
 		goto fail;
 	}
-	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1 ||
-	    het_proc_nonblock(in[1]) == -1 || het_proc_nonblock(out[0]) == -1) {
+	if (pipe2(in, O_CLOEXEC) == -1 || het_proc_nonblock(in[1]) == -1 ||
+	    (!set->o.out_to_log && (pipe2(out, O_CLOEXEC) == -1 ||
+	    het_proc_nonblock(out[0]) == -1))) {
 		het_error_sys(err, errno, "cannot create the pipes of worker "
 		    "%d", id);
 		goto fail;
@@ -114,7 +116,8 @@ het_proc_spawn(struct het_procset *set, int id, double now,
 	sigdelset(&all, SIGSTOP);
 	/* The dup2 actions clear close-on-exec on 0, 1 and 2 only. */
 	if (posix_spawn_file_actions_adddup2(&fa, in[0], 0) != 0 ||
-	    posix_spawn_file_actions_adddup2(&fa, out[1], 1) != 0 ||
+	    posix_spawn_file_actions_adddup2(&fa, set->o.out_to_log ? logfd :
+	    out[1], 1) != 0 ||
 	    posix_spawn_file_actions_adddup2(&fa, logfd, 2) != 0 ||
 #if defined(__GLIBC_PREREQ)
 #if __GLIBC_PREREQ(2, 34)
@@ -137,10 +140,12 @@ het_proc_spawn(struct het_procset *set, int id, double now,
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	close(in[0]);
-	close(out[1]);
+	if (out[1] != -1)
+		close(out[1]);
 	close(logfd);
 	p->in_fd = in[1];
 	p->out_fd = out[0];
+	p->out_eof = set->o.out_to_log;	/* nothing to read: reaping ends it */
 	set->procs[set->n++] = p;
 	(void)now;
 	return p;
@@ -170,3 +175,38 @@ fail:
 	return NULL;
 }
 
+
+void
+het_proc_program(char *buf, size_t len, const char *program)
+{
+	ssize_t n;
+
+	if (program != NULL)
+		snprintf(buf, len, "%s", program);
+	else if (len > 1 && (n = readlink("/proc/self/exe", buf, len - 1)) > 0)
+		buf[n] = '\0';
+	else
+		snprintf(buf, len, "hetui");
+}
+
+char *
+het_proc_mkdtemp(const char *base, const char *name, const char *what,
+    struct het_error *err)
+{
+	char *dir;
+
+	if ((base == NULL || base[0] == '\0') &&
+	    ((base = getenv("TMPDIR")) == NULL || base[0] == '\0'))
+		base = "/tmp";
+	if (asprintf(&dir, "%s/%s-XXXXXX", base, name) < 0) {
+		het_error_set(err, HET_ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (mkdtemp(dir) == NULL) {
+		het_error_sys(err, errno, "cannot make a temporary folder "
+		    "for %s in %s", what, base);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
