@@ -26,8 +26,10 @@
  * and prefix sums over the block's rows i < j (PAA = sum A_c A_d, PTA =
  * sum TA_c A_d); folded onto the per-frame factors (het_sep_fold) and
  * mapped by the model's adjoint.  The same sums give sum dg g (= sum_i
- * A(i) . d f/d A(i)) and sum dg.  Cost per angle: O(nfp N SEP_NC^2) for
- * the sums and O(nfp^2 N) for the adjoint maps; no pass over the pairs.
+ * A(i) . d f/d A(i)) and sum dg.  Cost per angle: O(nfp N SEP_NC^2) per
+ * shift block for the sums (a point that needs more than HET_SEPN_MAXBLK
+ * blocks is refused) and O(nfp^2 N) for the adjoint maps; no pass over
+ * the pairs.
  */
 
 #include <stdint.h>
