@@ -334,7 +334,9 @@ het_fit_prob_window(struct fit_prob *fp, size_t w, struct het_error *err)
 	sv[ns] = nv;
 	free(fp->seg_first);
 	free(fp->seg_v);
-	het_separable_free(fp->sep);	/* a window: the pair kernel */
+	/* the whole problem's data no longer fit it: the window's own are
+	   het_fit_sep_prob_window's */
+	het_separable_free(fp->sep);
 	fp->sep = NULL;
 	fp->seg_first = sf;
 	fp->seg_v = sv;
